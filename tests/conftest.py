@@ -1,0 +1,19 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CHUNKWISE_SHARED", ROOT.parent / "shared"))
+CHROMA = SHARED / "eval" / "chroma"
+
+sys.path.insert(0, str(Path(__file__).parent))
+os.chdir(ROOT)  # CLI tests name files relative to the repository
+
+
+@pytest.fixture(scope="session")
+def chroma_dir():
+    if not (CHROMA / "questions_df.csv").is_file():
+        pytest.skip(f"Chroma evaluation data not found at {CHROMA}")
+    return CHROMA

@@ -1,0 +1,138 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from chunkwise.cli import main
+
+from helpers import assert_invariants
+
+SAMPLES = "samples"
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_help_documents_every_option():
+    res = subprocess.run([sys.executable, "-m", "chunkwise.cli", "chunk", "--help"],
+                         capture_output=True, text=True)
+    assert res.returncode == 0
+    for opt in ("--strategy", "--size", "--overlap", "--max-tokens", "--tokenizer", "--format",
+                "-o", "--summary", "--separators", "--encoding", "--no-progress"):
+        assert opt in res.stdout
+    top = subprocess.run([sys.executable, "-m", "chunkwise.cli", "--help"],
+                         capture_output=True, text=True)
+    assert top.returncode == 0 and "chunk" in top.stdout
+
+
+def test_jsonl_to_stdout_with_all_fields(capsys):
+    code, out, err = run(capsys, "chunk", f"{SAMPLES}/shipping-faq-note.txt", "--size", "64")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) > 1
+    text = open(f"{SAMPLES}/shipping-faq-note.txt", encoding="utf-8", newline="").read()
+    for r in rows:
+        assert set(r) >= {"id", "doc_id", "source", "text", "start", "end", "context",
+                          "embed_text", "token_count", "kind", "headings", "page", "parent_id",
+                          "metadata"}
+        assert text[r["start"]:r["end"]] == r["text"]
+        assert r["token_count"] <= 64
+        assert r["source"] == f"{SAMPLES}/shipping-faq-note.txt"
+
+
+@pytest.mark.parametrize("strategy", ["fixed", "sentence", "recursive"])
+def test_every_strategy_and_overlap_forms(capsys, strategy):
+    for overlap in ("8", "0.2"):
+        code, out, _ = run(capsys, "chunk", SAMPLES, "-s", strategy, "--size", "48",
+                           "--overlap", overlap, "--no-progress")
+        assert code == 0
+        assert all(json.loads(l)["token_count"] <= 48 for l in out.splitlines())
+
+
+def test_folder_glob_stdin_and_output_file(capsys, tmp_path, monkeypatch):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.md").write_text("# A\n\nAlpha text.")
+    (tmp_path / "b.txt").write_text("Beta text.")
+    (tmp_path / ".hidden.txt").write_text("Hidden text.")
+    out_file = tmp_path / "out.jsonl"
+    code, out, _ = run(capsys, "chunk", str(tmp_path), "-o", str(out_file), "--no-progress")
+    assert code == 0 and out == ""
+    rows = [json.loads(l) for l in out_file.read_text().splitlines()]
+    assert sorted(r["text"] for r in rows) == ["# A\n\nAlpha text.", "Beta text."]
+    code, out, _ = run(capsys, "chunk", str(tmp_path / "**" / "*.md"))
+    assert code == 0 and [json.loads(l)["text"] for l in out.splitlines()] == ["# A\n\nAlpha text."]
+
+    import io
+
+    class FakeStdin:
+        buffer = io.BytesIO("From standard input.\r\n".encode())
+
+    monkeypatch.setattr(sys, "stdin", FakeStdin)
+    code, out, _ = run(capsys, "chunk", "-")
+    row = json.loads(out)
+    assert code == 0 and row["text"] == "From standard input." and row["source"] == "<stdin>"
+
+
+def test_parquet_output(capsys, tmp_path):
+    import pyarrow.parquet as pq
+
+    out_file = tmp_path / "chunks.parquet"
+    code, _, _ = run(capsys, "chunk", SAMPLES, "--format", "parquet", "-o", str(out_file),
+                     "--size", "64", "--no-progress")
+    assert code == 0
+    table = pq.read_table(out_file).to_pylist()
+    assert len(table) > 3 and all(r["token_count"] <= 64 for r in table)
+    code, _, err = run(capsys, "chunk", SAMPLES, "--format", "parquet")
+    assert code == 2 and "needs an output file" in err
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["chunk", "samples", "--size", "0"], "size must be at least 1"),
+    (["chunk", "samples", "--size", "10", "--overlap", "10"], "must be smaller than size"),
+    (["chunk", "samples", "--tokenizer", "nope"], "unknown tokenizer 'nope'"),
+    (["chunk", "missing-file.txt"], "missing-file.txt: no such file"),
+])
+def test_bad_options_one_line_exit_2(capsys, args, needle):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert needle in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_unknown_strategy_exit_2():
+    res = subprocess.run([sys.executable, "-m", "chunkwise.cli", "chunk", "samples", "-s", "magic"],
+                         capture_output=True, text=True)
+    assert res.returncode == 2 and "invalid choice: 'magic'" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_one_bad_file_in_a_folder_is_reported_others_chunked(capsys, tmp_path):
+    (tmp_path / "good.txt").write_text("Good text here.")
+    (tmp_path / "bad.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (tmp_path / "empty.txt").write_bytes(b"")
+    code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
+    assert code == 2
+    assert [json.loads(l)["text"] for l in out.splitlines()] == ["Good text here."]
+    assert err.count("error") == 1 and "bad.txt: binary file" in err
+    assert "Traceback" not in err
+
+
+def test_summary_and_progress(capsys):
+    code, out, err = run(capsys, "chunk", SAMPLES, "--summary", "--progress")
+    assert code == 0
+    assert "documents 2" in out and "chunks" in out and "mean tokens" in out
+    assert "max tokens" in out and "time" in out
+    assert "file" in err  # the progress bar went to stderr
+
+
+def test_separators_option(capsys, tmp_path):
+    f = tmp_path / "s.txt"
+    f.write_text("a b c|d e f|g h i")
+    code, out, _ = run(capsys, "chunk", str(f), "--size", "4", "--tokenizer", "words",
+                       "--separators", "|")
+    assert code == 0
+    assert [json.loads(l)["text"] for l in out.splitlines()] == ["a b c|", "d e f|", "g h i"]

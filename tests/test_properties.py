@@ -1,0 +1,109 @@
+"""Property tests: every DESIGN.md invariant, every strategy, hostile Unicode."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.chunkers import STRATEGIES
+from chunkwise.tokens import get_tokenizer
+
+from helpers import assert_invariants, independent_minilm_count
+
+_PIECES = st.one_of(
+    st.text(min_size=1, max_size=40),  # any code points (no surrogates)
+    st.sampled_from([" ", "  ", "\n", "\r\n", "\n\n", "\r\n\r\n", "\t", ". ", "? ", ", ", "; ",
+                     "。", "！", "\u00a0", "\u3000"]),
+    st.text(alphabet="日本語中文字漢韓국어ひらがなカタカナ", min_size=1, max_size=30),
+    st.text(alphabet="😀🎉👍🏽🇺🇳👨‍👩‍👧", min_size=1, max_size=8),
+    st.text(alphabet="e\u0301a\u0308o\u0303\u0327\u20dd", min_size=1, max_size=12),
+    st.from_regex(r"[A-Za-z]{1,12}( [a-z]{1,10}){0,12}[.!?]", fullmatch=True),
+    st.integers(min_value=200, max_value=10_000).map(lambda n: "x" * n),  # a huge "word"
+)
+TEXTS = st.lists(_PIECES, min_size=0, max_size=30).map("".join)
+
+COMMON = settings(max_examples=40, deadline=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _limit(chunker):
+    return chunker.limit
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@COMMON
+@given(text=TEXTS, size=st.integers(8, 160), overlap_frac=st.floats(0, 0.5))
+def test_invariants_minilm(strategy, text, size, overlap_frac):
+    chunker = chunkwise.get_chunker(strategy, size=size, overlap=int(size * overlap_frac))
+    chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    assert_invariants(text, chunks, _limit(chunker), independent_minilm_count())
+    again = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    assert [c.id for c in again] == [c.id for c in chunks]
+
+
+@pytest.mark.parametrize("tokenizer", ["cl100k_base", "o200k_base"])
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@COMMON
+@given(text=TEXTS, size=st.integers(8, 120), overlap_frac=st.floats(0, 0.5))
+def test_invariants_bpe(strategy, tokenizer, text, size, overlap_frac):
+    import bpe_openai
+
+    enc = bpe_openai.get_encoding(tokenizer)
+    chunker = chunkwise.get_chunker(strategy, size=size, overlap=int(size * overlap_frac),
+                                    tokenizer=tokenizer)
+    chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    assert_invariants(text, chunks, _limit(chunker), lambda s: len(enc.encode_ordinary(s)))
+
+
+@pytest.mark.parametrize("unit", ["chars", "words"])
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@COMMON
+@given(text=TEXTS, size=st.integers(1, 80), overlap_frac=st.floats(0, 0.9))
+def test_invariants_and_exact_overlap_in_plain_units(strategy, unit, text, size, overlap_frac):
+    overlap = min(size - 1, int(size * overlap_frac))
+    chunker = chunkwise.get_chunker(strategy, size=size, overlap=overlap, tokenizer=unit)
+    chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    count = get_tokenizer(unit).count
+    assert_invariants(text, chunks, size, count)
+    for a, b in zip(chunks, chunks[1:]):
+        assert b.start > a.start and b.end > a.end  # always progresses
+        if b.start < a.end:  # the repeated part is measured in tokens and within budget
+            assert overlap > 0
+            assert count(text[b.start:a.end]) <= overlap
+
+
+@COMMON
+@given(text=TEXTS, size=st.integers(4, 60))
+def test_invariants_callable_counter(text, size):
+    def count(s: str) -> int:  # a callable that counts UTF-8 bytes / 4, rounded up
+        return -(-len(s.encode("utf-8")) // 4)
+
+    chunker = chunkwise.get_chunker("recursive", size=size, tokenizer=count)
+    chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    assert_invariants(text, chunks, size, count)
+
+
+@settings(max_examples=30, deadline=None)
+@given(paragraphs=st.lists(st.from_regex(r"[A-Z][a-z]{2,9}( [a-z]{2,9}){3,25}\.", fullmatch=True),
+                           min_size=2, max_size=20),
+       edit=st.integers(0, 19))
+def test_ids_survive_edits_elsewhere(paragraphs, edit):
+    """Re-chunking after an edit keeps the ids of untouched passages."""
+    edit %= len(paragraphs)
+    text = "\n\n".join(paragraphs)
+    edited = paragraphs.copy()
+    edited[edit] = edited[edit][:-1] + " and then something else entirely."
+    chunker = chunkwise.get_chunker("recursive", size=40)
+    before = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    after = chunker.chunk_document(chunkwise.Document(text="\n\n".join(edited), doc_id="d"))
+    before_ids = {c.id: c.text for c in before}
+    after_ids = {c.id: c.text for c in after}
+    # an id present in both names the same text; chunks not touching the edit keep theirs
+    for cid in before_ids.keys() & after_ids.keys():
+        assert before_ids[cid] == after_ids[cid]
+    untouched = [c for c in before if paragraphs[edit] not in c.text
+                 and not any(p in c.text for p in [paragraphs[edit][:20]])]
+    kept = sum(1 for c in untouched if c.id in after_ids)
+    assert kept >= len(untouched) - 2  # at most the neighbours of the edit re-pack
