@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from .chunkers import Chunker, get_chunker
 from .errors import InputError
-from .readers import read_path, text_document
+from .readers import parse, read_path, text_document
 from .types import Chunk, Document
 
 
@@ -25,7 +26,8 @@ def iter_files(folder: Path) -> Iterator[Path]:
                 yield Path(root) / name
 
 
-def load_sources(source, doc_id: str | None = None, encoding: str | None = None) -> Iterator[Document]:
+def load_sources(source, doc_id: str | None = None, encoding: str | None = None,
+                 fmt: str | None = None) -> Iterator[Document]:
     """Documents from a string (text, or an existing path), a Path, a Document, or a list."""
     if isinstance(source, Document):
         yield source
@@ -33,26 +35,30 @@ def load_sources(source, doc_id: str | None = None, encoding: str | None = None)
         path = Path(source)
         if path.is_dir():
             for f in iter_files(path):
-                yield read_path(f, encoding=encoding)
+                yield read_path(f, encoding=encoding, fmt=fmt)
         else:
-            yield read_path(path, encoding=encoding, doc_id=doc_id)
+            yield read_path(path, encoding=encoding, doc_id=doc_id, fmt=fmt)
     elif isinstance(source, str):
-        yield text_document(source, doc_id=doc_id)
+        doc = parse(source, "<text>", fmt=fmt or "text",
+                    doc_id=doc_id or text_document(source).doc_id)
+        yield dataclasses.replace(doc, source=None)
     elif isinstance(source, bytes):
         raise InputError("<bytes>", "pass text (str) or a path; decode bytes first")
     elif isinstance(source, Iterable):
         for item in source:
-            yield from load_sources(item, encoding=encoding)
+            yield from load_sources(item, encoding=encoding, fmt=fmt)
     else:
         raise InputError(repr(source)[:60], "not a string, path or Document")
 
 
 def chunk(source, strategy: str | Chunker = "recursive", size: int | None = None, overlap=0,
           tokenizer=None, max_tokens: int | None = None, doc_id: str | None = None,
-          encoding: str | None = None, **options) -> list[Chunk]:
+          encoding: str | None = None, format: str | None = None, **options) -> list[Chunk]:
     """Chunk text, a file, a folder, or a list of them.
 
-    ``strategy`` is a name ("fixed", "sentence", "recursive") or a Chunker;
+    ``strategy`` is a name ("fixed", "sentence", "recursive", "section", "auto") or a
+    Chunker; files are read by extension, then content (``format`` overrides:
+    "text", "markdown", "html", "pdf"); a string is plain text unless ``format`` says;
     ``size``/``overlap`` are in tokens of ``tokenizer`` (default: the bundled
     all-MiniLM-L6-v2); ``overlap`` may be a fraction of size (0.15).
     """
@@ -62,6 +68,6 @@ def chunk(source, strategy: str | Chunker = "recursive", size: int | None = None
         chunker = get_chunker(strategy, size=size, overlap=overlap, tokenizer=tokenizer,
                               max_tokens=max_tokens, **options)
     out: list[Chunk] = []
-    for doc in load_sources(source, doc_id=doc_id, encoding=encoding):
+    for doc in load_sources(source, doc_id=doc_id, encoding=encoding, fmt=format):
         out.extend(chunker.chunk_document(doc))
     return out

@@ -12,6 +12,7 @@ from .boundaries import SentenceSplitter, separator_positions, sentencex_splitte
 from .engine import DocumentIndex, Packer, PackPolicy, Piece
 from .errors import ConfigError
 from .ids import assign_ids
+from .structured import StructuredPacker, StructureOptions, prepare_structure
 from .tokens import TokenCounter, get_tokenizer
 from .types import Chunk, Document
 
@@ -57,7 +58,14 @@ class Chunker:
 
     def __init__(self, size: int | None = None, overlap=0, tokenizer=None,
                  max_tokens: int | None = None, language: str = "en",
-                 sentence_splitter: SentenceSplitter | None = None):
+                 sentence_splitter: SentenceSplitter | None = None, headers: bool = False,
+                 context_template: str = "{trail}\n\n", trail_separator: str = " > ",
+                 title: bool = True, table_max: int | None = None, table_rows: str = "group",
+                 merge_sections: bool = False):
+        self.headers = bool(headers)
+        self.structure = StructureOptions(
+            context_template=context_template, trail_separator=trail_separator, title=title,
+            table_max=table_max, table_rows=table_rows, merge_sections=merge_sections)
         self.tokenizer: TokenCounter = get_tokenizer(tokenizer)
         explicit_size = size is not None
         self.size = _check_int("size", DEFAULT_SIZE if size is None else size, 1)
@@ -82,7 +90,17 @@ class Chunker:
     def _needs_sentences(self) -> bool:
         return "sentence" in self.policy().levels + self.policy().overlap_levels
 
+    def structure_aware(self, doc: Document) -> bool:
+        """Headings as hard boundaries with trail context, tables atomic."""
+        return self.headers and bool(doc.blocks)
+
     def pieces(self, doc: Document, index: DocumentIndex) -> list[Piece]:
+        if self.structure_aware(doc):
+            prepare_structure(index, doc)
+            policy = self.policy()
+            policy = PackPolicy(("block",) + policy.levels, policy.overlap_levels)
+            return StructuredPacker(doc, index, policy, self.limit, self.overlap,
+                                    self.max_tokens, self.size, self.structure).pieces()
         packer = Packer(index, self.policy(), self.limit, self.overlap)
         return packer.pack(0, len(doc.text))
 
@@ -124,8 +142,11 @@ class Chunker:
         ]
 
     def config(self) -> dict:
-        return {"strategy": self.name, "size": self.size, "overlap": self.overlap,
-                "max_tokens": self.max_tokens, "tokenizer": self.tokenizer.name}
+        cfg = {"strategy": self.name, "size": self.size, "overlap": self.overlap,
+               "max_tokens": self.max_tokens, "tokenizer": self.tokenizer.name}
+        if self.headers and self.name != "section":
+            cfg["headers"] = True
+        return cfg
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.config().items() if k != "strategy")
@@ -189,10 +210,54 @@ class RecursiveChunker(Chunker):
         return cfg
 
 
+class SectionChunker(RecursiveChunker):
+    """Headings are hard boundaries; each chunk carries its heading trail (and the
+    document title) as context; a long section is cut by the recursive engine,
+    every piece keeping the trail; tables are atomic. Documents without structure
+    are packed like ``recursive``."""
+
+    name = "section"
+
+    def __init__(self, *args, **kwargs):
+        kwargs["headers"] = True
+        super().__init__(*args, **kwargs)
+
+    def config(self) -> dict:
+        cfg = super().config()
+        if self.structure.merge_sections:
+            cfg["merge_sections"] = True
+        return cfg
+
+
+class AutoChunker(Chunker):
+    """``section`` for documents with headings or tables, ``recursive`` otherwise."""
+
+    name = "auto"
+
+    def __init__(self, **options):
+        self.section = SectionChunker(**options)
+        self.recursive = RecursiveChunker(**{k: v for k, v in options.items()
+                                             if k != "headers"})
+        self.__dict__.update({k: v for k, v in vars(self.section).items()
+                              if k not in ("section", "recursive")})
+
+    def choose(self, doc: Document) -> Chunker:
+        structured = any(b.kind in ("heading", "table") for b in doc.blocks)
+        return self.section if structured else self.recursive
+
+    def chunk_document(self, doc: Document) -> list[Chunk]:
+        return self.choose(doc).chunk_document(doc)
+
+    def policy(self) -> PackPolicy:
+        return self.section.policy()
+
+
 STRATEGIES: dict[str, type[Chunker]] = {
     "fixed": FixedChunker,
     "sentence": SentenceChunker,
     "recursive": RecursiveChunker,
+    "section": SectionChunker,
+    "auto": AutoChunker,
 }
 
 

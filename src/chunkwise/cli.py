@@ -13,7 +13,7 @@ from . import __version__
 from .api import iter_files
 from .chunkers import DEFAULT_SIZE, STRATEGIES, get_chunker
 from .errors import ChunkwiseError, ConfigError, InputError
-from .readers import decode_bytes, read_path, text_document
+from .readers import parse, read_path
 from .sinks import JsonlSink, ParquetSink
 
 EXIT_BAD_INPUT = 2
@@ -68,6 +68,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "(escape sequences such as \\n are understood)")
     p.add_argument("--language", default="en",
                    help="language code for sentence boundaries (default: en)")
+    p.add_argument("--input-format", default="auto", choices=("auto", "text", "markdown", "html", "pdf"),
+                   help="how to read the inputs (default: auto, by file extension, then content)")
+    p.add_argument("--merge-sections", action="store_true",
+                   help="section strategy: merge small sibling sections up to --size")
+    p.add_argument("--table-rows", choices=("group", "row"), default="group",
+                   help="tables longer than the table budget split into row groups with the "
+                        "header repeated (group, default), or one chunk per row (row)")
+    p.add_argument("--headers", action="store_true",
+                   help="recursive/sentence: headings become hard boundaries and each chunk "
+                        "carries its heading trail as context (always on for section)")
     p.add_argument("--encoding", default=None,
                    help="text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM)")
     p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default="jsonl",
@@ -125,6 +135,12 @@ def cmd_chunk(args) -> int:
             _error("--separators applies to --strategy recursive only")
             return EXIT_BAD_INPUT
         options["separators"] = _decode_escapes(args.separators)
+    if args.merge_sections:
+        options["merge_sections"] = True
+    if args.table_rows != "group":
+        options["table_rows"] = args.table_rows
+    if args.headers and args.strategy in ("recursive", "sentence"):
+        options["headers"] = True
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         chunker = get_chunker(args.strategy, size=args.size, overlap=args.overlap,
@@ -164,10 +180,9 @@ def cmd_chunk(args) -> int:
             try:
                 if path is None:
                     data = sys.stdin.buffer.read()
-                    doc = text_document(decode_bytes(data, "<stdin>", args.encoding),
-                                        doc_id="<stdin>", source="<stdin>")
+                    doc = parse(data, "<stdin>", fmt=args.input_format, encoding=args.encoding)
                 else:
-                    doc = read_path(path, encoding=args.encoding)
+                    doc = read_path(path, encoding=args.encoding, fmt=args.input_format)
                 chunks = chunker.chunk_document(doc)
             except InputError as exc:
                 errors.append(str(exc))

@@ -1,5 +1,74 @@
-"""Readers turn sources (paths, bytes, strings) into Documents."""
+"""Readers turn sources (paths, bytes, strings) into Documents: one per format,
+chosen by file extension, then by content."""
 
-from .text import decode_bytes, read_path, text_document
+from __future__ import annotations
 
-__all__ = ["decode_bytes", "read_path", "text_document"]
+from pathlib import Path
+
+from ..errors import ConfigError, InputError
+from ..types import Document
+from .text import decode_bytes, parse_text, text_document
+
+FORMATS = ("text", "markdown", "html", "pdf")
+_EXTENSIONS = {
+    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".mkd": "markdown",
+    ".html": "html", ".htm": "html", ".xhtml": "html",
+    ".pdf": "pdf",
+}
+
+
+def sniff_format(data: bytes, name: str = "") -> str:
+    """The format from the extension, else from the first bytes."""
+    ext = Path(name).suffix.lower()
+    if ext in _EXTENSIONS:
+        return _EXTENSIONS[ext]
+    head = data[:1024].lstrip().lower()
+    if head.startswith(b"%pdf-"):
+        return "pdf"
+    if head.startswith((b"<!doctype html", b"<html")):
+        return "html"
+    return "text"
+
+
+def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str | None = None,
+          doc_id: str | None = None) -> Document:
+    """Parse bytes (or already-decoded text) in a given or sniffed format."""
+    if fmt is None or fmt == "auto":
+        fmt = sniff_format(data if isinstance(data, bytes) else data[:1024].encode(), source)
+    if fmt not in FORMATS:
+        raise ConfigError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    doc_id = doc_id or source
+    if fmt == "pdf":
+        from .pdf import parse_pdf
+
+        if isinstance(data, str):
+            raise InputError(source, "a PDF must be given as bytes or a path")
+        return parse_pdf(data, doc_id, source)
+    text = data if isinstance(data, str) else decode_bytes(data, source, encoding)
+    if fmt == "markdown":
+        from .markdown import parse_markdown
+
+        return parse_markdown(text, doc_id, source)
+    if fmt == "html":
+        from .html import parse_html
+
+        return parse_html(text, doc_id, source)
+    return parse_text(text, doc_id, source)
+
+
+def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None = None,
+              fmt: str | None = None) -> Document:
+    path = Path(path)
+    source = str(path)
+    if not path.exists():
+        raise InputError(source, "no such file or directory")
+    if path.is_dir():
+        raise InputError(source, "is a directory")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(source, exc.strerror or str(exc)) from None
+    return parse(data, source, fmt=fmt, encoding=encoding, doc_id=doc_id)
+
+
+__all__ = ["FORMATS", "decode_bytes", "parse", "read_path", "sniff_format", "text_document"]

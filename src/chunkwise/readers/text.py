@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import codecs
+import re
 import hashlib
 from pathlib import Path
 
 from ..errors import InputError
-from ..types import Document
+from ..types import Block, Document
+from .structure import HeadingTrail
 
 # Share of C0 control characters (other than tab/newline/CR/FF) above which a
 # decodable file is still treated as binary.
@@ -53,16 +55,45 @@ def text_document(text: str, doc_id: str | None = None, source: str | None = Non
     return Document(text=text, doc_id=doc_id, source=source)
 
 
-def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None = None) -> Document:
-    path = Path(path)
-    source = str(path)
-    if not path.exists():
-        raise InputError(source, "no such file or directory")
-    if path.is_dir():
-        raise InputError(source, "is a directory")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(source, exc.strerror or str(exc)) from None
-    text = decode_bytes(data, source, encoding)
-    return text_document(text, doc_id=doc_id or source, source=source)
+_NUMBERED_HEADING = re.compile(
+    r"^[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3}){0,4})\.?[ \t]+(?P<title>[A-Z][^\r\n]{0,78}?)[ \t]*$")
+_PARAGRAPH_BREAK = re.compile(r"(?:[ \t]*\r?\n){2,}|(?:[ \t]*\r){2,}")
+
+
+def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
+    """Plain text: paragraphs, and numbered headings ("3.2 Accident reports") where
+    unambiguous: a one-line paragraph, no closing punctuation, and at least two
+    such lines in the document."""
+    spans = []
+    pos = 0
+    for m in _PARAGRAPH_BREAK.finditer(text):
+        spans.append((pos, m.start()))
+        pos = m.end()
+    spans.append((pos, len(text)))
+    spans = [(s, e) for s, e in spans if text[s:e].strip()]
+    candidates = {}
+    for s, e in spans:
+        para = text[s:e]
+        m = _NUMBERED_HEADING.match(para)
+        if m and not para.rstrip().endswith((".", ":", ";", ",", "?", "!")):
+            candidates[(s, e)] = (m.group("num").count(".") + 1, para.strip())
+    if len(candidates) < 2:
+        candidates = {}
+    blocks = []
+    trail = HeadingTrail()
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        heading = candidates.get
+        key = next((k for k in candidates if k[0] <= s and e <= k[1]), None)
+        if key is not None:
+            level, title = candidates[key]
+            trail.push(level, title)
+            blocks.append(Block("heading", s, e, trail.path, level=level))
+        else:
+            blocks.append(Block("paragraph", s, e, trail.path))
+    return Document(text=text, doc_id=doc_id, source=source, blocks=tuple(blocks))
+
+

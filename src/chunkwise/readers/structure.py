@@ -1,0 +1,104 @@
+"""Shared helpers for structured readers: heading trails and table blocks."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Sequence
+
+from ..types import Block
+
+
+class HeadingTrail:
+    """The stack of headings above the current position."""
+
+    def __init__(self):
+        self._stack: list[tuple[int, str]] = []
+
+    def push(self, level: int, heading: str) -> None:
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        self._stack.append((level, heading))
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(h for _, h in self._stack)
+
+
+def table_block(start: int, end: int, header: tuple[int, int] | None,
+                rows: Sequence[tuple[int, int]], columns: Sequence[str],
+                cells: Sequence[Sequence[str]], headings: tuple[str, ...],
+                page: int | None = None, fmt: str = "markdown") -> Block:
+    """A table: its span, the span of its header (repeated as context when it is
+    split), each row's span, and the cell texts (for row-as-record chunks)."""
+    return Block("table", start, end, headings, page=page, metadata=MappingProxyType({
+        "header": header,
+        "rows": tuple(rows),
+        "columns": tuple(columns),
+        "cells": tuple(tuple(r) for r in cells),
+        "format": fmt,
+    }))
+
+
+def render_pipe_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(" ".join(c.split()).replace("|", "\\|") for c in cells) + " |"
+
+
+class TextBuilder:
+    """Accumulates extracted text and the blocks that index it (HTML, PDF)."""
+
+    def __init__(self):
+        self.parts: list[str] = []
+        self.length = 0
+        self.blocks: list[Block] = []
+
+    def add(self, text: str) -> tuple[int, int]:
+        if self.parts:
+            self.parts.append("\n\n")
+            self.length += 2
+        start = self.length
+        self.parts.append(text)
+        self.length += len(text)
+        return start, self.length
+
+    def add_block(self, kind: str, text: str, headings: tuple[str, ...], page: int | None = None,
+                  level: int | None = None, metadata: dict | None = None) -> Block | None:
+        text = text.strip()
+        if not text:
+            return None
+        s, e = self.add(text)
+        block = Block(kind, s, e, headings, page=page, level=level,
+                      metadata=MappingProxyType(metadata or {}))
+        self.blocks.append(block)
+        return block
+
+    def add_table(self, rows: Sequence[Sequence[str]], headings: tuple[str, ...],
+                  page: int | None = None, metadata: dict | None = None,
+                  has_header: bool = True) -> Block | None:
+        """Render rows as a pipe table (header, delimiter, rows) and record its spans."""
+        rows = [list(r) for r in rows if any(c.strip() for c in r)]
+        if not rows:
+            return None
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        header = rows[0] if has_header else [f"column {i + 1}" for i in range(width)]
+        body = rows[1:] if has_header else rows
+        lines = [render_pipe_row(header), "|" + "---|" * width]
+        lines += [render_pipe_row(r) for r in body]
+        s, e = self.add("\n".join(lines))
+        header_end = s + len(lines[0]) + 1 + len(lines[1])
+        row_spans = []
+        pos = header_end + 1
+        for line in lines[2:]:
+            row_spans.append((pos, pos + len(line)))
+            pos += len(line) + 1
+        block = table_block(s, e, (s, header_end), row_spans, [c.strip() for c in header],
+                            [[c.strip() for c in r] for r in body], headings, page=page)
+        if metadata:
+            block = Block(block.kind, block.start, block.end, block.headings, block.page,
+                          metadata=MappingProxyType({**block.metadata, **metadata}))
+        self.blocks.append(block)
+        return block
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
