@@ -100,6 +100,7 @@ class StructuredPacker:
         table_max = options.table_max if options.table_max is not None else 2 * size
         self.table_limit = min(table_max, max_tokens)
         self._block_starts = [b.start for b in doc.blocks]
+        self._contexts: dict[tuple[str, ...], str] = {}
 
     # -- context ------------------------------------------------------------------
 
@@ -110,11 +111,25 @@ class StructuredPacker:
         return headings
 
     def context(self, headings: tuple[str, ...]) -> str:
+        """The rendered trail; outer headings are dropped while it would take more than
+        half the budget (the text must keep room), and it is left out if even the
+        innermost heading is too long."""
+        if headings in self._contexts:
+            return self._contexts[headings]
         trail = self.trail(headings)
-        if not trail:
-            return ""
-        return self.options.context_template.format(
-            trail=self.options.trail_separator.join(trail), title=self.doc.title or "")
+        ctx = ""
+        while trail:
+            ctx = self.options.context_template.format(
+                trail=self.options.trail_separator.join(trail), title=self.doc.title or "")
+            if self.count(ctx) <= self.limit // 2:
+                break
+            trail, ctx = trail[1:], ""
+        self._contexts[headings] = ctx
+        return ctx
+
+    def fits_context(self, ctx: str, extra: str) -> str:
+        """``ctx + extra`` if it leaves half the budget for text, else ``ctx``."""
+        return ctx + extra if self.count(ctx + extra) <= self.limit // 2 else ctx
 
     def page_at(self, pos: int) -> int | None:
         i = bisect_right(self._block_starts, pos) - 1
@@ -175,7 +190,7 @@ class StructuredPacker:
             if whole <= self.table_limit:
                 return [Piece(block.start, block.end, whole, ctx, kind="table")]
             return self._tag(self.rows.pack(block.start, block.end, ctx), "table")
-        header_ctx = ctx + text[header[0]:header[1]] + "\n"
+        header_ctx = self.fits_context(ctx, text[header[0]:header[1]] + "\n")
         first = self.rows.pack(block.start, block.end, ctx)[0]
         pieces = [first]
         if first.end < block.end:
@@ -190,7 +205,7 @@ class StructuredPacker:
         meta = block.metadata
         columns = meta.get("columns", ())
         header = meta["header"]
-        header_ctx = ctx + text[header[0]:header[1]] + "\n"
+        header_ctx = self.fits_context(ctx, text[header[0]:header[1]] + "\n")
         pieces: list[Piece] = []
         for i, ((s, e), cells) in enumerate(zip(meta["rows"], meta.get("cells", ()))):
             record = "; ".join(f"{c}: {v}" for c, v in zip(columns, cells) if c or v)
