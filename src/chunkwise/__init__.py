@@ -3,6 +3,8 @@
 from .api import chunk
 from .chunkers import (Chunker, FixedChunker, RecursiveChunker, SentenceChunker, STRATEGIES,
                        get_chunker)
+from .hierarchy import HierarchicalChunker, expand
+from .semantic import SemanticChunker
 from .errors import ChunkwiseError, ConfigError, InputError
 from .tokens import get_tokenizer
 from .types import Block, Chunk, Document
@@ -12,5 +14,5 @@ __version__ = "0.1.0"
 __all__ = [
     "chunk", "Chunk", "Document", "Block", "Chunker", "FixedChunker", "SentenceChunker",
     "RecursiveChunker", "STRATEGIES", "get_chunker", "get_tokenizer", "ChunkwiseError",
-    "ConfigError", "InputError", "__version__",
+    "ConfigError", "InputError", "HierarchicalChunker", "SemanticChunker", "expand", "__version__",
 ]

@@ -48,14 +48,75 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="files, folders (read recursively, hidden entries skipped), glob "
                         "patterns ('docs/**/*.md'), or - for standard input")
-    p.add_argument("--strategy", "-s", default="recursive", choices=sorted(STRATEGIES),
-                   help="chunking strategy (default: recursive)")
+    _chunk_options(p)
+    p.add_argument("--encoding", default=None,
+                   help="text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM)")
+    p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default="jsonl",
+                   help="output format (default: jsonl; parquet needs -o)")
+    p.add_argument("-o", "--output", default=None, metavar="OUT",
+                   help="output file (default: stdout for jsonl)")
+    p.add_argument("--summary", action="store_true",
+                   help="print documents, chunks, mean/max tokens and time; without -o the "
+                        "chunks themselves are not printed")
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show a progress bar on stderr for several files even when stderr is "
+                        "not a terminal (by default it is shown on a terminal only)")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="never show the progress bar")
+
+    e = sub.add_parser(
+        "eval", help="measure retrieval quality of a chunking on questions with reference spans",
+        description="Chunk a dataset's documents, embed the chunks, retrieve the top k for every "
+                    "question and score them against the reference spans (Chroma's character "
+                    "recall, precision, precision-omega and IoU; answer-intact rate; recall at a "
+                    "budget of retrieved tokens; MRR). Without chunking options the library's "
+                    "default configuration is measured.")
+    e.add_argument("--dataset", required=True, metavar="chroma:PATH|jsonl:PATH",
+                   help="Chroma's format (questions_df.csv + <corpus>.md) or ours "
+                        "(a folder with questions.jsonl)")
+    _chunk_options(e, for_eval=True)
+    e.add_argument("--chunks", default=None, metavar="FILE.jsonl",
+                   help="score chunks made by any tool instead of chunking (JSON Lines with "
+                        "doc_id and text; start/end used when present)")
+    e.add_argument("--grid", default=None, metavar="FILE.toml",
+                   help="run several configurations ([[run]] tables) and print them side by side")
+    e.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="dense",
+                   help="dense (exact cosine), bm25, or hybrid (reciprocal-rank fusion); "
+                        "default: dense")
+    e.add_argument("--k", type=int, default=5, help="chunks retrieved per question (default: 5)")
+    e.add_argument("--embedder", default=None, metavar="SPEC",
+                   help="minilm (default), minilm-onnx, model2vec:PATH, openai:MODEL[@URL], or a "
+                        "sentence-transformers folder")
+    e.add_argument("--scope", choices=("all", "document"), default="all",
+                   help="one index over all documents (Chroma's protocol, default) or per document")
+    e.add_argument("--budget", type=int, default=1000,
+                   help="token budget for budget_recall (default: 1000)")
+    e.add_argument("--expand", choices=("parents",), default=None,
+                   help="replace hierarchical hits by their parents (deduplicated)")
+    e.add_argument("--neighbours", type=int, default=0, metavar="N",
+                   help="add the N chunks either side of every table hit")
+    e.add_argument("--no-cache", action="store_true",
+                   help="do not read or write the embedding cache (~/.cache/chunkwise)")
+    e.add_argument("--json", action="store_true",
+                   help="print one JSON object on one line (metrics in percent)")
+    e.add_argument("--out", default=None, metavar="DIR",
+                   help="with --grid: folder for results.csv, results.json and recall_tokens.svg "
+                        "(default: eval-results)")
+    return parser
+
+
+def _chunk_options(p, for_eval: bool = False) -> None:
+    p.add_argument("--strategy", "-s", default=None if for_eval else "recursive",
+                   choices=sorted(STRATEGIES), help="chunking strategy (default: recursive)")
     p.add_argument("--size", type=int, default=None,
                    help=f"target chunk size in tokens, context included (default: {DEFAULT_SIZE}, "
                         "capped at --max-tokens)")
-    p.add_argument("--overlap", type=_overlap, default=0, metavar="N|F",
+    p.add_argument("--overlap", type=_overlap, default=None, metavar="N|F",
                    help="overlap between neighbouring chunks, in tokens (32) or as a fraction "
-                        "of size (0.15); must be smaller than size (default: 0)")
+                        "of size (0.15); must be smaller than size (default: 0; hierarchical: "
+                        "40 at the child level)")
+    p.add_argument("--sizes", default=None, metavar="N,N[,N]",
+                   help="hierarchical: size of each level, largest first (default: 800,200)")
     p.add_argument("--max-tokens", type=int, default=None, metavar="N",
                    help="hard limit on tokens of context + text for every chunk (default: the "
                         "model's maximum sequence length less its special tokens where known, "
@@ -78,21 +139,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--headers", action="store_true",
                    help="recursive/sentence: headings become hard boundaries and each chunk "
                         "carries its heading trail as context (always on for section)")
-    p.add_argument("--encoding", default=None,
-                   help="text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM)")
-    p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default="jsonl",
-                   help="output format (default: jsonl; parquet needs -o)")
-    p.add_argument("-o", "--output", default=None, metavar="OUT",
-                   help="output file (default: stdout for jsonl)")
-    p.add_argument("--summary", action="store_true",
-                   help="print documents, chunks, mean/max tokens and time; without -o the "
-                        "chunks themselves are not printed")
-    p.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="show a progress bar on stderr for several files even when stderr is "
-                        "not a terminal (by default it is shown on a terminal only)")
-    p.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="never show the progress bar")
-    return parser
 
 
 def _error(message: str) -> None:
@@ -125,29 +171,43 @@ def _decode_escapes(seps):
     return [s.encode("utf-8").decode("unicode_escape") if "\\" in s else s for s in seps]
 
 
-def cmd_chunk(args) -> int:
-    if args.format == "parquet" and not args.output:
-        _error("--format parquet needs an output file (-o OUT)")
-        return EXIT_BAD_INPUT
+def build_chunker(args, strategy: str | None = None, overrides: dict | None = None):
+    """The chunker the command-line options describe (warnings printed as one line each)."""
     options = {}
+    strategy = strategy or args.strategy or "recursive"
     if args.separators is not None:
-        if args.strategy != "recursive":
-            _error("--separators applies to --strategy recursive only")
-            return EXIT_BAD_INPUT
+        if strategy != "recursive":
+            raise ConfigError("--separators applies to --strategy recursive only")
         options["separators"] = _decode_escapes(args.separators)
     if args.merge_sections:
         options["merge_sections"] = True
     if args.table_rows != "group":
         options["table_rows"] = args.table_rows
-    if args.headers and args.strategy in ("recursive", "sentence"):
+    if args.headers and strategy in ("recursive", "sentence"):
         options["headers"] = True
+    if args.sizes:
+        if strategy != "hierarchical":
+            raise ConfigError("--sizes applies to --strategy hierarchical only")
+        try:
+            options["sizes"] = [int(x) for x in args.sizes.split(",")]
+        except ValueError:
+            raise ConfigError(f"--sizes: expected comma-separated integers, got {args.sizes!r}") from None
+    options.update(size=args.size, overlap=args.overlap, tokenizer=args.tokenizer,
+                   max_tokens=args.max_tokens, language=args.language)
+    options.update(overrides or {})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        chunker = get_chunker(args.strategy, size=args.size, overlap=args.overlap,
-                              tokenizer=args.tokenizer, max_tokens=args.max_tokens,
-                              language=args.language, **options)
+        chunker = get_chunker(strategy, **options)
     for w in caught:
         print(f"chunkwise: warning: {w.message}", file=sys.stderr)
+    return chunker
+
+
+def cmd_chunk(args) -> int:
+    if args.format == "parquet" and not args.output:
+        _error("--format parquet needs an output file (-o OUT)")
+        return EXIT_BAD_INPUT
+    chunker = build_chunker(args)
 
     errors: list[str] = []
     inputs = list(_expand(args.paths, errors))
@@ -226,6 +286,110 @@ def cmd_chunk(args) -> int:
     return EXIT_BAD_INPUT if errors else 0
 
 
+_EVAL_KEYS = ("retriever", "k", "embedder", "scope", "budget", "expand", "neighbours")
+
+
+def _eval_one(dataset, args, run: dict, embedders: dict):
+    """Evaluate one configuration: ``run`` holds grid keys over the command line's."""
+    from .embed import get_embedder
+    from .eval import evaluate, spans_from_jsonl
+
+    settings = {key: run.get(key, getattr(args, key)) for key in _EVAL_KEYS}
+    if settings["k"] < 1:
+        raise ConfigError(f"--k must be at least 1, got {settings['k']}")
+    spec = settings.pop("embedder")
+    emb = None
+    if settings["retriever"] != "bm25":
+        key = spec or "minilm"
+        if key not in embedders:
+            embedders[key] = get_embedder(spec, cache=not args.no_cache)
+        emb = embedders[key]
+    chunks_file = run.get("chunks", args.chunks if not run else None)
+    if chunks_file:
+        spans = spans_from_jsonl(chunks_file, dataset, tokenizer=run.get("tokenizer"))
+        config = {"chunks": str(chunks_file)}
+        return evaluate(dataset, spans=spans, embedder=emb, config=config, **settings)
+    chunk_keys = {k: v for k, v in run.items() if k not in _EVAL_KEYS + ("name", "chunks")}
+    strategy = chunk_keys.pop("strategy", None)
+    chunker = build_chunker(args, strategy, chunk_keys)
+    return evaluate(dataset, chunker, embedder=emb, **settings)
+
+
+def cmd_eval(args) -> int:
+    import json
+
+    from .eval import load_dataset
+
+    if args.chunks and args.grid:
+        raise ConfigError("--chunks and --grid exclude each other (put chunks = ... in a [[run]])")
+    dataset = load_dataset(args.dataset)
+    embedders: dict = {}
+    if not args.grid:
+        t0 = time.perf_counter()
+        result = _eval_one(dataset, args, {}, embedders)
+        elapsed = time.perf_counter() - t0
+        d = result.to_dict()
+        if args.json:
+            keep = {k: d[k] for k in ("recall", "precision", "precision_omega", "iou",
+                                      "full_evidence", "budget_recall", "mrr", "n_questions",
+                                      "n_chunks", "mean_retrieved_tokens", "config", "curve")}
+            keep["seconds"] = round(elapsed, 2)
+            print(json.dumps(keep))
+        else:
+            from .eval.report import table
+
+            print(table([(_run_name(result.config), result)]))
+            print(f"{result.n_questions} questions, {result.n_chunks} chunks, "
+                  f"{elapsed:.1f}s ({', '.join(f'{k} {v:.1f}s' for k, v in result.seconds.items())})")
+        return 0
+
+    import tomllib
+
+    from .eval.report import table, write_chart, write_csv, write_json
+
+    try:
+        with open(args.grid, "rb") as f:
+            grid = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{args.grid}: cannot read grid ({exc})") from None
+    runs = grid.get("run") or []
+    if not runs:
+        raise ConfigError(f"{args.grid}: no [[run]] tables")
+    defaults = grid.get("defaults", {})
+    results = []
+    for i, run in enumerate(runs, start=1):
+        merged = {**defaults, **run}
+        t0 = time.perf_counter()
+        result = _eval_one(dataset, args, merged, embedders)
+        name = str(merged.get("name") or _run_name(result.config))
+        results.append((name, result))
+        print(f"[{i}/{len(runs)}] {name}: recall {result.metrics['recall']:.1f} "
+              f"IoU {result.metrics['iou']:.1f} ({time.perf_counter() - t0:.1f}s)",
+              file=sys.stderr)
+    out = Path(args.out or "eval-results")
+    out.mkdir(parents=True, exist_ok=True)
+    write_csv(results, out / "results.csv")
+    write_json(results, out / "results.json")
+    write_chart(results, out / "recall_tokens.svg")
+    if args.json:
+        print(json.dumps([{"name": n, **r.to_dict()} for n, r in results]))
+    else:
+        print(table(results))
+        print(f"wrote {out / 'results.csv'}, {out / 'results.json'}, {out / 'recall_tokens.svg'}")
+    return 0
+
+
+def _run_name(config: dict) -> str:
+    if "chunks" in config:
+        return Path(config["chunks"]).stem
+    parts = [config.get("strategy", "?"), str(config.get("size", ""))]
+    if config.get("overlap"):
+        parts.append(f"o{config['overlap']}")
+    if config.get("retriever", "dense") != "dense":
+        parts.append(config["retriever"])
+    return " ".join(p for p in parts if p)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -235,6 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "chunk":
             return cmd_chunk(args)
+        if args.command == "eval":
+            return cmd_eval(args)
     except ConfigError as exc:
         _error(str(exc))
         return EXIT_BAD_INPUT

@@ -47,12 +47,14 @@ class Result:
     by_tag: dict[str, dict[str, float]] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     retrieved_tokens: float = 0.0
+    #: recall (percent) at each budget of retrieved tokens, for the recall/tokens chart
+    curve: dict[int, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {**{k: round(v, 2) for k, v in self.metrics.items()},
                 "n_questions": self.n_questions, "n_chunks": self.n_chunks,
                 "mean_retrieved_tokens": round(self.retrieved_tokens, 1),
-                "config": self.config, "by_corpus": self.by_corpus, "by_tag": self.by_tag,
+                "config": self.config, "curve": self.curve, "by_corpus": self.by_corpus, "by_tag": self.by_tag,
                 "seconds": {k: round(v, 2) for k, v in self.seconds.items()}}
 
 
@@ -105,7 +107,8 @@ def spans_from_jsonl(path: str | Path, dataset: Dataset, tokenizer=None) -> list
 def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[Span] | None = None,
              retriever: str = "dense", k: int = 5, embedder=None, scope: str = "all",
              budget: int = 1000, expand: str | None = None, neighbours: int = 0,
-             config: dict | None = None) -> Result:
+             config: dict | None = None,
+             curve_budgets: Sequence[int] = (125, 250, 500, 1000, 2000, 4000)) -> Result:
     """Chunk (or take ``spans``), index, retrieve top-k per question, score.
 
     ``expand="parents"`` replaces hierarchical hits by their parents (deduplicated);
@@ -137,7 +140,7 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
                       emb, scope)
     timings["index"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    depth = max(k, 50)
+    depth = max(k, 100)
     rankings = index.rank([q.question for q in dataset.questions],
                           [q.doc_id for q in dataset.questions], depth)
     timings["retrieve"] = time.perf_counter() - t0
@@ -150,6 +153,7 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
                      for doc, idxs in doc_order.items()}
 
     rows, tokens_used = [], []
+    curve_rows: dict[int, list[float]] = {b: [] for b in curve_budgets}
     for q, ranking in zip(dataset.questions, rankings):
         top = list(ranking[:k])
         if neighbours:
@@ -180,6 +184,10 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
         ranked = [(h.start, h.end) if h.doc_id == q.doc_id else (-2, -1) for h in ranked_all]
         budget_hits = metrics.budget_spans(ranked, [h.token_count for h in ranked_all], budget)
         b_recall, _, _ = metrics.span_scores([s for s in budget_hits if s[0] >= 0], refs)
+        token_counts = [h.token_count for h in ranked_all]
+        for b in curve_budgets:
+            hits_b = metrics.budget_spans(ranked, token_counts, b)
+            curve_rows[b].append(metrics.span_scores([s for s in hits_b if s[0] >= 0], refs)[0])
         rows.append({
             "recall": recall, "precision": precision, "iou": iou,
             "precision_omega": metrics.precision_omega(per_doc_spans.get(q.doc_id, []), refs),
@@ -210,4 +218,5 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
         metrics=mean(rows), n_questions=len(rows), n_chunks=len(leaves), config=cfg,
         by_corpus={d: {k_: round(v, 2) for k_, v in mean(rs).items()} for d, rs in by_corpus.items()},
         by_tag={t: {k_: round(v, 2) for k_, v in mean(rs).items()} for t, rs in by_tag.items()},
-        seconds=timings, retrieved_tokens=float(np.mean(tokens_used)) if tokens_used else 0.0)
+        seconds=timings, retrieved_tokens=float(np.mean(tokens_used)) if tokens_used else 0.0,
+        curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in curve_rows.items() if v})

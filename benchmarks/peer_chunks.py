@@ -1,0 +1,114 @@
+"""Write peer libraries' chunks of a Chroma-format corpus as JSON Lines, so that
+`chunkwise eval --chunks FILE` scores them with the same code as ours.
+
+    python benchmarks/peer_chunks.py langchain --size 200 --overlap 0 \
+        --dataset ../shared/eval/chroma -o out/langchain-200.jsonl
+
+Peers (install them with `pip install -r benchmarks/requirements.txt`):
+  langchain   LangChain RecursiveCharacterTextSplitter, length in cl100k tokens
+  fixed       a fixed cl100k-token window (LangChain TokenTextSplitter equivalent)
+  semchunk    semchunk.chunkerify with a cl100k counter
+  text-splitter  semantic-text-splitter TextSplitter (cl100k via a callback)
+  llamaindex  LlamaIndex SentenceSplitter with a cl100k tokenizer
+Offsets are found with a forward search, the way Chroma's harness does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def cl100k():
+    import bpe_openai
+
+    enc = bpe_openai.get_encoding("cl100k_base")
+    return enc, (lambda s: len(enc.encode_ordinary(s)))
+
+
+def split_langchain(text, size, overlap):
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    _, count = cl100k()
+    return RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap,
+                                          length_function=count).split_text(text)
+
+
+def split_fixed(text, size, overlap):
+    enc, _ = cl100k()
+    ids = enc.encode_ordinary(text)
+    step = size - overlap
+    return [enc.decode(ids[i:i + size]) for i in range(0, len(ids), step)]
+
+
+def split_semchunk(text, size, overlap):
+    import semchunk
+
+    _, count = cl100k()
+    chunker = semchunk.chunkerify(count, size)
+    return chunker(text, overlap=overlap or None)
+
+
+def split_text_splitter(text, size, overlap):
+    from semantic_text_splitter import TextSplitter
+
+    _, count = cl100k()
+    return TextSplitter.from_callback(count, size, overlap=overlap).chunks(text)
+
+
+def split_llamaindex(text, size, overlap):
+    from llama_index.core.node_parser import SentenceSplitter
+
+    enc, _ = cl100k()
+    return SentenceSplitter(chunk_size=size, chunk_overlap=overlap,
+                            tokenizer=enc.encode_ordinary).split_text(text)
+
+
+PEERS = {"langchain": split_langchain, "fixed": split_fixed, "semchunk": split_semchunk,
+         "text-splitter": split_text_splitter, "llamaindex": split_llamaindex}
+
+
+def locate(text: str, pieces):
+    """(start, end, piece) with a forward search; pieces a peer altered are skipped."""
+    cursor = 0
+    for piece in pieces:
+        piece = piece.strip()
+        if not piece:
+            continue
+        start = text.find(piece, cursor)
+        if start < 0:
+            start = text.find(piece)
+        if start < 0:
+            continue
+        cursor = start + 1
+        yield start, start + len(piece), piece
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("peer", choices=sorted(PEERS))
+    ap.add_argument("--size", type=int, default=200)
+    ap.add_argument("--overlap", type=int, default=0)
+    ap.add_argument("--dataset", default="../shared/eval/chroma")
+    ap.add_argument("-o", "--output", required=True)
+    args = ap.parse_args()
+    folder = Path(args.dataset)
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    n = lost = 0
+    with open(out, "w", encoding="utf-8") as f:
+        for path in sorted(folder.glob("*.md")):
+            text = path.read_bytes().decode("utf-8")
+            pieces = PEERS[args.peer](text, args.size, args.overlap)
+            located = list(locate(text, pieces))
+            lost += len([p for p in pieces if p.strip()]) - len(located)
+            for start, end, piece in located:
+                f.write(json.dumps({"doc_id": path.stem, "text": piece, "start": start,
+                                    "end": end}, ensure_ascii=False) + "\n")
+                n += 1
+    print(f"{args.peer}: {n} chunks written to {out} ({lost} not found verbatim)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""Side-by-side reports: a terminal table (best per column marked), CSV, JSON,
+and an SVG chart of recall against retrieved tokens."""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+from pathlib import Path
+from typing import Sequence
+
+from .run import METRIC_KEYS, Result
+
+COLUMNS = METRIC_KEYS + ("n_chunks", "mean_retrieved_tokens")
+
+
+def _row(name: str, r: Result) -> dict:
+    d = r.to_dict()
+    return {"name": name, **{k: d[k] for k in COLUMNS}}
+
+
+def table(results: Sequence[tuple[str, Result]]) -> str:
+    """A fixed-width table; '*' marks the best value of each metric column."""
+    rows = [_row(n, r) for n, r in results]
+    best = {k: max(r[k] for r in rows) for k in METRIC_KEYS} if rows else {}
+    headers = ["config"] + list(COLUMNS)
+    cells = []
+    for r in rows:
+        line = [r["name"]]
+        for k in COLUMNS:
+            v = r[k]
+            text = f"{v:.1f}" if isinstance(v, float) else str(v)
+            if k in best and len(rows) > 1 and v == best[k]:
+                text += "*"
+            line.append(text)
+        cells.append(line)
+    widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h)
+              for i, h in enumerate(headers)]
+    out = ["  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(headers, widths)))]
+    for c in cells:
+        out.append("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
+                             for i, (v, w) in enumerate(zip(c, widths))))
+    return "\n".join(out)
+
+
+def write_csv(results, path: Path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=["name", *COLUMNS, "config"])
+        writer.writeheader()
+        for n, r in results:
+            writer.writerow({**_row(n, r), "config": json.dumps(r.config)})
+
+
+def write_json(results, path: Path) -> None:
+    path.write_text(json.dumps([{"name": n, **r.to_dict()} for n, r in results], indent=2),
+                    encoding="utf-8")
+
+
+_PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+            "#7f7f7f", "#bcbd22", "#17becf"]
+
+
+def write_chart(results, path: Path, title: str = "Recall against retrieved tokens") -> None:
+    """SVG line chart: x = budget of retrieved tokens (log scale), y = recall (%)."""
+    import math
+
+    w, h, left, right, top, bottom = 760, 440, 60, 220, 40, 50
+    pw, ph = w - left - right, h - top - bottom
+    budgets = sorted({b for _, r in results for b in r.curve})
+    if not budgets:
+        path.write_text("<svg xmlns='http://www.w3.org/2000/svg'/>", encoding="utf-8")
+        return
+    lo, hi = math.log(budgets[0]), math.log(budgets[-1]) if budgets[-1] > budgets[0] else math.log(budgets[0]) + 1
+
+    def x(b):
+        return left + pw * (math.log(b) - lo) / (hi - lo)
+
+    def y(v):
+        return top + ph * (1 - v / 100.0)
+
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' "
+             f"font-family='sans-serif' font-size='12'>",
+             f"<rect width='{w}' height='{h}' fill='white'/>",
+             f"<text x='{left}' y='22' font-size='15'>{html.escape(title)}</text>"]
+    for v in range(0, 101, 20):
+        parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{y(v):.1f}' y2='{y(v):.1f}' stroke='#ddd'/>")
+        parts.append(f"<text x='{left - 8}' y='{y(v) + 4:.1f}' text-anchor='end'>{v}</text>")
+    for b in budgets:
+        parts.append(f"<line x1='{x(b):.1f}' x2='{x(b):.1f}' y1='{top}' y2='{top + ph}' stroke='#eee'/>")
+        parts.append(f"<text x='{x(b):.1f}' y='{top + ph + 18}' text-anchor='middle'>{b}</text>")
+    parts.append(f"<text x='{left + pw / 2}' y='{h - 10}' text-anchor='middle'>retrieved tokens (budget)</text>")
+    parts.append(f"<text x='16' y='{top + ph / 2}' transform='rotate(-90 16 {top + ph / 2})' "
+                 f"text-anchor='middle'>recall %</text>")
+    for i, (name, r) in enumerate(results):
+        color = _PALETTE[i % len(_PALETTE)]
+        pts = " ".join(f"{x(b):.1f},{y(v):.1f}" for b, v in sorted(r.curve.items()))
+        parts.append(f"<polyline points='{pts}' fill='none' stroke='{color}' stroke-width='2'/>")
+        for b, v in sorted(r.curve.items()):
+            parts.append(f"<circle cx='{x(b):.1f}' cy='{y(v):.1f}' r='3' fill='{color}'/>")
+        ly = top + 14 + 18 * i
+        parts.append(f"<rect x='{left + pw + 16}' y='{ly - 9}' width='12' height='12' fill='{color}'/>")
+        parts.append(f"<text x='{left + pw + 34}' y='{ly + 1}'>{html.escape(name[:26])}</text>")
+    parts.append("</svg>")
+    path.write_text("\n".join(parts), encoding="utf-8")

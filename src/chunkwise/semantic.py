@@ -1,0 +1,190 @@
+"""Semantic chunking: cut where meaning shifts, under the same hard budget.
+
+Sentences are embedded once (each with a window of neighbours), the similarity
+between neighbouring windows is measured, and the document is cut where it
+falls below a threshold taken from its own distribution. The cuts are hard
+boundaries for the packing engine, which still enforces ``size`` (and a
+minimum size: segments smaller than ``min_size`` join their neighbour), so no
+chunk is ever over budget, unlike peers that cap semantic chunks afterwards or
+not at all. An optional second pass merges neighbouring chunks whose
+embeddings are close (double-pass merging).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .chunkers import STRATEGIES, Chunker
+from .engine import DocumentIndex, Packer, PackPolicy, Piece
+from .errors import ConfigError
+from .types import Document
+
+METHODS = ("percentile", "std", "interquartile", "gradient")
+_DEFAULT_AMOUNT = {"percentile": 90.0, "std": 1.5, "interquartile": 1.5, "gradient": 90.0}
+
+
+def breakpoint_threshold(distances: np.ndarray, method: str, amount: float) -> float:
+    """Distance above which neighbouring windows are cut apart."""
+    if method == "percentile":
+        return float(np.percentile(distances, amount))
+    if method == "std":
+        return float(distances.mean() + amount * distances.std())
+    if method == "interquartile":
+        q1, q3 = np.percentile(distances, [25, 75])
+        return float(distances.mean() + amount * (q3 - q1))
+    raise ConfigError(f"unknown threshold method {method!r} (expected {', '.join(METHODS)})")
+
+
+def window_similarities(vectors: np.ndarray, window: int) -> np.ndarray:
+    """Cosine similarity across each gap between sentences i and i+1: the mean of
+    the ``window`` sentences before the gap against the mean of those after it
+    (block comparison, as in TextTiling), so a shift is located at the gap itself."""
+    n = len(vectors)
+    csum = np.vstack([np.zeros((1, vectors.shape[1]), dtype=np.float64),
+                      np.cumsum(vectors, axis=0, dtype=np.float64)])
+    gaps = np.arange(1, n)
+    lo = np.maximum(0, gaps - window)
+    hi = np.minimum(n, gaps + window)
+    left = csum[gaps] - csum[lo]
+    right = csum[hi] - csum[gaps]
+    left /= np.linalg.norm(left, axis=1, keepdims=True) + 1e-12
+    right /= np.linalg.norm(right, axis=1, keepdims=True) + 1e-12
+    return np.sum(left * right, axis=1)
+
+
+class SemanticChunker(Chunker):
+    """Cut where the similarity of neighbouring sentence windows drops.
+
+    ``threshold``: "percentile" (default: cut at the 10 % lowest similarities,
+    amount 90), "std", "interquartile" or "gradient"; ``amount`` tunes it.
+    ``window``: sentences on each side of a gap compared (each embedded once).
+    ``min_size``: smallest chunk in tokens (small topic segments join a neighbour).
+    ``merge``: similarity above which neighbouring chunks are merged in a second
+    pass (None: off).
+    """
+
+    name = "semantic"
+
+    def __init__(self, size: int | None = None, overlap=0, tokenizer=None,
+                 max_tokens: int | None = None, embedder=None, threshold: str = "percentile",
+                 amount: float | None = None, window: int = 2, min_size: int = 0,
+                 merge: float | None = None, cache: bool = False, **options):
+        if threshold not in METHODS:
+            raise ConfigError(f"unknown threshold method {threshold!r} (expected {', '.join(METHODS)})")
+        if not isinstance(window, int) or window < 1:
+            raise ConfigError(f"window must be a non-negative integer, got {window!r}")
+        if merge is not None and not (-1.0 <= merge <= 1.0):
+            raise ConfigError(f"merge must be a cosine similarity in [-1, 1], got {merge}")
+        super().__init__(size=size, overlap=overlap, tokenizer=tokenizer, max_tokens=max_tokens,
+                         **options)
+        if not isinstance(min_size, int) or min_size < 0 or min_size > self.limit:
+            raise ConfigError(f"min_size must be between 0 and size ({self.limit}), got {min_size!r}")
+        self.threshold = threshold
+        self.amount = float(_DEFAULT_AMOUNT[threshold] if amount is None else amount)
+        self.window = window
+        self.min_size = min_size
+        self.merge = merge
+        self._embedder_spec = embedder
+        self._cache = cache
+        self._embedder = None
+
+    @property
+    def embedder(self):
+        if self._embedder is None:
+            from .embed import get_embedder
+
+            self._embedder = get_embedder(self._embedder_spec, cache=self._cache)
+        return self._embedder
+
+    def policy(self) -> PackPolicy:
+        return PackPolicy(levels=("sentence", "word", "token"), overlap_levels=("sentence",))
+
+    def _needs_sentences(self) -> bool:
+        return True
+
+    # -- the semantic levels ------------------------------------------------------
+
+    def sentence_spans(self, index: DocumentIndex) -> list[tuple[int, int]]:
+        text = index.text
+        ends = [int(e) for e in index.level("sentence")] + [len(text)]
+        spans, start = [], 0
+        for end in ends:
+            s = index.skip_space(start, end)
+            e = index.trim_end(s, end)
+            if e > s:
+                spans.append((s, e))
+            start = max(start, end)
+        return spans
+
+    def cut_positions(self, index: DocumentIndex) -> list[int]:
+        """Sentence ends after which the topic shifts."""
+        spans = self.sentence_spans(index)
+        if len(spans) < 3:
+            return []
+        text = index.text
+        vectors = self.embedder.embed([text[s:e] for s, e in spans])
+        distances = 1.0 - window_similarities(vectors, self.window)
+        if self.threshold == "gradient":
+            scores = np.gradient(distances) if len(distances) > 1 else distances
+            cut = scores > float(np.percentile(scores, self.amount))
+        else:
+            cut = distances > breakpoint_threshold(distances, self.threshold, self.amount)
+        return [spans[i][1] for i in np.nonzero(cut)[0]]
+
+    def pieces(self, doc: Document, index: DocumentIndex) -> list[Piece]:
+        text = doc.text
+        cuts = self.cut_positions(index)
+        bounds = [0] + cuts + [len(text)]
+        segments = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+        if self.min_size:
+            segments = self._merge_small(index, segments)
+        packer = Packer(index, self.policy(), self.limit, self.overlap)
+        pieces: list[Piece] = []
+        for a, b in segments:
+            pieces.extend(packer.pack(a, b))
+        if self.merge is not None and len(pieces) > 1:
+            pieces = self._merge_similar(index, pieces)
+        return pieces
+
+    def _merge_small(self, index: DocumentIndex, segments):
+        tokens = index.tokens
+        out: list[list[int]] = []
+        for a, b in segments:
+            if out and int(tokens.before(out[-1][1]) - tokens.before(out[-1][0])) < self.min_size:
+                out[-1][1] = b
+            else:
+                out.append([a, b])
+        if len(out) > 1 and int(tokens.before(out[-1][1]) - tokens.before(out[-1][0])) < self.min_size:
+            last = out.pop()
+            out[-1][1] = last[1]
+        return [tuple(s) for s in out]
+
+    def _merge_similar(self, index: DocumentIndex, pieces: Sequence[Piece]) -> list[Piece]:
+        text = index.text
+        vectors = self.embedder.embed([text[p.start:p.end] for p in pieces])
+        out = [pieces[0]]
+        last_vec = vectors[0]
+        for p, v in zip(pieces[1:], vectors[1:]):
+            prev = out[-1]
+            if p.start >= prev.end and float(last_vec @ v) >= self.merge:
+                n = index.counter.count(text[prev.start:p.end])
+                if n <= self.limit:
+                    out[-1] = Piece(prev.start, p.end, n)
+                    merged = last_vec + v
+                    last_vec = merged / (np.linalg.norm(merged) or 1.0)
+                    continue
+            out.append(p)
+            last_vec = v
+        return out
+
+    def config(self) -> dict:
+        cfg = super().config()
+        cfg.update(threshold=self.threshold, amount=self.amount, window=self.window,
+                   min_size=self.min_size, merge=self.merge,
+                   embedder=getattr(self._embedder, "name", self._embedder_spec or "minilm"))
+        return cfg
+
+
+STRATEGIES["semantic"] = SemanticChunker
