@@ -1,0 +1,137 @@
+"""Evaluation harness: datasets, metrics, retrieval, CLI."""
+
+import json
+
+import pytest
+
+import chunkwise
+from chunkwise.cli import main
+from chunkwise.eval import DatasetError, evaluate, load_chroma, load_jsonl, spans_from_jsonl
+from chunkwise.eval import metrics
+
+
+def test_span_metrics_by_hand():
+    refs = [(10, 20), (30, 40)]  # 20 reference characters
+    recall, precision, iou = metrics.span_scores([(0, 15), (35, 50)], refs)
+    assert recall == pytest.approx(10 / 20)
+    assert precision == pytest.approx(10 / 30)
+    assert iou == pytest.approx(10 / (30 + 10))
+    # overlapping retrieved chunks count their characters twice in the denominator
+    r2, p2, i2 = metrics.span_scores([(10, 20), (10, 20)], [(10, 20)])
+    assert (r2, p2, i2) == (1.0, 0.5, 0.5)
+    assert metrics.precision_omega([(0, 12), (12, 25), (25, 60)], refs) == pytest.approx(20 / 60)
+    assert metrics.full_evidence([(5, 25), (28, 41)], refs) == 1.0
+    assert metrics.full_evidence([(5, 25), (31, 41)], refs) == 0.0
+    assert metrics.reciprocal_rank([(50, 60), (0, 11)], refs) == 0.5
+    assert metrics.budget_spans([(0, 100), (100, 200)], [10, 20], 20) == [(0, 100), (100, 150)]
+
+
+@pytest.fixture()
+def tiny(tmp_path):
+    docs = {
+        "policies/retention.md": "# Retention\n\nAccident reports are kept for seven years.\n\n"
+                                 "Near-miss reports are kept for three years.\n",
+        "faq.txt": "Refunds reach your card within five working days.\n\n"
+                   "Standard shipping takes three to five days.\n",
+    }
+    for rel, text in docs.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    qs = []
+    for doc, question, answer in [
+        ("policies/retention.md", "How long are accident reports kept?", "Accident reports are kept for seven years."),
+        ("faq.txt", "When do refunds arrive?", "Refunds reach your card within five working days."),
+        ("faq.txt", "How long does standard shipping take?", "Standard shipping takes three to five days."),
+    ]:
+        start = docs[doc].index(answer)
+        qs.append({"question": question, "doc_id": doc, "tags": ["demo"],
+                   "references": [{"start": start, "end": start + len(answer), "content": answer}]})
+    (tmp_path / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in qs))
+    return tmp_path
+
+
+def test_jsonl_dataset_and_retrievers(tiny):
+    ds = load_jsonl(tiny)
+    assert len(ds.questions) == 3 and set(ds.documents) == {"policies/retention.md", "faq.txt"}
+    chunker = chunkwise.get_chunker("sentence", size=16)
+    for retriever in ("dense", "bm25", "hybrid"):
+        r = evaluate(ds, chunker, retriever=retriever, k=1)
+        assert r.metrics["recall"] == 100.0, retriever
+        assert r.metrics["full_evidence"] == 100.0 and r.metrics["mrr"] == 100.0
+        assert 0 < r.metrics["iou"] <= 100.0
+        assert r.by_tag["demo"]["recall"] == 100.0 and set(r.by_corpus) == set(ds.documents)
+    per_doc = evaluate(ds, chunker, retriever="bm25", k=1, scope="document")
+    assert per_doc.metrics["recall"] == 100.0
+
+
+def test_reference_mismatch_is_reported(tiny):
+    lines = (tiny / "questions.jsonl").read_text().splitlines()
+    q = json.loads(lines[0])
+    q["references"][0]["start"] += 3
+    (tiny / "questions.jsonl").write_text("\n".join([json.dumps(q)] + lines[1:]))
+    with pytest.raises(DatasetError, match="1 reference\\(s\\) do not match"):
+        load_jsonl(tiny)
+
+
+def test_chroma_loader_validates_all_references(chroma_dir):
+    ds = load_chroma(chroma_dir)
+    assert len(ds.questions) == 472
+    assert sum(len(q.references) for q in ds.questions) == 790
+    assert set(ds.documents) == {"chatlogs", "finance", "pubmed", "state_of_the_union", "wikitexts"}
+
+
+def test_cli_eval_json_on_chroma_with_bm25(chroma_dir, capsys):
+    code = main(["eval", "--dataset", f"chroma:{chroma_dir}", "--retriever", "bm25",
+                 "--size", "200", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    row = json.loads(out)
+    for key in ("recall", "precision", "precision_omega", "iou", "full_evidence",
+                "budget_recall", "mrr", "n_questions", "n_chunks", "config"):
+        assert key in row
+    assert row["n_questions"] == 472 and row["config"]["strategy"] == "recursive"
+    assert 60 < row["recall"] < 100 and 0 < row["iou"] < 20
+    assert len(out.strip().splitlines()) == 1
+
+
+def test_cli_eval_scores_foreign_chunks_and_grid(chroma_dir, tmp_path, capsys):
+    text = (chroma_dir / "chatlogs.md").read_text(encoding="utf-8")
+    # a naive peer: fixed 800-character windows with no offsets given
+    with open(tmp_path / "peer.jsonl", "w") as f:
+        for i in range(0, len(text), 800):
+            f.write(json.dumps({"doc_id": "chatlogs", "text": text[i:i + 800]}) + "\n")
+    from chunkwise.eval import load_chroma as lc
+
+    ds = lc(chroma_dir)
+    spans = spans_from_jsonl(tmp_path / "peer.jsonl", ds)
+    assert spans[1].start == 800 and spans[1].end == 1600
+    grid = tmp_path / "grid.toml"
+    grid.write_text(f"""
+[defaults]
+retriever = "bm25"
+
+[[run]]
+name = "peer 800 chars"
+chunks = "{tmp_path / 'peer.jsonl'}"
+
+[[run]]
+name = "ours 128"
+strategy = "recursive"
+size = 128
+""")
+    code = main(["eval", "--dataset", f"chroma:{chroma_dir}", "--grid", str(grid),
+                 "--out", str(tmp_path / "res")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "peer 800 chars" in out and "ours 128" in out and "*" in out
+    rows = json.loads((tmp_path / "res" / "results.json").read_text())
+    assert [r["name"] for r in rows] == ["peer 800 chars", "ours 128"]
+    assert (tmp_path / "res" / "results.csv").read_text().startswith("name,recall")
+    svg = (tmp_path / "res" / "recall_tokens.svg").read_text()
+    assert svg.startswith("<svg") and "polyline" in svg
+
+
+def test_cli_eval_bad_dataset(capsys, tmp_path):
+    assert main(["eval", "--dataset", f"chroma:{tmp_path}"]) == 2
+    assert "no questions_df.csv" in capsys.readouterr().err
+    assert main(["eval", "--dataset", "nonsense"]) == 2
