@@ -7,7 +7,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.chunkers import STRATEGIES
 from chunkwise.tokens import get_tokenizer
 
 from helpers import assert_invariants, independent_minilm_count
@@ -24,6 +23,9 @@ _PIECES = st.one_of(
 )
 TEXTS = st.lists(_PIECES, min_size=0, max_size=30).map("".join)
 
+# hierarchical (per-level budgets) and semantic (embeddings) have their own property tests
+FLAT = ["fixed", "sentence", "recursive", "section", "auto"]
+
 COMMON = settings(max_examples=40, deadline=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -32,7 +34,7 @@ def _limit(chunker):
     return chunker.limit
 
 
-@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@pytest.mark.parametrize("strategy", FLAT)
 @COMMON
 @given(text=TEXTS, size=st.integers(8, 160), overlap_frac=st.floats(0, 0.5))
 def test_invariants_minilm(strategy, text, size, overlap_frac):
@@ -44,7 +46,7 @@ def test_invariants_minilm(strategy, text, size, overlap_frac):
 
 
 @pytest.mark.parametrize("tokenizer", ["cl100k_base", "o200k_base"])
-@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@pytest.mark.parametrize("strategy", FLAT)
 @COMMON
 @given(text=TEXTS, size=st.integers(8, 120), overlap_frac=st.floats(0, 0.5))
 def test_invariants_bpe(strategy, tokenizer, text, size, overlap_frac):
@@ -58,7 +60,7 @@ def test_invariants_bpe(strategy, tokenizer, text, size, overlap_frac):
 
 
 @pytest.mark.parametrize("unit", ["chars", "words"])
-@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@pytest.mark.parametrize("strategy", FLAT)
 @COMMON
 @given(text=TEXTS, size=st.integers(1, 80), overlap_frac=st.floats(0, 0.9))
 def test_invariants_and_exact_overlap_in_plain_units(strategy, unit, text, size, overlap_frac):
@@ -107,3 +109,13 @@ def test_ids_survive_edits_elsewhere(paragraphs, edit):
                  and not any(p in c.text for p in [paragraphs[edit][:20]])]
     kept = sum(1 for c in untouched if c.id in after_ids)
     assert kept >= len(untouched) - 2  # at most the neighbours of the edit re-pack
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=TEXTS, size=st.integers(8, 160), window=st.integers(1, 3),
+       method=st.sampled_from(["percentile", "std", "interquartile", "gradient"]))
+def test_invariants_semantic(text, size, window, method):
+    chunker = chunkwise.get_chunker("semantic", size=size, window=window, threshold=method)
+    chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    assert_invariants(text, chunks, chunker.limit, independent_minilm_count())

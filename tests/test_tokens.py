@@ -1,4 +1,5 @@
 import numpy as np
+from tokenizers import Tokenizer
 import pytest
 
 import chunkwise
@@ -82,3 +83,15 @@ def test_hf_tokenizer_instance_accepted():
     chunks = chunkwise.chunk("one two three four five six seven", strategy="fixed", size=3,
                              tokenizer=tok)
     assert [c.token_count for c in chunks] == [3, 3, 1]
+
+
+def test_parallel_segments_give_the_same_tokens_as_one_pass():
+    tok = get_tokenizer()
+    text = open("samples/qual-047-incident-procedure.md", encoding="utf-8").read() * 30
+    assert len(text) > 2 * tok.SEGMENT
+    batched = tok.tokenize(text)
+    single = HFTokenizer(Tokenizer.from_file(str(minilm_dir() / "tokenizer.json")))
+    single.SEGMENT = 10 ** 9
+    one = single.tokenize(text)
+    assert np.array_equal(batched.starts, one.starts)
+    assert int(batched.cum[-1]) == tok.count(text)

@@ -83,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="dense",
                    help="dense (exact cosine), bm25, or hybrid (reciprocal-rank fusion); "
                         "default: dense")
+    e.add_argument("--fusion", choices=("zscore", "rrf"), default="zscore",
+                   help="hybrid: weighted sum of z-scored dense and BM25 scores (default) or "
+                        "reciprocal-rank fusion")
+    e.add_argument("--alpha", type=float, default=0.7,
+                   help="hybrid zscore: weight of the dense score, 0..1 (default: 0.7)")
     e.add_argument("--k", type=int, default=5, help="chunks retrieved per question (default: 5)")
     e.add_argument("--embedder", default=None, metavar="SPEC",
                    help="minilm (default), minilm-onnx, model2vec:PATH, openai:MODEL[@URL], or a "
@@ -286,7 +291,8 @@ def cmd_chunk(args) -> int:
     return EXIT_BAD_INPUT if errors else 0
 
 
-_EVAL_KEYS = ("retriever", "k", "embedder", "scope", "budget", "expand", "neighbours")
+_EVAL_KEYS = ("retriever", "k", "embedder", "scope", "budget", "expand", "neighbours", "fusion",
+              "alpha")
 
 
 def _eval_one(dataset, args, run: dict, embedders: dict):

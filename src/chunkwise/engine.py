@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .boundaries import SentenceSplitter, cumulative_levels, level_positions
+from .boundaries import SentenceSplitter, level_positions
 from .errors import ChunkwiseError
 from .tokens import TokenCounter, Tokens
 
@@ -94,10 +94,11 @@ class Packer:
         self.index = index
         self.limit = limit
         self.overlap = overlap
-        ranked = [index.level(name) for name in policy.levels]
-        self._levels = cumulative_levels(ranked)
-        # overlap levels are searched alone (not united with higher ones)
-        self._overlap_levels = [index.level(name) for name in policy.overlap_levels]
+        self._level_names = policy.levels
+        self._overlap_names = policy.overlap_levels
+        # counts add up exactly across whitespace for this tokenizer: a piece cut at
+        # whitespace on both sides needs no re-count
+        self._additive = getattr(index.counter, "additive", False)
 
     # -- public -----------------------------------------------------------------
 
@@ -105,8 +106,8 @@ class Packer:
         """Cut ``text[lo:hi]`` into pieces whose ``context + text`` fits the limit."""
         index = self.index
         ctx_tokens = index.counter.count(context) if context else 0
-        levels = [self._restrict(pos, lo, hi) for pos in self._levels]
-        overlap_levels = [self._restrict(pos, lo, hi) for pos in self._overlap_levels]
+        levels = _LazyLevels(self, self._level_names, lo, hi)
+        overlap_levels = _LazyLevels(self, self._overlap_names, lo, hi)
         hi_content = index.trim_end(lo, hi)
         pieces: list[Piece] = []
         cur = index.skip_space(lo, hi)
@@ -128,7 +129,7 @@ class Packer:
 
     # -- internals --------------------------------------------------------------
 
-    def _restrict(self, positions: np.ndarray, lo: int, hi: int):
+    def restrict(self, positions: np.ndarray, lo: int, hi: int):
         a = np.searchsorted(positions, lo, side="right")
         b = np.searchsorted(positions, hi, side="left")
         pos = np.append(positions[a:b], hi)
@@ -136,12 +137,21 @@ class Packer:
 
     def _next(self, cur: int, hi: int, levels, context: str, ctx_tokens: int,
               must_pass: int) -> Piece | None:
-        """The longest piece from ``cur`` that fits, ending after ``must_pass``."""
+        """The longest piece from ``cur`` that fits, ending after ``must_pass``.
+
+        Levels are searched from the highest rank down; the first level with a
+        boundary that fits gives the cut, at its furthest fitting boundary. (A
+        higher-ranked boundary is also a boundary of every lower level, but when
+        a level is reached no higher level had one that fits, so searching each
+        level alone finds the same cut as searching their union.)"""
         index = self.index
+        text = index.text
         base = int(index.tokens.before(cur))
         budget = self.limit - ctx_tokens
         floor = max(cur, must_pass)
         tried_end = hi
+        additive = (self._additive and (cur == 0 or text[cur - 1].isspace())
+                    and (not context or context[-1].isspace()))
         while budget >= 1:
             end = None
             for pos, cpos in levels:
@@ -155,7 +165,10 @@ class Packer:
             end = index.trim_end(cur, end)
             if end <= must_pass:
                 break
-            n = index.counter.count(context + index.text[cur:end])
+            if additive and (end == len(text) or text[end].isspace()):
+                n = ctx_tokens + int(index.tokens.before(end)) - base
+            else:
+                n = index.counter.count(context + text[cur:end])
             if n <= self.limit:
                 return Piece(cur, end, n, context)
             tried_end = min(tried_end, end)
@@ -189,7 +202,7 @@ class Packer:
             )
         return Piece(cur, end, count(context + index.text[cur:end]), context)
 
-    def _overlap_start(self, start: int, end: int, overlap_levels) -> int:
+    def _overlap_start(self, start: int, end: int, overlap_levels: "_LazyLevels") -> int:
         """Where the next piece starts so that it repeats at most ``overlap`` tokens."""
         tokens = self.index.tokens
         c_end = int(tokens.before(end))
@@ -206,3 +219,21 @@ class Packer:
                 return p  # a high-ranked boundary that gives at least half the overlap
             best = min(best, p)
         return best
+
+
+class _LazyLevels:
+    """A packer's levels restricted to one span, each computed on first use (a
+    document packed at paragraphs never needs its sentences found)."""
+
+    def __init__(self, packer: Packer, names: Sequence[str], lo: int, hi: int):
+        self.packer, self.names, self.lo, self.hi = packer, names, lo, hi
+        self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def __iter__(self):
+        for i, name in enumerate(self.names):
+            if i not in self._cache:
+                self._cache[i] = self.packer.restrict(self.packer.index.level(name), self.lo, self.hi)
+            yield self._cache[i]

@@ -70,6 +70,9 @@ class TokenCounter:
     name: str = "tokenizer"
     #: Most tokens the model reads (special tokens excluded), where known.
     max_tokens: int | None = None
+    #: True when count(a + b) == count(a) + count(b) whenever a ends or b starts
+    #: with whitespace (word-piece models that split on whitespace first).
+    additive: bool = False
 
     def count(self, text: str) -> int:  # pragma: no cover - interface
         raise NotImplementedError
@@ -93,6 +96,7 @@ class HFTokenizer(TokenCounter):
         self._tok = tokenizer
         self.name = name
         self.max_tokens = max_tokens
+        self.additive = _splits_on_whitespace(tokenizer)
 
     @classmethod
     def from_file(cls, path: str | Path, name: str | None = None) -> "HFTokenizer":
@@ -120,12 +124,59 @@ class HFTokenizer(TokenCounter):
         encs = self._tok.encode_batch(list(texts), add_special_tokens=False)
         return [len(e.ids) for e in encs]
 
+    #: texts longer than this are cut at whitespace and encoded as a parallel batch
+    #: (only when counts are additive across whitespace, so the result is identical)
+    SEGMENT = 16_384
+
     def tokenize(self, text: str) -> Tokens:
+        if self.additive and len(text) > 2 * self.SEGMENT:
+            bases = _whitespace_cuts(text, self.SEGMENT)
+            segments = [text[a:b] for a, b in zip(bases, bases[1:] + [len(text)])]
+            encodings = self._tok.encode_batch(segments, add_special_tokens=False)
+            starts = np.concatenate([
+                np.fromiter((o[0] for o in e.offsets), dtype=np.int64, count=len(e.offsets)) + base
+                for base, e in zip(bases, encodings)] or [np.zeros(0, dtype=np.int64)])
+            return Tokens.from_starts(starts)
         offsets = self._tok.encode(text, add_special_tokens=False).offsets
         if not offsets:
             return Tokens.from_starts([])
         starts = np.fromiter((o[0] for o in offsets), dtype=np.int64, count=len(offsets))
         return Tokens.from_starts(starts)
+
+
+def _whitespace_cuts(text: str, step: int) -> list[int]:
+    """Segment starts about ``step`` characters apart, each just after whitespace."""
+    bases = [0]
+    n = len(text)
+    while bases[-1] + step < n:
+        target = bases[-1] + step
+        cut = target
+        while cut < n and not text[cut - 1].isspace():
+            cut += 1
+            if cut - target > step:  # no whitespace for a long stretch: leave it whole
+                break
+        if cut >= n or not text[cut - 1].isspace():
+            break
+        bases.append(cut)
+    return bases
+
+
+_WHITESPACE_PRETOKENIZERS = {"BertPreTokenizer", "Whitespace", "WhitespaceSplit"}
+_PER_CHARACTER_NORMALIZERS = {"BertNormalizer", "Lowercase", "StripAccents", "NFD", "NFC"}
+
+
+def _splits_on_whitespace(tokenizer) -> bool:
+    """Whether counts add up across whitespace: the pre-tokenizer splits on it and
+    the normaliser works character by character."""
+    try:
+        spec = json.loads(tokenizer.to_str())
+    except Exception:
+        return False
+    pre = spec.get("pre_tokenizer") or {}
+    norm = spec.get("normalizer")
+    pre_ok = pre.get("type") in _WHITESPACE_PRETOKENIZERS
+    norm_ok = norm is None or norm.get("type") in _PER_CHARACTER_NORMALIZERS
+    return bool(pre_ok and norm_ok)
 
 
 def _model_max_length(folder: Path) -> int | None:
@@ -196,6 +247,7 @@ class CharCounter(TokenCounter):
     """Size in characters (code points)."""
 
     name = "chars"
+    additive = True
 
     def count(self, text: str) -> int:
         return len(text)
@@ -208,6 +260,7 @@ class WordCounter(TokenCounter):
     """Size in whitespace-separated words."""
 
     name = "words"
+    additive = True
 
     def count(self, text: str) -> int:
         return sum(1 for _ in _WORD.finditer(text))

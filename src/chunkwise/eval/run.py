@@ -107,6 +107,7 @@ def spans_from_jsonl(path: str | Path, dataset: Dataset, tokenizer=None) -> list
 def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[Span] | None = None,
              retriever: str = "dense", k: int = 5, embedder=None, scope: str = "all",
              budget: int = 1000, expand: str | None = None, neighbours: int = 0,
+             fusion: str = "zscore", alpha: float = 0.7,
              config: dict | None = None,
              curve_budgets: Sequence[int] = (125, 250, 500, 1000, 2000, 4000)) -> Result:
     """Chunk (or take ``spans``), index, retrieve top-k per question, score.
@@ -137,7 +138,7 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
 
     t0 = time.perf_counter()
     index = Retriever([s.embed_text for s in leaves], [s.doc_id for s in leaves], retriever,
-                      emb, scope)
+                      emb, scope, fusion=fusion, alpha=alpha)
     timings["index"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     depth = max(k, 100)
@@ -210,6 +211,10 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     cfg = dict(config or {})
     cfg.update({"retriever": retriever, "k": k, "scope": scope,
                 "embedder": emb.name if emb is not None else None})
+    if retriever == "hybrid":
+        cfg["fusion"] = fusion
+        if fusion == "zscore":
+            cfg["alpha"] = alpha
     if expand:
         cfg["expand"] = expand
     if neighbours:
