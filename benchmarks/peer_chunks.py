@@ -6,6 +6,7 @@
 
 Peers (install them with `pip install -r benchmarks/requirements.txt`):
   langchain   LangChain RecursiveCharacterTextSplitter, length in cl100k tokens
+  langchain-chroma  the same with the separators of Chroma's harness
   fixed       a fixed cl100k-token window (LangChain TokenTextSplitter equivalent)
   semchunk    semchunk.chunkerify with a cl100k counter
   text-splitter  semantic-text-splitter TextSplitter (cl100k via a callback)
@@ -33,6 +34,16 @@ def split_langchain(text, size, overlap):
     _, count = cl100k()
     return RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap,
                                           length_function=count).split_text(text)
+
+
+def split_langchain_chroma(text, size, overlap):
+    """The separators Chroma's harness used with RecursiveCharacterTextSplitter."""
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    _, count = cl100k()
+    return RecursiveCharacterTextSplitter(
+        chunk_size=size, chunk_overlap=overlap, length_function=count,
+        separators=["\n\n", "\n", ".", "?", "!", " ", ""]).split_text(text)
 
 
 def split_fixed(text, size, overlap):
@@ -65,7 +76,7 @@ def split_llamaindex(text, size, overlap):
                             tokenizer=enc.encode_ordinary).split_text(text)
 
 
-PEERS = {"langchain": split_langchain, "fixed": split_fixed, "semchunk": split_semchunk,
+PEERS = {"langchain": split_langchain, "langchain-chroma": split_langchain_chroma, "fixed": split_fixed, "semchunk": split_semchunk,
          "text-splitter": split_text_splitter, "llamaindex": split_llamaindex}
 
 

@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="files, folders (read recursively, hidden entries skipped), glob "
                         "patterns ('docs/**/*.md'), or - for standard input")
     _chunk_options(p)
+    p.add_argument("--embedder", default=None, metavar="SPEC",
+                   help="semantic: minilm (default), minilm-onnx, model2vec:PATH, "
+                        "openai:MODEL[@URL], or a sentence-transformers folder")
     p.add_argument("--encoding", default=None,
                    help="text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM)")
     p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default="jsonl",
@@ -107,6 +110,14 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--out", default=None, metavar="DIR",
                    help="with --grid: folder for results.csv, results.json and recall_tokens.svg "
                         "(default: eval-results)")
+    d = sub.add_parser(
+        "distill", help="distil a fast static (model2vec) embedder from the bundled MiniLM, offline",
+        description="Distil a model2vec static model from the bundled all-MiniLM-L6-v2, locally "
+                    "(about 20 s on 2 cores). Use it with --embedder model2vec:OUT, e.g. for "
+                    "fast semantic chunking.")
+    d.add_argument("output", metavar="OUT", help="folder to write the model to")
+    d.add_argument("--pca-dims", type=int, default=256,
+                   help="dimensions of the static vectors (default: 256)")
     return parser
 
 
@@ -141,6 +152,17 @@ def _chunk_options(p, for_eval: bool = False) -> None:
     p.add_argument("--table-rows", choices=("group", "row"), default="group",
                    help="tables longer than the table budget split into row groups with the "
                         "header repeated (group, default), or one chunk per row (row)")
+    p.add_argument("--threshold", choices=("percentile", "std", "interquartile", "gradient"),
+                   default=None, help="semantic: how the cut threshold is taken from the "
+                                      "distribution of neighbour distances (default: percentile)")
+    p.add_argument("--amount", type=float, default=None,
+                   help="semantic: the threshold's parameter (percentile 90, std 1.5, ...)")
+    p.add_argument("--window", type=int, default=None,
+                   help="semantic: sentences compared on each side of a gap (default: 2)")
+    p.add_argument("--min-size", type=int, default=None,
+                   help="semantic: smallest chunk in tokens (default: 0)")
+    p.add_argument("--merge", type=float, default=None, metavar="SIM",
+                   help="semantic: merge neighbouring chunks whose similarity is at least SIM")
     p.add_argument("--headers", action="store_true",
                    help="recursive/sentence: headings become hard boundaries and each chunk "
                         "carries its heading trail as context (always on for section)")
@@ -190,6 +212,15 @@ def build_chunker(args, strategy: str | None = None, overrides: dict | None = No
         options["table_rows"] = args.table_rows
     if args.headers and strategy in ("recursive", "sentence"):
         options["headers"] = True
+    semantic = {"threshold": args.threshold, "amount": args.amount, "window": args.window,
+                "min_size": args.min_size, "merge": args.merge}
+    if any(v is not None for v in semantic.values()) and strategy != "semantic":
+        raise ConfigError("--threshold/--amount/--window/--min-size/--merge apply to "
+                          "--strategy semantic only")
+    if strategy == "semantic":
+        options.update({k: v for k, v in semantic.items() if v is not None})
+        options["embedder"] = getattr(args, "embedder", None)
+        options["cache"] = not getattr(args, "no_cache", False)
     if args.sizes:
         if strategy != "hierarchical":
             raise ConfigError("--sizes applies to --strategy hierarchical only")
@@ -407,6 +438,13 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_chunk(args)
         if args.command == "eval":
             return cmd_eval(args)
+        if args.command == "distill":
+            from .embed import distill
+
+            t0 = time.perf_counter()
+            out = distill(args.output, pca_dims=args.pca_dims)
+            print(f"wrote {out} in {time.perf_counter() - t0:.1f}s; use --embedder model2vec:{out}")
+            return 0
     except ConfigError as exc:
         _error(str(exc))
         return EXIT_BAD_INPUT

@@ -88,6 +88,7 @@ class SentenceTransformerEmbedder(Embedder):
                 from transformers.utils import logging as hf_logging
 
                 hf_logging.set_verbosity_error()  # its load report is noise on our stderr
+                hf_logging.disable_progress_bar()
             except ImportError:  # pragma: no cover
                 pass
             try:
