@@ -23,6 +23,17 @@ _PIECES = st.one_of(
 )
 TEXTS = st.lists(_PIECES, min_size=0, max_size=30).map("".join)
 
+_EMBEDDER = []
+
+
+def _shared_embedder():
+    from chunkwise.embed import get_embedder
+
+    if not _EMBEDDER:
+        _EMBEDDER.append(get_embedder())
+    return _EMBEDDER[0]
+
+
 # hierarchical (per-level budgets) and semantic (embeddings) have their own property tests
 FLAT = ["fixed", "sentence", "recursive", "section", "auto"]
 
@@ -116,6 +127,7 @@ def test_ids_survive_edits_elsewhere(paragraphs, edit):
 @given(text=TEXTS, size=st.integers(8, 160), window=st.integers(1, 3),
        method=st.sampled_from(["percentile", "std", "interquartile", "gradient"]))
 def test_invariants_semantic(text, size, window, method):
-    chunker = chunkwise.get_chunker("semantic", size=size, window=window, threshold=method)
+    chunker = chunkwise.get_chunker("semantic", size=size, window=window, threshold=method,
+                                    embedder=_shared_embedder())
     chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
     assert_invariants(text, chunks, chunker.limit, independent_minilm_count())

@@ -235,7 +235,8 @@ def build_chunker(args, strategy: str | None = None, overrides: dict | None = No
         warnings.simplefilter("always")
         chunker = get_chunker(strategy, **options)
     for w in caught:
-        print(f"chunkwise: warning: {w.message}", file=sys.stderr)
+        if not issubclass(w.category, DeprecationWarning):  # third-party noise
+            print(f"chunkwise: warning: {w.message}", file=sys.stderr)
     return chunker
 
 

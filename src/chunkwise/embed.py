@@ -109,7 +109,10 @@ class SentenceTransformerEmbedder(Embedder):
 
     @property
     def dim(self) -> int:
-        return int(self.model.get_sentence_embedding_dimension())
+        model = self.model
+        getter = getattr(model, "get_embedding_dimension", None) or \
+            model.get_sentence_embedding_dimension
+        return int(getter())
 
     @property
     def max_tokens(self) -> int:
