@@ -135,3 +135,34 @@ def test_cli_eval_bad_dataset(capsys, tmp_path):
     assert main(["eval", "--dataset", f"chroma:{tmp_path}"]) == 2
     assert "no questions_df.csv" in capsys.readouterr().err
     assert main(["eval", "--dataset", "nonsense"]) == 2
+
+
+def test_parent_expansion_and_table_neighbours(tmp_path):
+    intro = "Retention rules for every record type are listed in the table below."
+    names = ["payroll", "invoice", "boiler inspection", "visitor log", "cctv footage",
+             "training", "contract", "tax return", "pension", "accident", "near miss", "audit"]
+    table = "\n".join(["| Record | Years |", "|---|---|"] +
+                      [f"| {name} | {i + 1} years |" for i, name in enumerate(names)])
+    after = "Records under legal hold are never deleted until the hold is lifted."
+    text = f"# Retention\n\n{intro}\n\n{table}\n\n{after}\n"
+    (tmp_path / "policy.md").write_text(text)
+    answer = "| boiler inspection | 3 years |"
+    start = text.index(answer)
+    q = {"question": "How many years are boiler inspection records kept?", "doc_id": "policy.md",
+         "references": [{"start": start, "end": start + len(answer), "content": answer}]}
+    (tmp_path / "questions.jsonl").write_text(json.dumps(q))
+    ds = load_jsonl(tmp_path)
+
+    hier = chunkwise.get_chunker("hierarchical", sizes=[400, 24], overlaps=[0, 0])
+    leaves = evaluate(ds, hier, retriever="bm25", k=1)
+    parents = evaluate(ds, hier, retriever="bm25", k=1, expand="parents")
+    assert leaves.metrics["recall"] == 100.0 and parents.metrics["recall"] == 100.0
+    assert parents.retrieved_tokens > leaves.retrieved_tokens  # the parent was handed back
+    assert parents.config["expand"] == "parents"
+
+    section = chunkwise.get_chunker("section", size=40, table_max=40)
+    plain = evaluate(ds, section, retriever="bm25", k=1)
+    wide = evaluate(ds, section, retriever="bm25", k=1, neighbours=1)
+    assert plain.n_chunks > 3
+    assert wide.retrieved_tokens > plain.retrieved_tokens  # table hits bring their neighbours
+    assert wide.metrics["recall"] == 100.0
