@@ -60,6 +60,18 @@ class Dataset:
                                f"documents: {shown}{more}")
 
 
+def iter_jsonl(path: str | Path):
+    """(line number, object) for each non-blank line; a clear error for bad JSON."""
+    with open(path, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield line_no, json.loads(line)
+            except ValueError as exc:
+                raise DatasetError(f"{path}:{line_no}: not JSON ({exc})") from None
+
+
 def load_chroma(path: str | Path) -> Dataset:
     """Chroma's chunking-evaluation format: questions_df.csv + <corpus_id>.md."""
     folder = Path(path)
@@ -100,25 +112,21 @@ def load_jsonl(path: str | Path) -> Dataset:
     if not qfile.is_file():
         raise DatasetError(f"{path}: no questions.jsonl")
     questions, documents = [], {}
-    with open(qfile, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-                refs = tuple(Reference(int(r["start"]), int(r["end"]), r["content"])
-                             for r in obj["references"])
-                q = Question(obj["question"], obj["doc_id"], refs, tuple(obj.get("tags", ())))
-            except (KeyError, ValueError, TypeError) as exc:
-                raise DatasetError(f"{qfile}:{line_no}: malformed line ({exc})") from None
-            if q.doc_id not in documents:
-                doc_path = folder / q.doc_id
-                if not doc_path.is_file():
-                    raise DatasetError(f"{qfile}:{line_no}: document {doc_path} missing")
-                doc = read_path(doc_path)
-                documents[q.doc_id] = Document(doc.text, q.doc_id, str(doc_path), doc.title,
-                                               doc.blocks, doc.metadata)
-            questions.append(q)
+    for line_no, obj in iter_jsonl(qfile):
+        try:
+            refs = tuple(Reference(int(r["start"]), int(r["end"]), r["content"])
+                         for r in obj["references"])
+            q = Question(obj["question"], obj["doc_id"], refs, tuple(obj.get("tags", ())))
+        except (KeyError, ValueError, TypeError) as exc:
+            raise DatasetError(f"{qfile}:{line_no}: malformed line ({exc})") from None
+        if q.doc_id not in documents:
+            doc_path = folder / q.doc_id
+            if not doc_path.is_file():
+                raise DatasetError(f"{qfile}:{line_no}: document {doc_path} missing")
+            doc = read_path(doc_path)
+            documents[q.doc_id] = Document(doc.text, q.doc_id, str(doc_path), doc.title,
+                                           doc.blocks, doc.metadata)
+        questions.append(q)
     ds = Dataset(f"jsonl:{path}", documents, questions)
     ds.validate()
     return ds

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from ..chunkers import Chunker
 from ..errors import ChunkwiseError
 from ..types import Chunk
 from . import metrics
-from .data import Dataset, DatasetError
+from .data import Dataset, DatasetError, iter_jsonl
 from .retrieval import Retriever
 
 METRIC_KEYS = ("recall", "precision", "precision_omega", "iou", "full_evidence",
@@ -73,34 +72,30 @@ def spans_from_jsonl(path: str | Path, dataset: Dataset, tokenizer=None) -> list
     by_stem = {Path(d).stem: d for d in dataset.documents}
     cursors: dict[str, int] = defaultdict(int)
     spans = []
-    with open(path, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                doc_id = str(row["doc_id"])
-                text = row["text"]
-            except (ValueError, KeyError, TypeError) as exc:
-                raise DatasetError(f"{path}:{line_no}: malformed chunk ({exc})") from None
-            doc_id = doc_id if doc_id in dataset.documents else by_stem.get(Path(doc_id).stem, doc_id)
-            doc = dataset.documents.get(doc_id)
-            if doc is None:
-                raise DatasetError(f"{path}:{line_no}: unknown doc_id {row['doc_id']!r}")
-            start = row.get("start")
-            if start is None:
-                start = doc.text.find(text, cursors[doc_id])
-                if start < 0:
-                    start = doc.text.find(text)
-                if start < 0:
-                    raise DatasetError(f"{path}:{line_no}: chunk text not found in {doc_id}")
-            end = row.get("end", start + len(text))
-            cursors[doc_id] = start + 1
-            embed_text = row.get("embed_text") or text
-            n = row.get("token_count") or count(embed_text)
-            spans.append(Span(doc_id, int(start), int(end), embed_text, int(n),
-                              row.get("kind", "prose"), row.get("id", f"{line_no}"),
-                              row.get("parent_id"), int(row.get("level", 0) or 0)))
+    for line_no, row in iter_jsonl(path):
+        try:
+            doc_id = str(row["doc_id"])
+            text = row["text"]
+        except (KeyError, TypeError) as exc:
+            raise DatasetError(f"{path}:{line_no}: malformed chunk ({exc})") from None
+        doc_id = doc_id if doc_id in dataset.documents else by_stem.get(Path(doc_id).stem, doc_id)
+        doc = dataset.documents.get(doc_id)
+        if doc is None:
+            raise DatasetError(f"{path}:{line_no}: unknown doc_id {row['doc_id']!r}")
+        start = row.get("start")
+        if start is None:
+            start = doc.text.find(text, cursors[doc_id])
+            if start < 0:
+                start = doc.text.find(text)
+            if start < 0:
+                raise DatasetError(f"{path}:{line_no}: chunk text not found in {doc_id}")
+        end = row.get("end", start + len(text))
+        cursors[doc_id] = start + 1
+        embed_text = row.get("embed_text") or text
+        n = row.get("token_count") or count(embed_text)
+        spans.append(Span(doc_id, int(start), int(end), embed_text, int(n),
+                          row.get("kind", "prose"), row.get("id", f"{line_no}"),
+                          row.get("parent_id"), int(row.get("level", 0) or 0)))
     return spans
 
 
