@@ -6,7 +6,7 @@ import pytest
 
 from chunkwise.cli import main
 
-from helpers import assert_invariants
+
 
 SAMPLES = "samples"
 

@@ -95,3 +95,14 @@ def test_parallel_segments_give_the_same_tokens_as_one_pass():
     one = single.tokenize(text)
     assert np.array_equal(batched.starts, one.starts)
     assert int(batched.cum[-1]) == tok.count(text)
+
+
+def test_bpe_on_a_huge_token_dense_blob():
+    import base64
+
+    blob = base64.b64encode(bytes(range(256)) * 2400).decode()  # 819k chars, ~400k tokens
+    tok = get_tokenizer("cl100k_base")
+    assert tok.count(blob) > 200_000  # past bpe-openai's per-call limit
+    chunks = chunkwise.chunk(blob, strategy="fixed", size=500, tokenizer="cl100k_base")
+    assert max(c.token_count for c in chunks) <= 500
+    assert chunks[-1].end == len(blob)

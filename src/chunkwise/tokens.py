@@ -197,8 +197,9 @@ def _model_max_length(folder: Path) -> int | None:
 class BPETokenizer(TokenCounter):
     """OpenAI byte-level BPE encodings (cl100k_base, o200k_base), shipped offline by bpe-openai."""
 
-    # bpe-openai refuses single inputs of 1M characters or more
-    _PIECE = 500_000
+    # bpe-openai refuses inputs of 1M characters or 200k tokens; 40k characters stay
+    # under both even at 4 tokens a character
+    _PIECE = 40_000
 
     def __init__(self, encoding: str):
         import bpe_openai
@@ -216,6 +217,8 @@ class BPETokenizer(TokenCounter):
         n = len(text)
         while n - start > self._PIECE:
             cut = text.rfind("\n", start + self._PIECE // 2, start + self._PIECE)
+            if cut == -1:
+                cut = text.rfind(" ", start + self._PIECE // 2, start + self._PIECE)
             cut = cut + 1 if cut != -1 else start + self._PIECE
             yield start, text[start:cut]
             start = cut

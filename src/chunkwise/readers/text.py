@@ -5,7 +5,6 @@ from __future__ import annotations
 import codecs
 import re
 import hashlib
-from pathlib import Path
 
 from ..errors import InputError
 from ..types import Block, Document
@@ -81,15 +80,15 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
         candidates = {}
     blocks = []
     trail = HeadingTrail()
-    for s, e in spans:
+    for span in spans:
+        s, e = span
         while s < e and text[s].isspace():
             s += 1
         while e > s and text[e - 1].isspace():
             e -= 1
-        heading = candidates.get
-        key = next((k for k in candidates if k[0] <= s and e <= k[1]), None)
-        if key is not None:
-            level, title = candidates[key]
+        heading = candidates.get(span)
+        if heading is not None:
+            level, title = heading
             trail.push(level, title)
             blocks.append(Block("heading", s, e, trail.path, level=level))
         else:
