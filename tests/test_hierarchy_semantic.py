@@ -145,3 +145,20 @@ def test_hierarchy_cli(capsys):
     rows = [json.loads(l) for l in capsys.readouterr().out.splitlines()]
     assert code == 0 and {r["level"] for r in rows} == {0, 1}
     assert all(r["parent_id"] for r in rows if r["level"] == 1)
+
+
+def test_semantic_children_inside_parents(embedder):
+    text = TRANSCRIPT + "\n\n" + TRANSCRIPT
+    chunks = chunkwise.chunk(text, strategy="hierarchical", sizes=[300, 120],
+                             strategies=["recursive", "semantic"], overlaps=[0, 0],
+                             embedder=embedder)
+    _check_hierarchy(text, chunks, (300, 120))
+    children = [c for c in chunks if c.level == 1]
+    chunker = chunkwise.get_chunker("hierarchical", sizes=[300, 120], overlaps=[0, 0],
+                                    strategies=["recursive", "semantic"], embedder=embedder)
+    cuts = chunker.levels[1].cut_positions(chunker.index(chunkwise.Document(text, "d")))
+    assert cuts
+    ends = {c.end for c in children}
+    assert all(cut in ends for cut in cuts)  # every topic cut is a child boundary
+    with pytest.raises(ConfigError):
+        chunkwise.get_chunker("hierarchical", sizes=[300, 120], strategies=["semantic", "fixed"])

@@ -335,6 +335,10 @@ def _eval_one(dataset, args, run: dict, embedders: dict):
     settings = {key: run.get(key, getattr(args, key)) for key in _EVAL_KEYS}
     if settings["k"] < 1:
         raise ConfigError(f"--k must be at least 1, got {settings['k']}")
+    if settings["budget"] < 1:
+        raise ConfigError(f"--budget must be at least 1 token, got {settings['budget']}")
+    if settings["neighbours"] < 0:
+        raise ConfigError(f"--neighbours must not be negative, got {settings['neighbours']}")
     spec = settings.pop("embedder")
     emb = None
     if settings["retriever"] != "bm25":
@@ -370,13 +374,17 @@ def cmd_eval(args) -> int:
         if args.json:
             keep = {k: d[k] for k in ("recall", "precision", "precision_omega", "iou",
                                       "full_evidence", "budget_recall", "mrr", "n_questions",
-                                      "n_chunks", "mean_retrieved_tokens", "config", "curve")}
+                                      "n_chunks", "mean_retrieved_tokens", "config", "curve",
+                                      "by_corpus", "by_tag")}
             keep["seconds"] = round(elapsed, 2)
             print(json.dumps(keep))
         else:
-            from .eval.report import table
+            from .eval.report import corpus_table, table
 
             print(table([(_run_name(result.config), result)]))
+            if len(result.by_corpus) > 1:
+                print()
+                print(corpus_table(result.by_corpus))
             print(f"{result.n_questions} questions, {result.n_chunks} chunks, "
                   f"{elapsed:.1f}s ({', '.join(f'{k} {v:.1f}s' for k, v in result.seconds.items())})")
         return 0

@@ -10,6 +10,7 @@ is embedded and retrieved.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Iterable, Sequence
 
 from .chunkers import STRATEGIES, Chunker, get_chunker
@@ -17,6 +18,9 @@ from .engine import Packer, Piece
 from .errors import ConfigError
 from .ids import assign_ids
 from .types import Chunk, Document
+
+
+_SEMANTIC_ONLY = {"embedder", "threshold", "amount", "window", "min_size", "merge", "cache"}
 
 
 class HierarchicalChunker(Chunker):
@@ -52,16 +56,21 @@ class HierarchicalChunker(Chunker):
         strategies = tuple(strategies or ("recursive",) * len(sizes))
         if len(strategies) != len(sizes):
             raise ConfigError("hierarchical: give one strategy per level")
-        for s in strategies:
-            if s not in ("fixed", "sentence", "recursive", "section"):
+        for i, s in enumerate(strategies):
+            if s not in ("fixed", "sentence", "recursive", "section", "semantic"):
                 raise ConfigError(f"hierarchical: inner strategy {s!r} not supported "
-                                  "(fixed, sentence, recursive, section)")
+                                  "(fixed, sentence, recursive, section, semantic)")
+            if s == "semantic" and i == 0:
+                raise ConfigError("hierarchical: semantic is supported below the top level "
+                                  "(its topic cuts split each parent)")
+        semantic_options = {k: options.pop(k) for k in list(options) if k in _SEMANTIC_ONLY}
         self.levels: list[Chunker] = []
         for i, (lsize, lover, lstrat) in enumerate(zip(sizes, overlaps, strategies)):
             leaf = i == len(sizes) - 1
+            extra = semantic_options if lstrat == "semantic" else {}
             self.levels.append(get_chunker(
                 lstrat, size=lsize, overlap=lover, tokenizer=tokenizer,
-                max_tokens=max_tokens if leaf else lsize, **options))
+                max_tokens=max_tokens if leaf else lsize, **options, **extra))
         self.tokenizer = self.levels[0].tokenizer
         self.sizes = sizes
         self.overlaps = tuple(c.overlap for c in self.levels)
@@ -90,9 +99,15 @@ class HierarchicalChunker(Chunker):
             [(p, None) for p in top.pieces(doc, index)]]
         for depth, chunker in enumerate(self.levels[1:], start=1):
             packer = Packer(index, chunker.policy(), chunker.limit, chunker.overlap)
+            # a semantic level's topic cuts (found once for the document) split each parent
+            cuts = chunker.cut_positions(index) if hasattr(chunker, "cut_positions") else []
             children = []
             for parent_no, (parent, _) in enumerate(level_pieces[-1]):
-                for child in packer.pack(parent.start, parent.end, parent.context):
+                inner = cuts[bisect_right(cuts, parent.start):bisect_left(cuts, parent.end)]
+                bounds = [parent.start] + inner + [parent.end]
+                spans = [(a, b) for a, b in zip(bounds, bounds[1:])
+                         if doc.text[a:b].strip()]
+                for child in (c for a, b in spans for c in packer.pack(a, b, parent.context)):
                     child.headings, child.page = parent.headings, parent.page
                     child.kind = parent.kind if parent.kind != "prose" else child.kind
                     children.append((child, parent_no))

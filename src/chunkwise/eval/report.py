@@ -43,6 +43,16 @@ def table(results: Sequence[tuple[str, Result]]) -> str:
     return "\n".join(out)
 
 
+def corpus_table(by_corpus: dict[str, dict[str, float]]) -> str:
+    """Per-corpus (or per-tag) metrics, one line each."""
+    keys = ("recall", "precision", "iou", "full_evidence", "budget_recall", "mrr")
+    width = max(len("corpus"), *(len(c) for c in by_corpus))
+    lines = ["corpus".ljust(width) + "".join(k.rjust(15) for k in keys)]
+    for name, m in sorted(by_corpus.items()):
+        lines.append(name.ljust(width) + "".join(f"{m[k]:15.1f}" for k in keys))
+    return "\n".join(lines)
+
+
 def write_csv(results, path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=["name", *COLUMNS, "config"])
