@@ -343,3 +343,11 @@ def test_structure_invariants_html(parts, size):
     doc = parse(f"<html><body>{body}</body></html>", "p.html", fmt="html")
     chunks = chunkwise.get_chunker("section", size=size).chunk_document(doc)
     assert_invariants(doc.text, chunks, min(2 * size, 254), independent_minilm_count())
+
+
+def test_html_declared_charset(tmp_path):
+    page = ('<html><head><meta charset="windows-1252"></head><body><h1>Caf\xe9</h1>'
+            '<p>Cr\xe8me br\xfbl\xe9e \u2013 \u20ac 5</p></body></html>').encode("cp1252")
+    (tmp_path / "menu.html").write_bytes(page)
+    doc = read_path(tmp_path / "menu.html")
+    assert doc.title == "Café" and "Crème brûlée – € 5" in doc.text

@@ -3,6 +3,8 @@ chosen by file extension, then by content."""
 
 from __future__ import annotations
 
+import codecs
+import re
 from pathlib import Path
 
 from ..errors import ConfigError, InputError
@@ -30,6 +32,24 @@ def sniff_format(data: bytes, name: str = "") -> str:
     return "text"
 
 
+_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+
+
+def _declared_charset(data: bytes) -> str | None:
+    """The charset an HTML page declares in a <meta> tag, when it is not UTF-8."""
+    m = _CHARSET.search(data[:4096])
+    if not m:
+        return None
+    name = m.group(1).decode("ascii", "replace").lower()
+    if name in ("utf-8", "utf8"):
+        return None
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return None
+    return name
+
+
 def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str | None = None,
           doc_id: str | None = None) -> Document:
     """Parse bytes (or already-decoded text) in a given or sniffed format."""
@@ -44,7 +64,12 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
         if isinstance(data, str):
             raise InputError(source, "a PDF must be given as bytes or a path")
         return parse_pdf(data, doc_id, source)
-    text = data if isinstance(data, str) else decode_bytes(data, source, encoding)
+    if isinstance(data, str):
+        text = data
+    elif fmt == "html" and encoding is None:
+        text = decode_bytes(data, source, _declared_charset(data))
+    else:
+        text = decode_bytes(data, source, encoding)
     if fmt == "markdown":
         from .markdown import parse_markdown
 
