@@ -351,3 +351,32 @@ def test_html_declared_charset(tmp_path):
     (tmp_path / "menu.html").write_bytes(page)
     doc = read_path(tmp_path / "menu.html")
     assert doc.title == "Café" and "Crème brûlée – € 5" in doc.text
+
+
+def test_pdf_headings_by_font_size(tmp_path):
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=20)
+    pdf.cell(0, 12, "Records Manual", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=15)
+    pdf.cell(0, 10, "Retention Rules", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "Accident reports are kept for seven years after the case closes.\n\n"
+                         "Near-miss reports are kept for three years.")
+    pdf.set_font("Helvetica", size=15)
+    pdf.cell(0, 10, "Disposal", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "Expired records are shredded on site by the records officer.")
+    pdf.output(str(tmp_path / "manual.pdf"))
+    doc = read_path(tmp_path / "manual.pdf")
+    headings = [(b.level, doc.text[b.start:b.end]) for b in doc.blocks if b.kind == "heading"]
+    assert headings == [(1, "Records Manual"), (2, "Retention Rules"), (2, "Disposal")]
+    chunks = chunkwise.chunk(tmp_path / "manual.pdf", strategy="section", size=64)
+    seven = by_text(chunks, "seven years")[0]
+    assert seven.headings == ("Records Manual", "Retention Rules") and seven.page == 1
+    assert seven.context == "Records Manual > Retention Rules\n\n"
+    shred = by_text(chunks, "shredded")[0]
+    assert shred.headings == ("Records Manual", "Disposal")

@@ -66,14 +66,24 @@ def _page_lines(pdf) -> list[list[str]]:
     return pages
 
 
-def _tables(data: bytes, n_pages: int, source: str) -> dict[int, list]:
-    """Tables per 0-based page: (top, bottom, rows), plus the page text outside them."""
+def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list], dict[int, dict[str, int]]]:
+    """pdfplumber's view of the pages: tables (with the text outside them) per
+    0-based page, and heading lines per page, told by font size: lines set at
+    least 15 % larger than the body text, short, and not ending a sentence; the
+    largest size is level 1."""
     import pdfplumber
 
     found: dict[int, list] = {}
+    sized_lines: list[tuple[int, str, float, int]] = []  # page, text, size, characters
     try:
         with pdfplumber.open(io.BytesIO(data)) as doc:
             for i, page in enumerate(doc.pages[:n_pages]):
+                for line in page.extract_text_lines():
+                    chars = [c for c in line["chars"] if c.get("text", "").strip()]
+                    if chars:
+                        sizes = sorted(round(float(c.get("size", 0)), 1) for c in chars)
+                        sized_lines.append((i, " ".join(line["text"].split()),
+                                            sizes[len(sizes) // 2], len(chars)))
                 tables = page.find_tables()
                 if not tables:
                     continue
@@ -95,11 +105,28 @@ def _tables(data: bytes, n_pages: int, source: str) -> dict[int, list]:
                     top = min(page.height, t.bbox[3])
                 entries.append(("text", free.crop((0, top, page.width, page.height)).extract_text() or ""))
                 found[i] = entries
-    except InputError:
-        raise
-    except Exception:  # table detection is best effort; text extraction stands alone
+    except Exception:  # layout analysis is best effort; text extraction stands alone
+        return {}, {}
+    return found, _headings_by_size(sized_lines)
+
+
+def _headings_by_size(lines: list[tuple[int, str, float, int]]) -> dict[int, dict[str, int]]:
+    weight = Counter()
+    for _, _, size, n in lines:
+        weight[size] += n
+    if not weight:
         return {}
-    return found
+    body = weight.most_common(1)[0][0]
+    candidates = [(page, text, size) for page, text, size, _ in lines
+                  if size >= 1.15 * body and len(text) <= 120 and any(ch.isalpha() for ch in text)
+                  and not text.endswith(_TERMINAL)]
+    levels = {size: rank + 1 for rank, size in
+              enumerate(sorted({size for _, _, size in candidates}, reverse=True)[:6])}
+    out: dict[int, dict[str, int]] = {}
+    for page, text, size in candidates:
+        if size in levels:
+            out.setdefault(page, {})[text] = levels[size]
+    return out
 
 
 def _running_lines(pages: list[list[str]]) -> list[set[int]]:
@@ -120,8 +147,9 @@ def _running_lines(pages: list[list[str]]) -> list[set[int]]:
             for lines, idx in zip(pages, edge_sets)]
 
 
-def _paragraphs(lines: list[str], page: int) -> list[_Para]:
-    """Re-join hard-wrapped lines into paragraphs; repair end-of-line hyphenation."""
+def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = None) -> list[_Para]:
+    """Re-join hard-wrapped lines into paragraphs; repair end-of-line hyphenation;
+    lines known as headings (by font size, or numbered) stand alone."""
     paras: list[_Para] = []
     current: list[str] = []
     widths = sorted(len(l.strip()) for l in lines if l.strip())
@@ -136,6 +164,11 @@ def _paragraphs(lines: list[str], page: int) -> list[_Para]:
         line = raw.strip()
         if not line:
             close()
+            continue
+        by_size = (headings or {}).get(" ".join(line.split()))
+        if by_size:
+            close()
+            paras.append(_Para(line, page, "heading", by_size))
             continue
         heading = _NUMBERED_HEADING.match(line)
         if heading and not line.endswith(_TERMINAL) and len(line) < 80:
@@ -170,7 +203,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         raise InputError(name, f"cannot extract text from PDF ({exc})") from None
     finally:
         pdf.close()
-    tables = _tables(data, len(pages), name)
+    tables, headings = _layout(data, len(pages))
     for i, entries in tables.items():  # pages with tables: pdfplumber's text outside them
         lines: list = []
         for kind, value in entries:
@@ -188,14 +221,14 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         n_text = 0
         for item in page:
             if isinstance(item, tuple):
-                paras.extend(_paragraphs(segment, i + 1))
+                paras.extend(_paragraphs(segment, i + 1, headings.get(i)))
                 segment = []
                 paras.append(_Para("", i + 1, "table", rows=item[1]))
                 continue
             if n_text not in drop[i]:
                 segment.append(item)
             n_text += 1
-        paras.extend(_paragraphs(segment, i + 1))
+        paras.extend(_paragraphs(segment, i + 1, headings.get(i)))
 
     # paragraphs broken by a page turn are re-joined
     merged: list[_Para] = []
