@@ -136,3 +136,20 @@ def test_separators_option(capsys, tmp_path):
                        "--separators", "|")
     assert code == 0
     assert [json.loads(l)["text"] for l in out.splitlines()] == ["a b c|", "d e f|", "g h i"]
+
+
+def test_view_writes_an_html_page_of_boundaries(capsys, tmp_path):
+    import html as htmlmod
+
+    out = tmp_path / "view.html"
+    code = main(["view", "samples/qual-047-incident-procedure.md", "-s", "section", "--size", "80",
+                 "--overlap", "8", "-o", str(out)])
+    assert code == 0 and "chunks" in capsys.readouterr().out
+    page = out.read_text(encoding="utf-8")
+    text = open("samples/qual-047-incident-procedure.md", encoding="utf-8", newline="").read()
+    import re
+
+    stripped = htmlmod.unescape(re.sub(r"<[^>]+>", "", page.split("<pre class='doc'>")[1]
+                                       .split("</pre>")[0]))
+    assert stripped == text  # the page shows the whole document, verbatim
+    assert page.count('class="c') > 5 and "5.2 Accident reports" in page

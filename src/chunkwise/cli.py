@@ -110,6 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--out", default=None, metavar="DIR",
                    help="with --grid: folder for results.csv, results.json and recall_tokens.svg "
                         "(default: eval-results)")
+    v = sub.add_parser(
+        "view", help="write an HTML page showing where a document is cut",
+        description="Chunk one document and write an HTML page with each chunk as a colour "
+                    "band (overlaps hatched, details on hover) and a table of the chunks.")
+    v.add_argument("path", metavar="PATH", help="the document")
+    _chunk_options(v)
+    v.add_argument("--embedder", default=None, metavar="SPEC", help="semantic: the embedder")
+    v.add_argument("--encoding", default=None, help="text encoding of the input")
+    v.add_argument("-o", "--output", default=None, metavar="OUT.html",
+                   help="where to write the page (default: PATH.chunks.html)")
+
     d = sub.add_parser(
         "distill", help="distil a fast static (model2vec) embedder from the bundled MiniLM, offline",
         description="Distil a model2vec static model from the bundled all-MiniLM-L6-v2, locally "
@@ -447,6 +458,16 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_chunk(args)
         if args.command == "eval":
             return cmd_eval(args)
+        if args.command == "view":
+            from .view import render
+
+            chunker = build_chunker(args)
+            doc = read_path(args.path, encoding=args.encoding, fmt=args.input_format)
+            chunks = chunker.chunk_document(doc)
+            out = Path(args.output or f"{args.path}.chunks.html")
+            out.write_text(render(doc, chunks), encoding="utf-8")
+            print(f"wrote {out}: {len(chunks)} chunks")
+            return 0
         if args.command == "distill":
             from .embed import distill
 
