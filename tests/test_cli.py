@@ -153,3 +153,12 @@ def test_view_writes_an_html_page_of_boundaries(capsys, tmp_path):
                                        .split("</pre>")[0]))
     assert stripped == text  # the page shows the whole document, verbatim
     assert page.count('class="c') > 5 and "5.2 Accident reports" in page
+
+
+def test_ids_identical_across_processes():
+    runs = [subprocess.run([sys.executable, "-m", "chunkwise.cli", "chunk", SAMPLES, "--size", "64",
+                            "--no-progress"], capture_output=True, text=True,
+                           env={**__import__("os").environ, "PYTHONHASHSEED": seed})
+            for seed in ("1", "2")]
+    ids = [[json.loads(l)["id"] for l in r.stdout.splitlines()] for r in runs]
+    assert ids[0] and ids[0] == ids[1] and len(set(ids[0])) == len(ids[0])
