@@ -7,7 +7,9 @@ boundary of that level that still fits (after text-splitter's "semantic
 levels"). Sizes come from cumulative token counts at the candidate
 boundaries; every finished chunk is then re-counted exactly (context
 included) and shrunk if the estimate was off, so the hard budget holds
-for any tokenizer.
+for any tokenizer. (Tokenizers that are additive across whitespace skip the
+re-count for chunks cut at whitespace on both sides: there the estimate is
+exact.)
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ class DocumentIndex:
         self.sentence_splitter = sentence_splitter
         self._tokens: Tokens | None = None
         self._levels: dict[str, np.ndarray] = {}
-        self._nonspace: np.ndarray | None = None
 
     @property
     def tokens(self) -> Tokens:
