@@ -74,7 +74,8 @@ def write_chart(results, path: Path, title: str = "Recall against retrieved toke
     """SVG line chart: x = budget of retrieved tokens (log scale), y = recall (%)."""
     import math
 
-    w, h, left, right, top, bottom = 760, 440, 60, 220, 40, 50
+    w, right = 1000, 400
+    h, left, top, bottom = max(440, 60 + 18 * len(results)), 60, 40, 50
     pw, ph = w - left - right, h - top - bottom
     budgets = sorted({b for _, r in results for b in r.curve})
     if not budgets:
@@ -103,12 +104,14 @@ def write_chart(results, path: Path, title: str = "Recall against retrieved toke
                  f"text-anchor='middle'>recall %</text>")
     for i, (name, r) in enumerate(results):
         color = _PALETTE[i % len(_PALETTE)]
+        dash = "" if i < len(_PALETTE) else " stroke-dasharray='6 3'"  # colours repeat: dash
         pts = " ".join(f"{x(b):.1f},{y(v):.1f}" for b, v in sorted(r.curve.items()))
-        parts.append(f"<polyline points='{pts}' fill='none' stroke='{color}' stroke-width='2'/>")
+        parts.append(f"<polyline points='{pts}' fill='none' stroke='{color}' stroke-width='2'{dash}/>")
         for b, v in sorted(r.curve.items()):
             parts.append(f"<circle cx='{x(b):.1f}' cy='{y(v):.1f}' r='3' fill='{color}'/>")
         ly = top + 14 + 18 * i
-        parts.append(f"<rect x='{left + pw + 16}' y='{ly - 9}' width='12' height='12' fill='{color}'/>")
-        parts.append(f"<text x='{left + pw + 34}' y='{ly + 1}'>{html.escape(name[:26])}</text>")
+        parts.append(f"<line x1='{left + pw + 12}' x2='{left + pw + 30}' y1='{ly - 3}' y2='{ly - 3}' "
+                     f"stroke='{color}' stroke-width='3'{dash}/>")
+        parts.append(f"<text x='{left + pw + 34}' y='{ly + 1}'>{html.escape(name[:60])}</text>")
     parts.append("</svg>")
     path.write_text("\n".join(parts), encoding="utf-8")
