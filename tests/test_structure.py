@@ -314,6 +314,12 @@ _MD_PARTS = st.one_of(
     st.integers(1, 30).map(lambda n: "| A | B |\n|---|---|\n" +
                            "\n".join(f"| r{i} value text | {i} more words here |" for i in range(n))),
     st.text(min_size=1, max_size=60),
+    st.integers(1, 8).map(lambda n: "- item with a table:\n\n  | A | B |\n  |---|---|\n" +
+                          "\n".join(f"  | nested {i} | value {i} |" for i in range(n))),
+    st.integers(1, 5).map(lambda n: "> ## Quoted heading\n>\n> " +
+                          "\n> ".join(f"quoted line {i} with words" for i in range(n))),
+    st.just("```\n# not a heading\n| not | a table |\n```"),
+    st.just("Setext title\n============"),
 )
 
 

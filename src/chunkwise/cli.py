@@ -303,6 +303,11 @@ def cmd_chunk(args) -> int:
                 errors.append(f"{label}: {exc}")
                 _error(f"{label}: {exc}")
                 continue
+            except (RecursionError, MemoryError, UnicodeError, ValueError, OSError) as exc:
+                # a reader library choking on a malformed file: report it, go on
+                errors.append(f"{label}: cannot be read ({type(exc).__name__}: {exc})")
+                _error(errors[-1])
+                continue
             finally:
                 if progress is not None:
                     progress.update(1)
