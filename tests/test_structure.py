@@ -386,3 +386,19 @@ def test_pdf_headings_by_font_size(tmp_path):
     assert seven.context == "Records Manual > Retention Rules\n\n"
     shred = by_text(chunks, "shredded")[0]
     assert shred.headings == ("Records Manual", "Disposal")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(data=st.binary(min_size=0, max_size=3000), prefix=st.sampled_from([b"", b"%PDF-1.4\n", b"<html>"]),
+       ext=st.sampled_from([".pdf", ".html", ".md", ".txt"]))
+def test_random_bytes_never_crash_a_reader(tmp_path, data, prefix, ext):
+    path = tmp_path / f"fuzz{ext}"
+    path.write_bytes(prefix + data)
+    try:
+        doc = read_path(path)
+    except chunkwise.InputError as exc:
+        assert str(path) in str(exc)
+        return
+    chunks = chunkwise.get_chunker("section", size=64).chunk_document(doc)
+    assert_invariants(doc.text, chunks, 128)
