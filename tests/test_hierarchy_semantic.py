@@ -122,6 +122,11 @@ def test_hierarchy_defaults_expand_and_section_trails():
     assert [p.level for p in parents] == [0] * len(parents)
     assert len(parents) == len({h.parent_id for h in hits})  # deduplicated, order kept
     assert parents[0].id == hits[0].parent_id
+    # the chunker remembers its parents: expand(hits) needs nothing else
+    hc = chunkwise.get_chunker("hierarchical", sizes=[300, 60], strategies=["section", "recursive"])
+    mine = hc.chunk("samples/qual-047-incident-procedure.md")
+    kids = [c for c in mine if c.level == 1]
+    assert [p.id for p in hc.expand(kids[:3])] == list(dict.fromkeys(k.parent_id for k in kids[:3]))
     three = chunkwise.chunk(text, strategy="hierarchical", sizes=[400, 120, 40])
     leaves = [c for c in three if c.level == 2]
     assert all(p.level == 0 for p in chunkwise.expand(leaves[:3], three, level=0))

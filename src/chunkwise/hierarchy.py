@@ -82,6 +82,8 @@ class HierarchicalChunker(Chunker):
                                        if c.sentence_splitter), None)
         self.headers = False
         self.structure = self.levels[0].structure
+        # every non-leaf chunk produced so far, by id, for expand(hits)
+        self._parents: dict[str, Chunk] = {}
 
     def policy(self):
         return self.levels[-1].policy()
@@ -125,7 +127,15 @@ class HierarchicalChunker(Chunker):
                     headings=p.headings, page=p.page, source=doc.source, level=depth,
                     parent_id=None if parent_no is None else level_ids[depth - 1][parent_no],
                     metadata=p.metadata))
+        leaf = len(self.levels) - 1
+        self._parents.update((c.id, c) for c in chunks if c.level < leaf)
         return chunks
+
+    def expand(self, hits: Iterable[Chunk], level: int | None = None) -> list[Chunk]:
+        """Parents of retrieved chunks, deduplicated, order kept, looked up among the
+        chunks this chunker has produced (use :func:`expand` with your own store
+        when the parents live elsewhere)."""
+        return expand(hits, self._parents, level)
 
     def config(self) -> dict:
         return {"strategy": self.name, "sizes": list(self.sizes), "overlaps": list(self.overlaps),
