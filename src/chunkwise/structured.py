@@ -99,6 +99,7 @@ class StructuredPacker:
         self.rows = Packer(index, TABLE_ROW_POLICY, limit)
         table_max = options.table_max if options.table_max is not None else 2 * size
         self.table_limit = min(table_max, max_tokens)
+        self.max_tokens = max_tokens
         self._block_starts = [b.start for b in doc.blocks]
         self._contexts: dict[tuple[str, ...], str] = {}
 
@@ -163,43 +164,88 @@ class StructuredPacker:
         ctx = self.context(section.headings)
         pieces: list[Piece] = []
         cur = section.start
+        pending: list[Block] = []  # blocks since cur
         for block in section.blocks:
-            if block.kind in ("table", "front_matter"):
+            if block.kind not in ("table", "front_matter"):
+                pending.append(block)
+                continue
+            if block.kind == "table":
+                # headings alone before a table travel with it rather than make a
+                # chunk of one line
+                lead = cur if pending and all(b.kind == "heading" for b in pending) else None
+                if lead is None and cur < block.start:
+                    pieces.extend(self.prose.pack(cur, block.start, ctx))
+                pieces.extend(self.table_pieces(block, ctx, lead))
+            else:
                 if cur < block.start:
                     pieces.extend(self.prose.pack(cur, block.start, ctx))
-                if block.kind == "table":
-                    pieces.extend(self.table_pieces(block, ctx))
-                else:
-                    for p in self.prose.pack(block.start, block.end):
-                        p.kind = "front_matter"
-                        pieces.append(p)
-                cur = block.end
+                for p in self.prose.pack(block.start, block.end):
+                    p.kind = "front_matter"
+                    pieces.append(p)
+            cur = block.end
+            pending = []
         if cur < section.end:
             pieces.extend(self.prose.pack(cur, section.end, ctx))
         return pieces
 
-    def table_pieces(self, block: Block, ctx: str) -> list[Piece]:
+    def table_pieces(self, block: Block, ctx: str, lead: int | None = None) -> list[Piece]:
+        """A table's chunks; ``lead`` is an earlier start (a heading just above it)."""
         text = self.doc.text
         meta = block.metadata
-        whole = self.count(ctx + text[block.start:block.end])
+        start = block.start if lead is None else lead
+        whole = self.count(ctx + text[start:block.end])
         rows = meta.get("rows", ())
         header = meta.get("header")
         if self.options.table_rows == "row" and rows and header:
-            return self.row_pieces(block, ctx)
+            return self.row_pieces(block, ctx, start)
         if whole <= self.table_limit or not rows or not header:
             if whole <= self.table_limit:
-                return [Piece(block.start, block.end, whole, ctx, kind="table")]
-            return self._tag(self.rows.pack(block.start, block.end, ctx), "table")
+                return [Piece(start, block.end, whole, ctx, kind="table")]
+            return self._tag(self.rows.pack(start, block.end, ctx), "table")
         header_ctx = self.fits_context(ctx, text[header[0]:header[1]] + "\n")
-        first = self.rows.pack(block.start, block.end, ctx)[0]
-        pieces = [first]
-        if first.end < block.end:
-            pieces += self.rows.pack(first.end, block.end, header_ctx)
+        pieces = self.row_groups(start, rows, ctx, header_ctx)
         for i, p in enumerate(pieces):
             p.metadata.update(table_part=i + 1, table_parts=len(pieces))
         return self._tag(pieces, "table")
 
-    def row_pieces(self, block: Block, ctx: str) -> list[Piece]:
+    def row_groups(self, start: int, rows, ctx: str, header_ctx: str) -> list[Piece]:
+        """Whole rows packed up to the size; the first group carries the header lines
+        in its text, the others in their context. A row larger than the size stays
+        whole up to max_tokens; only a row beyond that is cut, at cell borders."""
+        text = self.doc.text
+        pieces: list[Piece] = []
+        group_start, group_end, group_n = start, None, 0
+
+        def group_ctx() -> str:
+            return ctx if not pieces else header_ctx
+
+        for s, e in rows:
+            if group_start is None:
+                group_start = s
+            n = self.count(group_ctx() + text[group_start:e])
+            if n <= self.limit:
+                group_end, group_n = e, n
+                continue
+            if group_end is not None:  # close the group before this row
+                pieces.append(Piece(group_start, group_end, group_n, group_ctx()))
+                group_start = s
+                n = self.count(group_ctx() + text[group_start:e])
+                if n <= self.limit:
+                    group_end, group_n = e, n
+                    continue
+            if n <= self.max_tokens:  # one big row: kept whole
+                pieces.append(Piece(group_start, e, n, group_ctx()))
+            else:  # cut at cell borders; the header is context from the second piece on
+                cut = self.rows.pack(group_start, e, group_ctx())
+                pieces.append(cut[0])
+                if cut[0].end < e:
+                    pieces.extend(self.rows.pack(cut[0].end, e, header_ctx))
+            group_start, group_end = None, None
+        if group_end is not None:
+            pieces.append(Piece(group_start, group_end, group_n, group_ctx()))
+        return pieces
+
+    def row_pieces(self, block: Block, ctx: str, start: int) -> list[Piece]:
         """One chunk per row, the row rendered as 'column: value; ...' in context."""
         text = self.doc.text
         meta = block.metadata
@@ -209,14 +255,14 @@ class StructuredPacker:
         pieces: list[Piece] = []
         for i, ((s, e), cells) in enumerate(zip(meta["rows"], meta.get("cells", ()))):
             record = "; ".join(f"{c}: {v}" for c, v in zip(columns, cells) if c or v)
-            start = block.start if i == 0 else s  # the header lines travel with the first row
+            begin = start if i == 0 else s  # the header lines travel with the first row
             row_ctx = ctx + record + "\n"
-            n = self.count(row_ctx + text[start:e])
+            n = self.count(row_ctx + text[begin:e])
             if n <= self.limit:
-                pieces.append(Piece(start, e, n, row_ctx, kind="table",
+                pieces.append(Piece(begin, e, n, row_ctx, kind="table",
                                     metadata={"row": i + 1}))
             else:
-                pieces.extend(self.rows.pack(start, e, header_ctx if i else ctx))
+                pieces.extend(self.rows.pack(begin, e, header_ctx if i else ctx))
         return self._tag(pieces, "table")
 
     @staticmethod
