@@ -162,3 +162,12 @@ def test_ids_identical_across_processes():
             for seed in ("1", "2")]
     ids = [[json.loads(l)["id"] for l in r.stdout.splitlines()] for r in runs]
     assert ids[0] and ids[0] == ids[1] and len(set(ids[0])) == len(ids[0])
+
+
+@pytest.mark.parametrize("strategy", sorted(__import__("chunkwise").STRATEGIES))
+def test_summary_for_every_strategy(capsys, strategy):
+    code, out, err = run(capsys, "chunk", SAMPLES, "-s", strategy, "--size", "80", "--summary",
+                         "--no-progress")
+    assert code == 0, err
+    assert f"strategy {strategy}" in out and "documents 2" in out
+    assert "Traceback" not in err

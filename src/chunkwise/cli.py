@@ -330,8 +330,8 @@ def cmd_chunk(args) -> int:
     if args.summary:
         mean = total_tokens / n_chunks if n_chunks else 0.0
         cfg = chunker.config()
-        print(f"strategy {cfg['strategy']}, size {cfg['size']}, overlap {cfg['overlap']}, "
-              f"max_tokens {cfg['max_tokens']}, tokenizer {cfg['tokenizer']}")
+        print(", ".join(f"{k} {','.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
+                        for k, v in cfg.items() if v is not None))
         print(f"documents {n_docs}  chunks {n_chunks}  mean tokens {mean:.1f}  "
               f"max tokens {max_tokens}  time {elapsed:.2f}s")
         if errors:
