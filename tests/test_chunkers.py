@@ -148,3 +148,10 @@ def test_context_too_large_for_budget_is_a_clear_error():
         packer.pack(0, len(index.text), context="one two three ")
     pieces = packer.pack(0, len(index.text), context="one ")
     assert [index.text[p.start:p.end] for p in pieces] == ["some text", "here"]
+
+
+def test_a_mistyped_path_is_an_error_not_text():
+    with pytest.raises(chunkwise.InputError, match="docs/handbok.md: no such file"):
+        chunkwise.chunk("docs/handbok.md")
+    # a sentence that mentions a file is still text
+    assert chunkwise.chunk("See handbook.md for details.")[0].text == "See handbook.md for details."

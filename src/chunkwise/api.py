@@ -13,8 +13,18 @@ from .readers import parse, read_path, text_document
 from .types import Chunk, Document
 
 
+_FILE_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
+                  ".json", ".jsonl", ".xml")
+
+
 def _looks_like_path(s: str) -> bool:
-    return len(s) < 4096 and "\n" not in s and s.strip() == s and bool(s) and os.path.exists(s)
+    """An existing path, or a string that can only be a file name (one word ending in
+    a document extension): chunking a mistyped path as text would hide the mistake."""
+    if not s or len(s) >= 4096 or "\n" in s or s.strip() != s:
+        return False
+    if os.path.exists(s):
+        return True
+    return not any(ch.isspace() for ch in s) and s.lower().endswith(_FILE_SUFFIXES)
 
 
 def iter_files(folder: Path) -> Iterator[Path]:
