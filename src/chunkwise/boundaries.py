@@ -10,7 +10,7 @@ is dropped from both chunks, never text.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -69,14 +69,3 @@ def level_positions(name: str, text: str, sentence_splitter: SentenceSplitter | 
             raise ValueError("token level needs token starts")
         return token_starts
     raise ConfigError(f"unknown boundary level {name!r} (expected one of {', '.join(LEVELS)})")
-
-
-def cumulative_levels(levels: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Each level united with every higher-ranked one: a cut allowed at a higher
-    level is allowed at every lower level too."""
-    out: list[np.ndarray] = []
-    acc = np.zeros(0, dtype=np.int64)
-    for positions in levels:
-        acc = np.union1d(acc, np.asarray(positions, dtype=np.int64))
-        out.append(acc)
-    return out

@@ -8,7 +8,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .boundaries import SentenceSplitter, separator_positions, sentencex_splitter
+from .boundaries import LEVELS, SentenceSplitter, separator_positions, sentencex_splitter
 from .engine import DocumentIndex, Packer, PackPolicy, Piece
 from .errors import ConfigError
 from .ids import assign_ids
@@ -179,7 +179,7 @@ class RecursiveChunker(Chunker):
     clause > word > token, or at custom separators (in priority order, then tokens)."""
 
     name = "recursive"
-    DEFAULT_LEVELS = ("paragraph", "line", "sentence", "clause", "word", "token")
+    DEFAULT_LEVELS = LEVELS  # paragraph > line > sentence > clause > word > token
 
     def __init__(self, *args, separators: Sequence[str] | None = None, **kwargs):
         if separators is not None:
