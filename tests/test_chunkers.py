@@ -155,3 +155,14 @@ def test_a_mistyped_path_is_an_error_not_text():
         chunkwise.chunk("docs/handbok.md")
     # a sentence that mentions a file is still text
     assert chunkwise.chunk("See handbook.md for details.")[0].text == "See handbook.md for details."
+
+
+def test_overlap_from_a_boundary_inside_a_word_is_recounted():
+    # sentencex ends a sentence after "?" inside the word "0?<"
+    text = "0 0 0?< 0 0 0"
+    chunks = chunkwise.chunk(text, strategy="recursive", size=4, overlap=2, tokenizer="words")
+    words = chunkwise.get_tokenizer("words").count
+    for a, b in zip(chunks, chunks[1:]):
+        if b.start < a.end:
+            assert words(text[b.start:a.end]) <= 2
+    assert_invariants(text, chunks, 4, words)

@@ -204,21 +204,34 @@ class Packer:
         return Piece(cur, end, count(context + index.text[cur:end]), context)
 
     def _overlap_start(self, start: int, end: int, overlap_levels: "_LazyLevels") -> int:
-        """Where the next piece starts so that it repeats at most ``overlap`` tokens."""
-        tokens = self.index.tokens
+        """Where the next piece starts so that it repeats at most ``overlap`` tokens.
+
+        The repeated text is re-counted exactly unless the estimate is exact (an
+        additive tokenizer and whitespace at the cut): a boundary inside a token
+        (a sentence end within "0?<") would otherwise repeat more than estimated."""
+        index = self.index
+        text = index.text
+        tokens = index.tokens
         c_end = int(tokens.before(end))
         best = end
         for pos, cpos in overlap_levels:
             i = max(int(np.searchsorted(cpos, c_end - self.overlap, side="left")),
                     int(np.searchsorted(pos, start, side="right")))
-            if i >= len(pos) or pos[i] >= end:
-                continue
-            p = int(pos[i])
-            if self.index.skip_space(p, end) >= end:
-                continue
-            if (c_end - int(cpos[i])) * 2 >= self.overlap:
-                return p  # a high-ranked boundary that gives at least half the overlap
-            best = min(best, p)
+            while i < len(pos) and pos[i] < end:
+                p = int(pos[i])
+                first = index.skip_space(p, end)
+                if first >= end:
+                    break
+                estimate = c_end - int(tokens.before(first))
+                exact = self._additive and first > 0 and text[first - 1].isspace() and (
+                    end == len(text) or text[end].isspace())
+                n = estimate if exact else index.counter.count(text[first:end])
+                if n <= self.overlap:
+                    if estimate * 2 >= self.overlap:
+                        return p  # a high-ranked boundary that gives at least half the overlap
+                    best = min(best, p)
+                    break
+                i += 1
         return best
 
 
