@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
@@ -14,7 +14,9 @@ from helpers import assert_invariants, independent_minilm_count
 _PIECES = st.one_of(
     st.text(min_size=1, max_size=40),  # any code points (no surrogates)
     st.sampled_from([" ", "  ", "\n", "\r\n", "\n\n", "\r\n\r\n", "\t", ". ", "? ", ", ", "; ",
-                     "。", "！", "\u00a0", "\u3000"]),
+                     "。", "！", "\u00a0", "\u3000",
+                     # whitespace to Python but control characters to BERT
+                     "\x1c", "\x1f", "\x0b", "\x0c", "\x85", "\u2028"]),
     st.text(alphabet="日本語中文字漢韓국어ひらがなカタカナ", min_size=1, max_size=30),
     st.text(alphabet="😀🎉👍🏽🇺🇳👨‍👩‍👧", min_size=1, max_size=8),
     st.text(alphabet="e\u0301a\u0308o\u0303\u0327\u20dd", min_size=1, max_size=12),
@@ -48,6 +50,7 @@ def _limit(chunker):
 @pytest.mark.parametrize("strategy", FLAT)
 @COMMON
 @given(text=TEXTS, size=st.integers(8, 160), overlap_frac=st.floats(0, 0.5))
+@example(text="0\x1f0:0:0::0:", size=8, overlap_frac=0.0)  # \x1f: not a word break to BERT
 def test_invariants_minilm(strategy, text, size, overlap_frac):
     chunker = chunkwise.get_chunker(strategy, size=size, overlap=int(size * overlap_frac))
     chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))

@@ -87,7 +87,9 @@ def test_hf_tokenizer_instance_accepted():
 
 def test_parallel_segments_give_the_same_tokens_as_one_pass():
     tok = get_tokenizer()
-    text = open("samples/qual-047-incident-procedure.md", encoding="utf-8").read() * 30
+    sample = open("samples/qual-047-incident-procedure.md", encoding="utf-8").read()
+    # \x1f and \x0b look like whitespace to Python but join words for BERT
+    text = (sample.replace(" the ", " the\x1f").replace("\n\n", "\n\x0b\n")) * 30
     assert len(text) > 2 * tok.SEGMENT
     batched = tok.tokenize(text)
     single = HFTokenizer(Tokenizer.from_file(str(minilm_dir() / "tokenizer.json")))
@@ -106,3 +108,11 @@ def test_bpe_on_a_huge_token_dense_blob():
     chunks = chunkwise.chunk(blob, strategy="fixed", size=500, tokenizer="cl100k_base")
     assert max(c.token_count for c in chunks) <= 500
     assert chunks[-1].end == len(blob)
+
+
+def test_segments_never_cut_where_bert_joins_words():
+    tok = get_tokenizer()
+    text = "tokenization\x1fisation\x1fplaying\x1fground word " * 3000  # \x1f: deleted by BERT
+    single = HFTokenizer(Tokenizer.from_file(str(minilm_dir() / "tokenizer.json")))
+    single.SEGMENT = 10 ** 9
+    assert np.array_equal(tok.tokenize(text).starts, single.tokenize(text).starts)

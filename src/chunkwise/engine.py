@@ -151,8 +151,9 @@ class Packer:
         budget = self.limit - ctx_tokens
         floor = max(cur, must_pass)
         tried_end = hi
-        additive = (self._additive and (cur == 0 or text[cur - 1].isspace())
-                    and (not context or context[-1].isspace()))
+        sep = index.counter.separates
+        additive = (self._additive and (cur == 0 or sep(text[cur - 1]))
+                    and (not context or sep(context[-1])))
         while budget >= 1:
             end = None
             for pos, cpos in levels:
@@ -166,7 +167,7 @@ class Packer:
             end = index.trim_end(cur, end)
             if end <= must_pass:
                 break
-            if additive and (end == len(text) or text[end].isspace()):
+            if additive and (end == len(text) or sep(text[end])):
                 n = ctx_tokens + int(index.tokens.before(end)) - base
             else:
                 n = index.counter.count(context + text[cur:end])
@@ -223,8 +224,9 @@ class Packer:
                 if first >= end:
                     break
                 estimate = c_end - int(tokens.before(first))
-                exact = self._additive and first > 0 and text[first - 1].isspace() and (
-                    end == len(text) or text[end].isspace())
+                sep = index.counter.separates
+                exact = self._additive and first > 0 and sep(text[first - 1]) and (
+                    end == len(text) or sep(text[end]))
                 n = estimate if exact else index.counter.count(text[first:end])
                 if n <= self.overlap:
                     if estimate * 2 >= self.overlap:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -74,6 +75,11 @@ class TokenCounter:
     #: with whitespace (word-piece models that split on whitespace first).
     additive: bool = False
 
+    @staticmethod
+    def separates(ch: str) -> bool:
+        """Whether ``ch`` is whitespace in the sense that makes counts additive."""
+        return ch.isspace()
+
     def count(self, text: str) -> int:  # pragma: no cover - interface
         raise NotImplementedError
 
@@ -97,6 +103,13 @@ class HFTokenizer(TokenCounter):
         self.name = name
         self.max_tokens = max_tokens
         self.additive = _splits_on_whitespace(tokenizer)
+
+    @staticmethod
+    def separates(ch: str) -> bool:
+        # what both BERT's normaliser and the Unicode White_Space property call
+        # whitespace: Python's isspace() also admits \x1c-\x1f, \v and \f, which
+        # BERT deletes as control characters, joining the words around them
+        return ch in " \t\n\r" or (ch > "\x7f" and unicodedata.category(ch) == "Zs")
 
     @classmethod
     def from_file(cls, path: str | Path, name: str | None = None) -> "HFTokenizer":
@@ -130,7 +143,7 @@ class HFTokenizer(TokenCounter):
 
     def tokenize(self, text: str) -> Tokens:
         if self.additive and len(text) > 2 * self.SEGMENT:
-            bases = _whitespace_cuts(text, self.SEGMENT)
+            bases = _whitespace_cuts(text, self.SEGMENT, self.separates)
             segments = [text[a:b] for a, b in zip(bases, bases[1:] + [len(text)])]
             encodings = self._tok.encode_batch(segments, add_special_tokens=False)
             starts = np.concatenate([
@@ -144,18 +157,18 @@ class HFTokenizer(TokenCounter):
         return Tokens.from_starts(starts)
 
 
-def _whitespace_cuts(text: str, step: int) -> list[int]:
+def _whitespace_cuts(text: str, step: int, separates) -> list[int]:
     """Segment starts about ``step`` characters apart, each just after whitespace."""
     bases = [0]
     n = len(text)
     while bases[-1] + step < n:
         target = bases[-1] + step
         cut = target
-        while cut < n and not text[cut - 1].isspace():
+        while cut < n and not separates(text[cut - 1]):
             cut += 1
             if cut - target > step:  # no whitespace for a long stretch: leave it whole
                 break
-        if cut >= n or not text[cut - 1].isspace():
+        if cut >= n or not separates(text[cut - 1]):
             break
         bases.append(cut)
     return bases
