@@ -9,7 +9,7 @@ from typing import Iterable, Iterator
 
 from .chunkers import Chunker, get_chunker
 from .errors import InputError
-from .readers import parse, read_path, text_document
+from .readers import default_doc_id, parse, read_path
 from .types import Chunk, Document
 
 
@@ -50,7 +50,7 @@ def load_sources(source, doc_id: str | None = None, encoding: str | None = None,
             yield read_path(path, encoding=encoding, doc_id=doc_id, fmt=fmt)
     elif isinstance(source, str):
         doc = parse(source, "<text>", fmt=fmt or "text",
-                    doc_id=doc_id or text_document(source).doc_id)
+                    doc_id=doc_id or default_doc_id(source))
         yield dataclasses.replace(doc, source=None)
     elif isinstance(source, bytes):
         raise InputError("<bytes>", "pass text (str) or a path; decode bytes first")
@@ -77,7 +77,4 @@ def chunk(source, strategy: str | Chunker = "recursive", size: int | None = None
     else:
         chunker = get_chunker(strategy, size=size, overlap=overlap, tokenizer=tokenizer,
                               max_tokens=max_tokens, **options)
-    out: list[Chunk] = []
-    for doc in load_sources(source, doc_id=doc_id, encoding=encoding, fmt=format):
-        out.extend(chunker.chunk_document(doc))
-    return out
+    return chunker.chunk(source, doc_id=doc_id, encoding=encoding, fmt=format)

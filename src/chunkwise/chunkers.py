@@ -229,27 +229,13 @@ class SectionChunker(RecursiveChunker):
         return cfg
 
 
-class AutoChunker(Chunker):
+class AutoChunker(SectionChunker):
     """``section`` for documents with headings or tables, ``recursive`` otherwise."""
 
     name = "auto"
 
-    def __init__(self, **options):
-        self.section = SectionChunker(**options)
-        self.recursive = RecursiveChunker(**{k: v for k, v in options.items()
-                                             if k != "headers"})
-        self.__dict__.update({k: v for k, v in vars(self.section).items()
-                              if k not in ("section", "recursive")})
-
-    def choose(self, doc: Document) -> Chunker:
-        structured = any(b.kind in ("heading", "table") for b in doc.blocks)
-        return self.section if structured else self.recursive
-
-    def chunk_document(self, doc: Document) -> list[Chunk]:
-        return self.choose(doc).chunk_document(doc)
-
-    def policy(self) -> PackPolicy:
-        return self.section.policy()
+    def structure_aware(self, doc: Document) -> bool:
+        return any(b.kind in ("heading", "table") for b in doc.blocks)
 
 
 STRATEGIES: dict[str, type[Chunker]] = {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import ConfigError, InputError
 from ..types import Document
-from .text import decode_bytes, parse_text, text_document
+from .text import decode_bytes, default_doc_id, parse_text
 
 FORMATS = ("text", "markdown", "html", "pdf")
 _EXTENSIONS = {
@@ -96,4 +96,4 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
     return parse(data, source, fmt=fmt, encoding=encoding, doc_id=doc_id)
 
 
-__all__ = ["FORMATS", "decode_bytes", "parse", "read_path", "sniff_format", "text_document"]
+__all__ = ["FORMATS", "decode_bytes", "parse", "read_path", "sniff_format", "default_doc_id"]

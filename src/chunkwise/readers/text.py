@@ -47,11 +47,9 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
     return text
 
 
-def text_document(text: str, doc_id: str | None = None, source: str | None = None) -> Document:
-    if doc_id is None:
-        doc_id = source or "text-" + hashlib.blake2b(
-            text.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
-    return Document(text=text, doc_id=doc_id, source=source)
+def default_doc_id(text: str) -> str:
+    """The id of a document given as a string: a hash of its text."""
+    return "text-" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
 
 
 _NUMBERED_HEADING = re.compile(
