@@ -63,8 +63,9 @@ def test_recursive_custom_separators():
 
 def test_overlap_as_fraction_and_validation():
     assert chunkwise.get_chunker("fixed", size=200, overlap=0.15).overlap == 30
-    assert chunkwise.get_chunker("fixed", size=200, overlap=30.0).overlap == 30
-    for bad in (200, 250, 1.5, -1, -0.1, float("nan")):
+    assert chunkwise.get_chunker("fixed", size=200, overlap=30).overlap == 30
+    # a float is always a fraction of size: 30.0 or 1.0 is an error, not a token count
+    for bad in (200, 250, 1.5, 1.0, 30.0, -1, -0.1, float("nan")):
         with pytest.raises(ConfigError):
             chunkwise.get_chunker("fixed", size=200, overlap=bad)
     for bad in (0, -5, 2.5, "10", True):
@@ -117,13 +118,20 @@ def test_deterministic_ids_and_repeats():
     assert not {c.id for c in a} & {c.id for c in other}
 
 
-def test_chunk_accepts_lists_and_documents(tmp_path):
+def test_chunk_accepts_lists_mappings_and_documents(tmp_path):
     (tmp_path / "a.txt").write_text("Alpha text.")
     (tmp_path / "b.md").write_text("# Beta\n\nBeta text.")
-    chunks = chunkwise.chunk([tmp_path / "a.txt", str(tmp_path / "b.md"), "Inline text."])
-    assert [c.text for c in chunks] == ["Alpha text.", "# Beta\n\nBeta text.", "Inline text."]
+    chunks = chunkwise.chunk([tmp_path / "a.txt", tmp_path / "b.md", "Inline text.",
+                              chunkwise.Document("Doc text.", doc_id="mine")])
+    assert [c.text for c in chunks] == ["Alpha text.", "# Beta\n\nBeta text.", "Inline text.",
+                                        "Doc text."]
+    assert chunks[3].doc_id == "mine"
     folder = chunkwise.chunk(tmp_path)
     assert len(folder) == 2
+    # a mapping names its documents: {doc_id: text or Path}
+    mapped = chunkwise.chunk({"faq": "Question text.", "notes": tmp_path / "a.txt"})
+    assert [(c.doc_id, c.text) for c in mapped] == [("faq", "Question text."),
+                                                   ("notes", "Alpha text.")]
 
 
 def test_unreadable_inputs_raise_input_error(tmp_path):
@@ -140,21 +148,32 @@ def test_unreadable_inputs_raise_input_error(tmp_path):
 
 def test_context_too_large_for_budget_is_a_clear_error():
     from chunkwise.engine import DocumentIndex, Packer, PackPolicy
+    from chunkwise.levels import TOKEN, WORD
     from chunkwise.tokens import get_tokenizer
 
-    index = DocumentIndex("some text here", get_tokenizer("words"))
-    packer = Packer(index, PackPolicy(levels=("word", "token")), limit=3)
+    index = DocumentIndex(chunkwise.Document("some text here", "d"), get_tokenizer("words"))
+    packer = Packer(index, PackPolicy(levels=(WORD, TOKEN)), limit=3)
     with pytest.raises(chunkwise.ChunkwiseError, match="cannot hold even one character"):
         packer.pack(0, len(index.text), context="one two three ")
     pieces = packer.pack(0, len(index.text), context="one ")
     assert [index.text[p.start:p.end] for p in pieces] == ["some text", "here"]
 
 
-def test_a_mistyped_path_is_an_error_not_text():
-    with pytest.raises(chunkwise.InputError, match="docs/handbok.md: no such file"):
-        chunkwise.chunk("docs/handbok.md")
+def test_a_str_is_text_never_a_file(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("Do not read me.")
+    # the old form (a path as a str) is refused with a message that says what to do
+    for s in (str(secret), "docs/handbok.md", "."):
+        with pytest.raises(chunkwise.InputError, match="looks like a file path: pass pathlib.Path"):
+            chunkwise.chunk(s)
+    assert chunkwise.chunk(secret)[0].text == "Do not read me."  # a Path is a file
+    with pytest.raises(chunkwise.InputError, match="handbok.md: no such file"):
+        chunkwise.chunk(tmp_path / "handbok.md")
     # a sentence that mentions a file is still text
     assert chunkwise.chunk("See handbook.md for details.")[0].text == "See handbook.md for details."
+    # text that happens to equal a path is chunked as text when wrapped in a Document
+    doc = chunkwise.Document(str(secret), doc_id="t")
+    assert chunkwise.chunk(doc)[0].text == str(secret)
 
 
 def test_overlap_from_a_boundary_inside_a_word_is_recounted():

@@ -89,7 +89,7 @@ def test_cli_eval_json_on_chroma_with_bm25(chroma_dir, capsys):
     for key in ("recall", "precision", "precision_omega", "iou", "full_evidence",
                 "budget_recall", "mrr", "n_questions", "n_chunks", "config"):
         assert key in row
-    assert row["n_questions"] == 472 and row["config"]["strategy"] == "recursive"
+    assert row["n_questions"] == 472 and row["config"]["strategy"] == "auto"
     assert 60 < row["recall"] < 100 and 0 < row["iou"] < 20
     assert len(out.strip().splitlines()) == 1
 

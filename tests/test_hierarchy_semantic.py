@@ -1,5 +1,7 @@
 """Hierarchical parent-child and semantic chunking, with the real bundled model."""
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -111,7 +113,7 @@ def test_hierarchy_defaults_expand_and_section_trails():
     text = open("samples/qual-047-incident-procedure.md", encoding="utf-8").read()
     chunker = chunkwise.get_chunker("hierarchical")
     assert chunker.sizes == (800, 200) and chunker.overlaps == (0, 40)
-    chunks = chunkwise.chunk("samples/qual-047-incident-procedure.md", strategy="hierarchical",
+    chunks = chunkwise.chunk(Path("samples/qual-047-incident-procedure.md"), strategy="hierarchical",
                              sizes=[300, 60], strategies=["section", "recursive"])
     _check_hierarchy(text, chunks, (300, 60))
     children = [c for c in chunks if c.level == 1]
@@ -124,7 +126,7 @@ def test_hierarchy_defaults_expand_and_section_trails():
     assert parents[0].id == hits[0].parent_id
     # the chunker remembers its parents: expand(hits) needs nothing else
     hc = chunkwise.get_chunker("hierarchical", sizes=[300, 60], strategies=["section", "recursive"])
-    mine = hc.chunk("samples/qual-047-incident-procedure.md")
+    mine = hc.chunk(Path("samples/qual-047-incident-procedure.md"))
     kids = [c for c in mine if c.level == 1]
     assert [p.id for p in hc.expand(kids[:3])] == list(dict.fromkeys(k.parent_id for k in kids[:3]))
     three = chunkwise.chunk(text, strategy="hierarchical", sizes=[400, 120, 40])
@@ -136,8 +138,10 @@ def test_hierarchy_bad_sizes():
     for sizes in ([200], [100, 200], [100, 100], [100, 0]):
         with pytest.raises(ConfigError):
             chunkwise.get_chunker("hierarchical", sizes=sizes)
-    with pytest.raises(ConfigError):
-        chunkwise.get_chunker("hierarchical", sizes=[100, 50], strategies=["semantic", "fixed"])
+    for bad in ({"strategies": ["recursive", "magic"]}, {"strategies": ["hierarchical", "fixed"]},
+                {"strategies": ["recursive"]}, {"separators": ["|"], "strategies": ["fixed", "fixed"]}):
+        with pytest.raises(ConfigError):
+            chunkwise.get_chunker("hierarchical", sizes=[100, 50], **bad)
 
 
 def test_hierarchy_cli(capsys):
@@ -161,9 +165,10 @@ def test_semantic_children_inside_parents(embedder):
     children = [c for c in chunks if c.level == 1]
     chunker = chunkwise.get_chunker("hierarchical", sizes=[300, 120], overlaps=[0, 0],
                                     strategies=["recursive", "semantic"], embedder=embedder)
-    cuts = chunker.levels[1].cut_positions(chunker.index(chunkwise.Document(text, "d")))
+    from chunkwise.engine import DocumentIndex
+
+    cuts = chunker.levels[1].cut_positions(DocumentIndex(chunkwise.Document(text, "d"),
+                                                         chunker.tokenizer))
     assert cuts
     ends = {c.end for c in children}
     assert all(cut in ends for cut in cuts)  # every topic cut is a child boundary
-    with pytest.raises(ConfigError):
-        chunkwise.get_chunker("hierarchical", sizes=[300, 120], strategies=["semantic", "fixed"])

@@ -329,7 +329,8 @@ _MD_PARTS = st.one_of(
        strategy=st.sampled_from(["section", "recursive", "sentence", "auto"]))
 def test_structure_invariants_markdown(parts, sep, size, strategy):
     text = sep.join(parts)
-    chunker = chunkwise.get_chunker(strategy, size=size, headers=strategy != "auto" or None)
+    options = {"headers": True} if strategy in ("recursive", "sentence") else {}
+    chunker = chunkwise.get_chunker(strategy, size=size, **options)
     doc = parse(text, "p.md", fmt="markdown")
     chunks = chunker.chunk_document(doc)
     # max_tokens (254) is the hard limit for everything; prose also keeps to the size

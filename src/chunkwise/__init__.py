@@ -1,18 +1,27 @@
-"""chunkwise: cut documents into passages for RAG, with exact offsets and token budgets."""
+"""chunkwise: cut documents into passages for RAG, with exact offsets and token budgets.
 
-from .api import chunk
-from .chunkers import (Chunker, FixedChunker, RecursiveChunker, SentenceChunker, STRATEGIES,
-                       get_chunker)
-from .hierarchy import HierarchicalChunker, expand
-from .semantic import SemanticChunker
+The public API is small: :func:`chunk` and :func:`iter_chunks`, the strategy
+classes (each also reachable by name through :func:`get_chunker`), the data
+types, :func:`get_tokenizer`, and the error types. Everything else is an
+implementation detail.
+"""
+
+from .api import SkippedInputWarning, UnstableIdWarning, chunk, iter_chunks, read_text
+from .config import ChunkConfig
 from .errors import ChunkwiseError, ConfigError, InputError
-from .tokens import get_tokenizer
+from .levels import Level
+from .strategies import (STRATEGIES, AutoChunker, Chunker, FixedChunker, HierarchicalChunker,
+                         RecursiveChunker, SectionChunker, SemanticChunker, SentenceChunker,
+                         expand, get_chunker, register)
+from .tokens import TokenCounter, get_tokenizer
 from .types import Block, Chunk, Document
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
-    "chunk", "Chunk", "Document", "Block", "Chunker", "FixedChunker", "SentenceChunker",
-    "RecursiveChunker", "STRATEGIES", "get_chunker", "get_tokenizer", "ChunkwiseError",
-    "ConfigError", "InputError", "HierarchicalChunker", "SemanticChunker", "expand", "__version__",
+    "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "ConfigError",
+    "Document", "FixedChunker", "HierarchicalChunker", "InputError", "Level", "RecursiveChunker",
+    "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "SkippedInputWarning",
+    "TokenCounter", "UnstableIdWarning", "__version__", "chunk", "expand", "get_chunker",
+    "get_tokenizer", "iter_chunks", "read_text", "register",
 ]

@@ -1,80 +1,143 @@
-"""The small public entry point: ``chunkwise.chunk(source, strategy=..., size=..., overlap=...)``."""
+"""The small public entry points: ``chunkwise.chunk`` and ``chunkwise.iter_chunks``.
+
+The library owns behaviour the command line relies on: sources of every form
+(:mod:`chunkwise.readers.sources`), error isolation per document (``on_error``),
+and streaming document by document.
+"""
 
 from __future__ import annotations
 
-import dataclasses
-import os
+import warnings
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, Callable, Iterator, Literal, Union
 
-from .chunkers import Chunker, get_chunker
-from .errors import InputError
-from .readers import default_doc_id, parse, read_path
+from .errors import ChunkwiseError, ConfigError, InputError
+from .readers.sources import Source, iter_sources
+from .strategies import Chunker, get_chunker
 from .types import Chunk, Document
 
-
-_FILE_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
-                  ".json", ".jsonl", ".xml")
+OnError = Union[Literal["raise", "skip"], Callable[[InputError], Any]]
 
 
-def _looks_like_path(s: str) -> bool:
-    """An existing path, or a string that can only be a file name (one word ending in
-    a document extension): chunking a mistyped path as text would hide the mistake."""
-    if not s or len(s) >= 4096 or "\n" in s or s.strip() != s:
-        return False
-    if os.path.exists(s):
-        return True
-    return not any(ch.isspace() for ch in s) and s.lower().endswith(_FILE_SUFFIXES)
+class SkippedInputWarning(UserWarning):
+    """A document was skipped (``on_error="skip"``); the message names it and why."""
 
 
-def iter_files(folder: Path) -> Iterator[Path]:
-    """Files below a folder, sorted, skipping hidden files and folders."""
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if not name.startswith("."):
-                yield Path(root) / name
+class UnstableIdWarning(UserWarning):
+    """Chunk ids cannot survive an edit: a text was given without a ``doc_id``."""
 
 
-def load_sources(source, doc_id: str | None = None, encoding: str | None = None,
-                 fmt: str | None = None) -> Iterator[Document]:
-    """Documents from a string (text, or an existing path), a Path, a Document, or a list."""
-    if isinstance(source, Document):
-        yield source
-    elif isinstance(source, Path) or (isinstance(source, str) and _looks_like_path(source)):
-        path = Path(source)
-        if path.is_dir():
-            for f in iter_files(path):
-                yield read_path(f, encoding=encoding, fmt=fmt)
-        else:
-            yield read_path(path, encoding=encoding, doc_id=doc_id, fmt=fmt)
-    elif isinstance(source, str):
-        doc = parse(source, "<text>", fmt=fmt or "text",
-                    doc_id=doc_id or default_doc_id(source))
-        yield dataclasses.replace(doc, source=None)
-    elif isinstance(source, bytes):
-        raise InputError("<bytes>", "pass text (str) or a path; decode bytes first")
-    elif isinstance(source, Iterable):
-        for item in source:
-            yield from load_sources(item, encoding=encoding, fmt=fmt)
-    else:
-        raise InputError(repr(source)[:60], "not a string, path or Document")
+def _handler(on_error: OnError) -> Callable[[InputError], None]:
+    if on_error == "raise":
+        def reraise(exc: InputError) -> None:
+            raise exc
+        return reraise
+    if on_error == "skip":
+        def report(exc: InputError) -> None:
+            warnings.warn(f"skipped {exc}", SkippedInputWarning, stacklevel=4)
+        return report
+    if callable(on_error):
+        return on_error  # type: ignore[return-value]
+    raise ConfigError(f"on_error must be 'raise', 'skip' or a callable, got {on_error!r}")
 
 
-def chunk(source, strategy: str | Chunker = "recursive", size: int | None = None, overlap=0,
-          tokenizer=None, max_tokens: int | None = None, doc_id: str | None = None,
-          encoding: str | None = None, format: str | None = None, **options) -> list[Chunk]:
-    """Chunk text, a file, a folder, or a list of them.
+def iter_loaded(sources: Iterator[Source], on_error: OnError = "raise",
+                encoding: str | None = None,
+                format: str | None = None) -> Iterator[tuple[Source, Document]]:
+    """Documents read from sources; a source that cannot be read goes to ``on_error``."""
+    handle = _handler(on_error)
+    for src in sources:
+        try:
+            doc = src.load(encoding=encoding, format=format)
+        except InputError as exc:
+            handle(exc)
+            continue
+        if src.text is not None and src.doc_id is None:
+            warnings.warn("a text given without doc_id gets an id hashed from all of it, so no "
+                          "chunk id survives an edit; pass doc_id=... (or a {doc_id: text} "
+                          "mapping) for ids that do", UnstableIdWarning, stacklevel=4)
+        yield src, doc
 
-    ``strategy`` is a name ("fixed", "sentence", "recursive", "section", "auto") or a
-    Chunker; files are read by extension, then content (``format`` overrides:
-    "text", "markdown", "html", "pdf"); a string is plain text unless ``format`` says;
-    ``size``/``overlap`` are in tokens of ``tokenizer`` (default: the bundled
-    all-MiniLM-L6-v2); ``overlap`` may be a fraction of size (0.15).
+
+def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = "raise",
+                          doc_id: str | None = None, encoding: str | None = None,
+                          format: str | None = None, strings_are_paths: bool = False,
+                          ) -> Iterator[tuple[Document, list[Chunk]]]:
+    """(document, its chunks) for every document of ``source``, one at a time."""
+    handle = _handler(on_error)
+    sources = iter_sources(source, doc_id=doc_id, strings_are_paths=strings_are_paths)
+    for src, doc in iter_loaded(sources, on_error, encoding, format):
+        try:
+            chunks = chunker.chunk_document(doc)
+        except ConfigError:
+            raise
+        except InputError as exc:
+            handle(exc)
+            continue
+        except ChunkwiseError as exc:  # a document this configuration cannot chunk
+            handle(InputError(src.label, str(exc)))
+            continue
+        yield doc, chunks
+
+
+def iter_chunks(source: Any, strategy: str | Chunker = "auto", *, size: int | None = None,
+                overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
+                on_error: OnError = "raise", doc_id: str | None = None,
+                encoding: str | None = None, format: str | None = None,
+                **options: Any) -> Iterator[Chunk]:
+    """Chunks of every document of ``source``, yielded document by document, so a
+    million-file run never holds every chunk in memory.
+
+    ``source``: a text (``str``), a ``pathlib.Path`` to a file or folder (read
+    recursively) or a glob pattern, a :class:`Document`, a ``{doc_id: text or
+    Path}`` mapping, or a list of these. A ``str`` is always text, never a file
+    name: pass ``Path("docs/handbook.md")`` for files.
+
+    ``on_error``: ``"raise"`` (default) stops at the first document that cannot
+    be read; ``"skip"`` goes on and warns (:class:`SkippedInputWarning`) naming
+    each skipped document; a callable receives each :class:`InputError` instead.
+
+    ``strategy``: a registered name ("auto", "recursive", "section", ...) or a
+    :class:`Chunker`; ``size``, ``overlap`` (tokens, or a fraction of size),
+    ``tokenizer`` and ``max_tokens`` configure it, with the strategy's own
+    options as further keywords. ``format`` forces a reader ("text", "markdown",
+    "html", "pdf", ...); ``doc_id`` names a single text or file.
     """
+    chunker = _chunker(strategy, size, overlap, tokenizer, max_tokens, options)
+    for _, chunks in iter_documents_chunks(chunker, source, on_error=on_error, doc_id=doc_id,
+                                           encoding=encoding, format=format):
+        yield from chunks
+
+
+def chunk(source: Any, strategy: str | Chunker = "auto", *, size: int | None = None,
+          overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
+          on_error: OnError = "raise", doc_id: str | None = None, encoding: str | None = None,
+          format: str | None = None, **options: Any) -> list[Chunk]:
+    """All chunks of ``source`` as a list: :func:`iter_chunks`, collected."""
+    return list(iter_chunks(source, strategy, size=size, overlap=overlap, tokenizer=tokenizer,
+                            max_tokens=max_tokens, on_error=on_error, doc_id=doc_id,
+                            encoding=encoding, format=format, **options))
+
+
+def _chunker(strategy: str | Chunker, size: int | None, overlap: Any, tokenizer: Any,
+             max_tokens: int | None, options: dict[str, Any]) -> Chunker:
     if isinstance(strategy, Chunker):
-        chunker = strategy
-    else:
-        chunker = get_chunker(strategy, size=size, overlap=overlap, tokenizer=tokenizer,
-                              max_tokens=max_tokens, **options)
-    return chunker.chunk(source, doc_id=doc_id, encoding=encoding, fmt=format)
+        given = {k: v for k, v in (("size", size), ("overlap", overlap), ("tokenizer", tokenizer),
+                                   ("max_tokens", max_tokens)) if v is not None}
+        if given or options:
+            raise ConfigError("options belong to the strategy's constructor; with a Chunker "
+                              f"instance give none (got {', '.join(sorted({**given, **options}))})")
+        return strategy
+    common: dict[str, Any] = {"size": size, "overlap": overlap, "tokenizer": tokenizer,
+                              "max_tokens": max_tokens}
+    return get_chunker(strategy, **{k: v for k, v in common.items() if v is not None}, **options)
+
+
+def read_text(path: str | Path, encoding: str | None = None, format: str | None = None) -> str:
+    """The text that chunk offsets of the file ``path`` index: for text and
+    Markdown files exactly what ``open(path, encoding="utf-8", newline="").read()``
+    returns (a byte-order mark kept as U+FEFF, CRLF kept); for HTML, PDF and
+    other extracted formats the extracted text."""
+    from .readers import read_path
+
+    return read_path(Path(path), encoding=encoding, fmt=format).text

@@ -1,25 +1,44 @@
-"""Command line: ``chunkwise chunk PATH... [options]``."""
+"""Command line: ``chunkwise chunk | eval | view | distill``.
+
+A thin shell over the library: it parses arguments, calls the library (which
+reads sources, isolates errors per document and writes outputs atomically) and
+prints. Every error is one line on stderr and exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
-import glob
+import signal
 import sys
 import time
 import warnings
 from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn, Sequence
 
 from . import __version__
-from .api import iter_files
-from .chunkers import DEFAULT_SIZE, STRATEGIES, get_chunker
-from .errors import ChunkwiseError, ConfigError, InputError
-from .readers import parse, read_path
-from .sinks import JsonlSink, ParquetSink
+from .config import DEFAULT_SIZE
+from .errors import ChunkwiseError, InputError
+from .strategies import STRATEGIES, Chunker, get_chunker
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 
 
-def _overlap(value: str):
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so that outputs are cleaned up."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``chunkwise: error: ...``, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"chunkwise: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _overlap(value: str) -> int | float:
     try:
         return int(value)
     except ValueError:
@@ -32,19 +51,20 @@ def _overlap(value: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="chunkwise",
         description="Cut documents into passages for retrieval-augmented generation, "
                     "sized in your model's tokens, with exact character offsets.",
     )
     parser.add_argument("--version", action="version", version=f"chunkwise {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser(
         "chunk", help="chunk files, folders, globs or stdin into JSON Lines or Parquet",
         description="Chunk documents. Writes one JSON object per chunk (JSON Lines) to stdout "
-                    "unless -o is given. Exit status 2 when an option or any input is bad; the "
-                    "other inputs are still chunked.")
+                    "unless -o is given (written under a temporary name and renamed when "
+                    "complete). Exit status 2 when an option or any input is bad; the other "
+                    "inputs are still chunked.")
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="files, folders (read recursively, hidden entries skipped), glob "
                         "patterns ('docs/**/*.md'), or - for standard input")
@@ -57,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default="jsonl",
                    help="output format (default: jsonl; parquet needs -o)")
     p.add_argument("-o", "--output", default=None, metavar="OUT",
-                   help="output file (default: stdout for jsonl)")
+                   help="output file (default: stdout for jsonl); never one of the inputs")
     p.add_argument("--summary", action="store_true",
                    help="print documents, chunks, mean/max tokens and time; without -o the "
                         "chunks themselves are not printed")
@@ -77,14 +97,15 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--dataset", required=True, metavar="chroma:PATH|jsonl:PATH",
                    help="Chroma's format (questions_df.csv + <corpus>.md) or ours "
                         "(a folder with questions.jsonl)")
-    _chunk_options(e, for_eval=True)
+    _chunk_options(e)
     e.add_argument("--chunks", default=None, metavar="FILE.jsonl",
                    help="score chunks made by any tool instead of chunking (JSON Lines with "
                         "doc_id and text; start/end used when present)")
     e.add_argument("--grid", default=None, metavar="FILE.toml",
                    help="run several configurations ([[run]] tables) and print them side by side")
     e.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="dense",
-                   help="dense (exact cosine), bm25, or hybrid (reciprocal-rank fusion); "
+                   help="dense (exact cosine), bm25, or hybrid (dense and BM25 fused: by "
+                        "default a weighted sum of z-scored scores, see --fusion); "
                         "default: dense")
     e.add_argument("--fusion", choices=("zscore", "rrf"), default="zscore",
                    help="hybrid: weighted sum of z-scored dense and BM25 scores (default) or "
@@ -110,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--out", default=None, metavar="DIR",
                    help="with --grid: folder for results.csv, results.json and recall_tokens.svg "
                         "(default: eval-results)")
+
     v = sub.add_parser(
         "view", help="write an HTML page showing where a document is cut",
         description="Chunk one document and write an HTML page with each chunk as a colour "
@@ -132,35 +154,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _chunk_options(p, for_eval: bool = False) -> None:
-    p.add_argument("--strategy", "-s", default=None if for_eval else "recursive",
-                   choices=sorted(STRATEGIES), help="chunking strategy (default: recursive)")
+def _chunk_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategy", "-s", default=None, metavar="NAME",
+                   help=f"chunking strategy: {', '.join(STRATEGIES.names())} (default: auto)")
     p.add_argument("--size", type=int, default=None,
                    help=f"target chunk size in tokens, context included (default: {DEFAULT_SIZE}, "
                         "capped at --max-tokens)")
     p.add_argument("--overlap", type=_overlap, default=None, metavar="N|F",
                    help="overlap between neighbouring chunks, in tokens (32) or as a fraction "
                         "of size (0.15); must be smaller than size (default: 0; hierarchical: "
-                        "40 at the child level)")
+                        "a fifth of the child size, at most 40, at the child level)")
     p.add_argument("--sizes", default=None, metavar="N,N[,N]",
                    help="hierarchical: size of each level, largest first (default: 800,200)")
     p.add_argument("--max-tokens", type=int, default=None, metavar="N",
                    help="hard limit on tokens of context + text for every chunk (default: the "
                         "model's maximum sequence length less its special tokens where known, "
                         "else --size)")
+    p.add_argument("--max-chars", type=int, default=None, metavar="N",
+                   help="hard limit on characters of context + text (default: 16 x the token "
+                        "limit; bounds text that a tokenizer counts as few tokens)")
     p.add_argument("--tokenizer", "-t", default=None, metavar="NAME|PATH",
                    help="minilm (default: the bundled all-MiniLM-L6-v2), cl100k_base, "
                         "o200k_base, chars, words, or a path to a tokenizer.json or a model folder")
     p.add_argument("--separators", nargs="+", default=None, metavar="SEP",
                    help="recursive strategy only: literal separators in priority order "
                         "(escape sequences such as \\n are understood)")
-    p.add_argument("--language", default="en",
+    p.add_argument("--language", default=None,
                    help="language code for sentence boundaries (default: en)")
-    p.add_argument("--input-format", default="auto", choices=("auto", "text", "markdown", "html", "pdf"),
+    p.add_argument("--input-format", default="auto",
+                   choices=("auto", "text", "markdown", "html", "pdf"),
                    help="how to read the inputs (default: auto, by file extension, then content)")
     p.add_argument("--merge-sections", action="store_true",
                    help="section strategy: merge small sibling sections up to --size")
-    p.add_argument("--table-rows", choices=("group", "row"), default="group",
+    p.add_argument("--table-rows", choices=("group", "row"), default=None,
                    help="tables longer than the table budget split into row groups with the "
                         "header repeated (group, default), or one chunk per row (row)")
     p.add_argument("--threshold", choices=("percentile", "std", "interquartile", "gradient"),
@@ -183,134 +209,107 @@ def _error(message: str) -> None:
     print(f"chunkwise: error: {message}", file=sys.stderr)
 
 
-def _expand(paths: list[str], errors: list[str]):
-    """Yield (label, path-or-None) for every input; '-' is stdin."""
-    for arg in paths:
-        if arg == "-":
-            yield "-", None
-            continue
-        p = Path(arg)
-        if p.is_dir():
-            yield from ((str(f), f) for f in iter_files(p))
-        elif p.exists():
-            yield arg, p
-        else:
-            matches = sorted(glob.glob(arg, recursive=True)) if glob.has_magic(arg) else []
-            files = [Path(m) for m in matches if Path(m).is_file()]
-            if not files:
-                errors.append(f"{arg}: no such file or directory")
-            for f in files:
-                yield str(f), f
+def _warning(message: str) -> None:
+    print(f"chunkwise: warning: {message}", file=sys.stderr)
 
 
-def _decode_escapes(seps):
+def _decode_escapes(seps: list[str] | None) -> list[str] | None:
     if seps is None:
         return None
     return [s.encode("utf-8").decode("unicode_escape") if "\\" in s else s for s in seps]
 
 
-def build_chunker(args, strategy: str | None = None, overrides: dict | None = None):
-    """The chunker the command-line options describe (warnings printed as one line each)."""
-    options = {}
-    strategy = strategy or args.strategy or "recursive"
-    if args.separators is not None:
-        if strategy != "recursive":
-            raise ConfigError("--separators applies to --strategy recursive only")
-        options["separators"] = _decode_escapes(args.separators)
-    if args.merge_sections:
-        options["merge_sections"] = True
-    if args.table_rows != "group":
-        options["table_rows"] = args.table_rows
-    if args.headers and strategy in ("recursive", "sentence"):
-        options["headers"] = True
-    semantic = {"threshold": args.threshold, "amount": args.amount, "window": args.window,
-                "min_size": args.min_size, "merge": args.merge}
-    if any(v is not None for v in semantic.values()) and strategy != "semantic":
-        raise ConfigError("--threshold/--amount/--window/--min-size/--merge apply to "
-                          "--strategy semantic only")
-    if strategy == "semantic":
-        options.update({k: v for k, v in semantic.items() if v is not None})
-        options["embedder"] = getattr(args, "embedder", None)
-        options["cache"] = not getattr(args, "no_cache", False)
+def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The strategy options the command line gives (only those given: an option the
+    strategy does not take is then the library's one-line error)."""
+    options: dict[str, Any] = {
+        "size": args.size, "overlap": args.overlap, "tokenizer": args.tokenizer,
+        "max_tokens": args.max_tokens, "max_chars": args.max_chars,
+        "separators": _decode_escapes(args.separators), "language": args.language,
+        "table_rows": args.table_rows, "threshold": args.threshold, "amount": args.amount,
+        "window": args.window, "min_size": args.min_size, "merge": args.merge,
+        "merge_sections": True if args.merge_sections else None,
+        "headers": True if args.headers else None,
+    }
     if args.sizes:
-        if strategy != "hierarchical":
-            raise ConfigError("--sizes applies to --strategy hierarchical only")
         try:
             options["sizes"] = [int(x) for x in args.sizes.split(",")]
         except ValueError:
-            raise ConfigError(f"--sizes: expected comma-separated integers, got {args.sizes!r}") from None
-    options.update(size=args.size, overlap=args.overlap, tokenizer=args.tokenizer,
-                   max_tokens=args.max_tokens, language=args.language)
+            raise ChunkwiseError(f"--sizes: expected comma-separated integers, "
+                                 f"got {args.sizes!r}") from None
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def build_chunker(args: argparse.Namespace, strategy: str | None = None,
+                  overrides: dict[str, Any] | None = None) -> Chunker:
+    """The chunker the command-line options describe (warnings printed as one line each)."""
+    name = strategy or args.strategy or "auto"
+    options = chunk_options(args)
     options.update(overrides or {})
+    embedder = getattr(args, "embedder", None)
+    if _uses_embedder(name, options):
+        if embedder is not None:
+            options.setdefault("embedder", embedder)
+        options.setdefault("cache", not getattr(args, "no_cache", False))
+    elif embedder is not None and args.command != "eval":
+        options["embedder"] = embedder  # the library says which strategy takes none
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        chunker = get_chunker(strategy, **options)
+        chunker = get_chunker(name, **options)
     for w in caught:
         if not issubclass(w.category, DeprecationWarning):  # third-party noise
-            print(f"chunkwise: warning: {w.message}", file=sys.stderr)
+            _warning(str(w.message))
     return chunker
 
 
-def cmd_chunk(args) -> int:
+def _uses_embedder(name: str, options: dict[str, Any]) -> bool:
+    if name == "semantic":
+        return True
+    levels = options.get("strategies") or ()
+    return name == "hierarchical" and any(
+        (s if isinstance(s, str) else s[0]) == "semantic" for s in levels)
+
+
+def cmd_chunk(args: argparse.Namespace) -> int:
+    from .api import iter_documents_chunks
+    from .readers.sources import iter_sources
+    from .sinks import JsonlSink, ParquetSink, check_destination
+
     if args.format == "parquet" and not args.output:
-        _error("--format parquet needs an output file (-o OUT)")
-        return EXIT_BAD_INPUT
+        raise ChunkwiseError("--format parquet needs an output file (-o OUT)")
     chunker = build_chunker(args)
+    sources = list(iter_sources(args.paths, strings_are_paths=True))
+    sink: JsonlSink | ParquetSink | None = None
+    if args.output:
+        check_destination(args.output, [s.path for s in sources if s.path is not None])
+        sink = ParquetSink(args.output) if args.format == "parquet" else JsonlSink(args.output)
+    elif not args.summary:
+        sink = JsonlSink(sys.stdout)
 
-    errors: list[str] = []
-    inputs = list(_expand(args.paths, errors))
-    for e in errors:
-        _error(e)
-
-    if args.format == "parquet":
-        sink = ParquetSink(args.output)
-        out_stream = None
-    else:
-        if args.output:
-            out_stream = open(args.output, "w", encoding="utf-8")
-        elif args.summary:
-            out_stream = None
-        else:
-            out_stream = sys.stdout
-        sink = JsonlSink(out_stream) if out_stream is not None else None
-
-    progress = None
+    progress: Any = None
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    if len(inputs) > 1 and show:
+    if len(sources) > 1 and show:
         from tqdm import tqdm
 
-        progress = tqdm(total=len(inputs), unit="file", file=sys.stderr, dynamic_ncols=True)
+        progress = tqdm(total=len(sources), unit="file", file=sys.stderr, dynamic_ncols=True)
+    failed: list[str] = []
+
+    def report(exc: InputError) -> None:
+        failed.append(str(exc))
+        if progress is not None:
+            progress.update(1)
+            progress.write(f"chunkwise: error: {exc}", file=sys.stderr)
+        else:
+            _error(str(exc))
 
     n_docs = n_chunks = total_tokens = max_tokens = 0
     t0 = time.perf_counter()
     try:
-        for label, path in inputs:
-            try:
-                if path is None:
-                    data = sys.stdin.buffer.read()
-                    doc = parse(data, "<stdin>", fmt=args.input_format, encoding=args.encoding)
-                else:
-                    doc = read_path(path, encoding=args.encoding, fmt=args.input_format)
-                chunks = chunker.chunk_document(doc)
-            except InputError as exc:
-                errors.append(str(exc))
-                if progress is None:
-                    _error(str(exc))
-                else:
-                    progress.write(f"chunkwise: error: {exc}", file=sys.stderr)
-                continue
-            except ChunkwiseError as exc:
-                errors.append(f"{label}: {exc}")
-                _error(f"{label}: {exc}")
-                continue
-            except (RecursionError, MemoryError, UnicodeError, ValueError, OSError) as exc:
-                # a reader library choking on a malformed file: report it, go on
-                errors.append(f"{label}: cannot be read ({type(exc).__name__}: {exc})")
-                _error(errors[-1])
-                continue
-            finally:
-                if progress is not None:
-                    progress.update(1)
+        for _, chunks in iter_documents_chunks(chunker, sources, on_error=report,
+                                               encoding=args.encoding,
+                                               format=args.input_format):
+            if progress is not None:
+                progress.update(1)
             if sink is not None:
                 sink.write(chunks)
             n_docs += 1
@@ -318,86 +317,62 @@ def cmd_chunk(args) -> int:
             for c in chunks:
                 total_tokens += c.token_count
                 max_tokens = max(max_tokens, c.token_count)
+        if sink is not None:
+            sink.close()
+    except BaseException:
+        if sink is not None and args.output:
+            sink.abort()
+        raise
     finally:
         if progress is not None:
             progress.close()
-        if sink is not None:
-            sink.close()
-        if out_stream is not None and out_stream is not sys.stdout:
-            out_stream.close()
     elapsed = time.perf_counter() - t0
 
     if args.summary:
         mean = total_tokens / n_chunks if n_chunks else 0.0
-        cfg = chunker.config()
+        cfg = chunker.describe()
         print(", ".join(f"{k} {','.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
                         for k, v in cfg.items() if v is not None))
         print(f"documents {n_docs}  chunks {n_chunks}  mean tokens {mean:.1f}  "
               f"max tokens {max_tokens}  time {elapsed:.2f}s")
-        if errors:
-            print(f"failed inputs {len(errors)}")
-    return EXIT_BAD_INPUT if errors else 0
+        if failed:
+            print(f"failed inputs {len(failed)}")
+    return EXIT_BAD_INPUT if failed else 0
 
 
-_EVAL_KEYS = ("retriever", "k", "embedder", "scope", "budget", "expand", "neighbours", "fusion",
-              "alpha")
-
-
-def _eval_one(dataset, args, run: dict, embedders: dict):
-    """Evaluate one configuration: ``run`` holds grid keys over the command line's."""
-    from .embed import get_embedder
-    from .eval import evaluate, spans_from_jsonl
-
-    settings = {key: run.get(key, getattr(args, key)) for key in _EVAL_KEYS}
-    if settings["k"] < 1:
-        raise ConfigError(f"--k must be at least 1, got {settings['k']}")
-    if settings["budget"] < 1:
-        raise ConfigError(f"--budget must be at least 1 token, got {settings['budget']}")
-    if settings["neighbours"] < 0:
-        raise ConfigError(f"--neighbours must not be negative, got {settings['neighbours']}")
-    spec = settings.pop("embedder")
-    emb = None
-    if settings["retriever"] != "bm25":
-        key = spec or "minilm"
-        if key not in embedders:
-            embedders[key] = get_embedder(spec, cache=not args.no_cache)
-        emb = embedders[key]
-    chunks_file = run.get("chunks", args.chunks if not run else None)
-    if chunks_file:
-        spans = spans_from_jsonl(chunks_file, dataset, tokenizer=run.get("tokenizer"))
-        config = {"chunks": str(chunks_file)}
-        return evaluate(dataset, spans=spans, embedder=emb, config=config, **settings)
-    chunk_keys = {k: v for k, v in run.items() if k not in _EVAL_KEYS + ("name", "chunks")}
-    strategy = chunk_keys.pop("strategy", None)
-    chunker = build_chunker(args, strategy, chunk_keys)
-    return evaluate(dataset, chunker, embedder=emb, **settings)
-
-
-def cmd_eval(args) -> int:
+def cmd_eval(args: argparse.Namespace) -> int:
     import json
 
     from .eval import load_dataset
+    from .eval.grid import EvalSettings, load_grid, run_grid, run_one
 
     if args.chunks and args.grid:
-        raise ConfigError("--chunks and --grid exclude each other (put chunks = ... in a [[run]])")
+        raise ChunkwiseError("--chunks and --grid exclude each other (put chunks = ... in a "
+                             "[[run]])")
     dataset = load_dataset(args.dataset)
-    embedders: dict = {}
+    settings = EvalSettings.from_args(args)
+
+    def make_chunker(strategy: str | None, overrides: dict[str, Any]) -> Chunker:
+        return build_chunker(args, strategy, overrides)
+
     if not args.grid:
         t0 = time.perf_counter()
-        result = _eval_one(dataset, args, {}, embedders)
+        result = run_one(dataset, settings, {}, make_chunker, chunks_file=args.chunks)
         elapsed = time.perf_counter() - t0
-        d = result.to_dict()
+        for message in result.warnings:
+            _warning(message)
         if args.json:
+            d = result.to_dict()
             keep = {k: d[k] for k in ("recall", "precision", "precision_omega", "iou",
                                       "full_evidence", "budget_recall", "mrr", "n_questions",
-                                      "n_chunks", "mean_retrieved_tokens", "config", "curve",
-                                      "by_corpus", "by_tag")}
+                                      "n_chunks", "truncated", "mean_retrieved_tokens", "config",
+                                      "curve", "by_corpus", "by_tag")}
             keep["seconds"] = round(elapsed, 2)
             print(json.dumps(keep))
         else:
-            from .eval.report import corpus_table, table
+            from .eval.report import corpus_table, run_name, table
 
-            print(table([(_run_name(result.config), result)]))
+            print(table([(run_name(result.config), result)]))
             if len(result.by_corpus) > 1:
                 print()
                 print(corpus_table(result.by_corpus))
@@ -405,92 +380,91 @@ def cmd_eval(args) -> int:
                   f"{elapsed:.1f}s ({', '.join(f'{k} {v:.1f}s' for k, v in result.seconds.items())})")
         return 0
 
-    import tomllib
+    from .eval.report import table
 
-    from .eval.report import table, write_chart, write_csv, write_json
+    runs = load_grid(args.grid)
 
-    try:
-        with open(args.grid, "rb") as f:
-            grid = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{args.grid}: cannot read grid ({exc})") from None
-    runs = grid.get("run") or []
-    if not runs:
-        raise ConfigError(f"{args.grid}: no [[run]] tables")
-    defaults = grid.get("defaults", {})
-    results = []
-    for i, run in enumerate(runs, start=1):
-        merged = {**defaults, **run}
-        t0 = time.perf_counter()
-        result = _eval_one(dataset, args, merged, embedders)
-        name = str(merged.get("name") or _run_name(result.config))
-        results.append((name, result))
-        print(f"[{i}/{len(runs)}] {name}: recall {result.metrics['recall']:.1f} "
-              f"IoU {result.metrics['iou']:.1f} ({time.perf_counter() - t0:.1f}s)",
-              file=sys.stderr)
+    def progress(i: int, n: int, name: str, result: Any, seconds: float) -> None:
+        print(f"[{i}/{n}] {name}: recall {result.metrics['recall']:.1f} "
+              f"IoU {result.metrics['iou']:.1f} ({seconds:.1f}s)", file=sys.stderr)
+        for message in result.warnings:
+            _warning(f"{name}: {message}")
+
     out = Path(args.out or "eval-results")
-    out.mkdir(parents=True, exist_ok=True)
-    write_csv(results, out / "results.csv")
-    write_json(results, out / "results.json")
-    write_chart(results, out / "recall_tokens.svg")
+    results, written = run_grid(dataset, settings, runs, make_chunker, out, progress)
     if args.json:
         print(json.dumps([{"name": n, **r.to_dict()} for n, r in results]))
     else:
         print(table(results))
-        print(f"wrote {out / 'results.csv'}, {out / 'results.json'}, {out / 'recall_tokens.svg'}")
+        print(f"wrote {', '.join(str(p) for p in written)}")
     return 0
 
 
-def _run_name(config: dict) -> str:
-    if "chunks" in config:
-        return Path(config["chunks"]).stem
-    parts = [config.get("strategy", "?"), str(config.get("size", ""))]
-    if config.get("overlap"):
-        parts.append(f"o{config['overlap']}")
-    if config.get("retriever", "dense") != "dense":
-        parts.append(config["retriever"])
-    return " ".join(p for p in parts if p)
+def cmd_view(args: argparse.Namespace) -> int:
+    from .readers import read_path
+    from .sinks import check_destination, write_atomic
+    from .view import render
+
+    out = Path(args.output or f"{args.path}.chunks.html")
+    check_destination(out, [Path(args.path)])
+    chunker = build_chunker(args)
+    doc = read_path(args.path, encoding=args.encoding, fmt=args.input_format)
+    chunks = chunker.chunk_document(doc)
+    write_atomic(out, render(doc, chunks))
+    print(f"wrote {out}: {len(chunks)} chunks")
+    return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def cmd_distill(args: argparse.Namespace) -> int:
+    from .embed import distill
+
+    t0 = time.perf_counter()
+    out = distill(args.output, pca_dims=args.pca_dims)
+    print(f"wrote {out} in {time.perf_counter() - t0:.1f}s; use --embedder model2vec:{out}")
+    return 0
+
+
+COMMANDS = {"chunk": cmd_chunk, "eval": cmd_eval, "view": cmd_view, "distill": cmd_distill}
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise Terminated()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
+    previous = None
     try:
-        if args.command == "chunk":
-            return cmd_chunk(args)
-        if args.command == "eval":
-            return cmd_eval(args)
-        if args.command == "view":
-            from .view import render
-
-            chunker = build_chunker(args)
-            doc = read_path(args.path, encoding=args.encoding, fmt=args.input_format)
-            chunks = chunker.chunk_document(doc)
-            out = Path(args.output or f"{args.path}.chunks.html")
-            out.write_text(render(doc, chunks), encoding="utf-8")
-            print(f"wrote {out}: {len(chunks)} chunks")
-            return 0
-        if args.command == "distill":
-            from .embed import distill
-
-            t0 = time.perf_counter()
-            out = distill(args.output, pca_dims=args.pca_dims)
-            print(f"wrote {out} in {time.perf_counter() - t0:.1f}s; use --embedder model2vec:{out}")
-            return 0
-    except ConfigError as exc:
-        _error(str(exc))
-        return EXIT_BAD_INPUT
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (an embedding application): leave it alone
+        pass
+    try:
+        return COMMANDS[args.command](args)
     except ChunkwiseError as exc:
         _error(str(exc))
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. piped into `head`
+        try:
+            sys.stdout = open("/dev/null", "w")  # no second error when Python flushes
+        except OSError:
+            pass
         return 0
     except KeyboardInterrupt:
-        return 130
-    return 0
+        _error("interrupted; no partial output was left")
+        return EXIT_INTERRUPTED
+    except Terminated:
+        _error("terminated; no partial output was left")
+        return EXIT_TERMINATED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

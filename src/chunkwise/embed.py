@@ -24,11 +24,12 @@ import sqlite3
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from .errors import ChunkwiseError, ConfigError
+from .tokens import TokenCounter
 
 
 class EmbedderError(ChunkwiseError):
@@ -63,6 +64,15 @@ class Embedder:
     def dim(self) -> int:
         return int(self.embed(["dimension probe"]).shape[1])
 
+    def token_counter(self) -> TokenCounter | None:
+        """The embedder's own tokenizer, where known (to tell truncated inputs)."""
+        return None
+
+    def token_limit(self) -> int | None:
+        """Tokens of its own it reads (special tokens excluded); longer inputs are
+        truncated. None: unknown or unbounded."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -77,10 +87,11 @@ class SentenceTransformerEmbedder(Embedder):
         self.path = str(model or minilm_dir())
         self.name = name or ("all-MiniLM-L6-v2" if model is None else str(model))
         self.batch_size = batch_size
-        self._model = None
+        self._model: Any = None
+        self._counter: TokenCounter | None = None
 
     @property
-    def model(self):
+    def model(self) -> Any:
         if self._model is None:
             from sentence_transformers import SentenceTransformer
 
@@ -114,9 +125,16 @@ class SentenceTransformerEmbedder(Embedder):
             model.get_sentence_embedding_dimension
         return int(getter())
 
-    @property
-    def max_tokens(self) -> int:
-        return int(self.model.max_seq_length)
+    def token_counter(self) -> TokenCounter | None:
+        from .tokens import HFTokenizer
+
+        if self._counter is None and (Path(self.path) / "tokenizer.json").is_file():
+            self._counter = HFTokenizer.from_file(self.path, name=self.name)
+        return self._counter
+
+    def token_limit(self) -> int | None:
+        counter = self.token_counter()
+        return counter.max_tokens if counter is not None else None
 
 
 class OnnxMiniLMEmbedder(Embedder):
@@ -154,6 +172,14 @@ class OnnxMiniLMEmbedder(Embedder):
     @property
     def dim(self) -> int:
         return 384
+
+    def token_counter(self) -> TokenCounter | None:
+        from .tokens import get_tokenizer
+
+        return get_tokenizer("minilm")
+
+    def token_limit(self) -> int | None:
+        return 254  # truncation at 256 includes [CLS] and [SEP]
 
 
 class Model2VecEmbedder(Embedder):
@@ -277,6 +303,12 @@ class CachedEmbedder(Embedder):
     @property
     def dim(self) -> int:
         return self.inner.dim
+
+    def token_counter(self) -> TokenCounter | None:
+        return self.inner.token_counter()
+
+    def token_limit(self) -> int | None:
+        return self.inner.token_limit()
 
 
 def _is_model2vec(path: Path) -> bool:

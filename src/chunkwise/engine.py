@@ -14,27 +14,31 @@ exact.)
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .boundaries import SentenceSplitter, level_positions
-from .errors import ChunkwiseError
+from .errors import ConfigError
+from .levels import Level
 from .tokens import TokenCounter, Tokens
+from .types import Block, Document
 
 
 class DocumentIndex:
-    """Per-document analysis shared by every packing call: token units and
-    boundary positions, each computed once and only when first needed."""
+    """Per-document analysis shared by every packing call and every level of a
+    hierarchy: token units and boundary positions, each computed once and only
+    when first needed."""
 
-    def __init__(self, text: str, counter: TokenCounter,
-                 sentence_splitter: SentenceSplitter | None = None):
-        self.text = text
+    def __init__(self, doc: Document, counter: TokenCounter):
+        self.doc = doc
+        self.text = doc.text
         self.counter = counter
-        self.sentence_splitter = sentence_splitter
         self._tokens: Tokens | None = None
-        self._levels: dict[str, np.ndarray] = {}
+        self._levels: dict[Level, np.ndarray] = {}
+        #: per-document results a strategy computes once (semantic cuts, a parse tree)
+        self.memo: dict[Any, Any] = {}
 
     @property
     def tokens(self) -> Tokens:
@@ -42,14 +46,13 @@ class DocumentIndex:
             self._tokens = self.counter.tokenize(self.text)
         return self._tokens
 
-    def level(self, name: str) -> np.ndarray:
-        if name not in self._levels:
-            starts = self.tokens.starts if name == "token" else None
-            self._levels[name] = level_positions(name, self.text, self.sentence_splitter, starts)
-        return self._levels[name]
-
-    def add_level(self, name: str, positions: np.ndarray) -> None:
-        self._levels[name] = np.asarray(positions, dtype=np.int64)
+    def positions(self, level: Level) -> np.ndarray:
+        """The sorted cut positions of one level in the whole document."""
+        found = self._levels.get(level)
+        if found is None:
+            found = np.asarray(level.positions(self), dtype=np.int64)
+            self._levels[level] = found
+        return found
 
     def skip_space(self, pos: int, hi: int) -> int:
         text = self.text
@@ -63,10 +66,78 @@ class DocumentIndex:
             pos -= 1
         return pos
 
+    def tokens_between(self, lo: int, hi: int) -> int:
+        """Token estimate of ``text[lo:hi]`` from the single pass."""
+        return int(self.tokens.before(hi)) - int(self.tokens.before(lo))
+
+    # -- structure ------------------------------------------------------------------
+
+    def _block_index(self) -> None:
+        blocks = sorted(self.doc.blocks, key=lambda b: (b.start, -b.end))
+        self._blocks = blocks
+        self._block_starts = [b.start for b in blocks]
+        # the furthest end of any block up to each position: blocks overlapping a
+        # span are found by bisection even when an early block is long
+        reach, far = [], -1
+        for b in blocks:
+            far = max(far, b.end)
+            reach.append(far)
+        self._block_reach = reach
+        paged = [(b.start, b.page) for b in blocks if b.page is not None]
+        self._page_starts = [s for s, _ in paged]
+        self._pages = [pg for _, pg in paged]
+
+    @property
+    def blocks(self) -> list[Block]:
+        """The document's blocks sorted by start."""
+        if not hasattr(self, "_blocks"):
+            self._block_index()
+        return self._blocks
+
+    def blocks_in(self, lo: int, hi: int) -> list[Block]:
+        """Blocks that overlap ``[lo, hi)``, in document order."""
+        blocks = self.blocks
+        first = bisect_left(self._block_reach, lo + 1)
+        last = bisect_left(self._block_starts, hi)
+        return [b for b in blocks[first:last] if b.end > lo]
+
+    def block_at(self, pos: int) -> Block | None:
+        """The last block starting at or before ``pos``."""
+        blocks = self.blocks
+        i = bisect_right(self._block_starts, pos) - 1
+        return blocks[i] if i >= 0 else None
+
+    @property
+    def has_pages(self) -> bool:
+        self.blocks
+        return bool(self._pages)
+
+    def page_at(self, pos: int) -> int | None:
+        """The page of an offset: that of the last block with a page starting at or
+        before it (the first page for offsets before any)."""
+        self.blocks
+        if not self._pages:
+            return None
+        i = bisect_right(self._page_starts, pos) - 1
+        return self._pages[max(i, 0)]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A part of a document a strategy is asked to cut, with what it inherits from
+    above (a hierarchy's parent, a section): context, heading trail, page."""
+
+    lo: int
+    hi: int
+    context: str = ""
+    headings: tuple[str, ...] = ()
+    page: int | None = None
+
 
 @dataclass(slots=True)
 class Piece:
-    """One packed span before it becomes a Chunk."""
+    """One packed span before it becomes a Chunk. ``depth``/``parent`` place it
+    in a hierarchy (0 and None for flat strategies)."""
 
     start: int
     end: int
@@ -75,49 +146,70 @@ class Piece:
     kind: str = "prose"
     headings: tuple[str, ...] = ()
     page: int | None = None
-    metadata: dict = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    depth: int = 0
+    parent: "Piece | None" = None
 
 
 @dataclass(frozen=True, slots=True)
 class PackPolicy:
-    """What a strategy tells the engine: which levels to cut at, which to take overlap from."""
+    """What a strategy tells the engine: the levels to cut at (best first) and the
+    levels an overlap may start at."""
 
-    levels: tuple[str, ...]
-    overlap_levels: tuple[str, ...] = ()
+    levels: tuple[Level, ...]
+    overlap_levels: tuple[Level, ...] = ()
+
+    def __post_init__(self) -> None:
+        for level in self.levels + self.overlap_levels:
+            if not isinstance(level, Level):
+                raise ConfigError(f"a pack policy takes Level objects, got {level!r}")
 
 
 class Packer:
-    """Packs spans of one document under a hard token limit."""
+    """Packs spans of one document under a hard token limit and a character cap."""
 
-    def __init__(self, index: DocumentIndex, policy: PackPolicy, limit: int, overlap: int = 0):
+    def __init__(self, index: DocumentIndex, policy: PackPolicy, limit: int, overlap: int = 0,
+                 max_chars: int | None = None):
         if limit < 1:
-            raise ChunkwiseError(f"token limit must be at least 1, got {limit}")
+            raise ConfigError(f"token limit must be at least 1, got {limit}")
         self.index = index
         self.limit = limit
         self.overlap = overlap
-        self._level_names = policy.levels
-        self._overlap_names = policy.overlap_levels
+        self.max_chars = max_chars if max_chars is not None else 1 << 62
+        self._levels = policy.levels
+        self._overlap_levels = policy.overlap_levels
         # counts add up exactly across whitespace for this tokenizer: a piece cut at
         # whitespace on both sides needs no re-count
-        self._additive = getattr(index.counter, "additive", False)
+        self._additive = index.counter.additive
 
     # -- public -----------------------------------------------------------------
 
-    def pack(self, lo: int, hi: int, context: str = "") -> list[Piece]:
-        """Cut ``text[lo:hi]`` into pieces whose ``context + text`` fits the limit."""
+    def pack(self, lo: int, hi: int, context: str = "", first_floor: int | None = None) -> list[Piece]:
+        """Cut ``text[lo:hi]`` into pieces whose ``context + text`` fits the limit.
+
+        ``first_floor``: the first piece should end after this position (a heading
+        travels with the start of its section rather than forming a piece alone);
+        if nothing that long fits, the first piece is cut as usual."""
         index = self.index
         ctx_tokens = index.counter.count(context) if context else 0
-        levels = _LazyLevels(self, self._level_names, lo, hi)
-        overlap_levels = _LazyLevels(self, self._overlap_names, lo, hi)
+        if len(context) >= self.max_chars:
+            raise ConfigError(f"a context of {len(context)} characters leaves no room under "
+                              f"max_chars={self.max_chars}")
+        levels = _LazyLevels(self, self._levels, lo, hi)
+        overlap_levels = _LazyLevels(self, self._overlap_levels, lo, hi)
         hi_content = index.trim_end(lo, hi)
         pieces: list[Piece] = []
         cur = index.skip_space(lo, hi)
         prev_end = lo
         while cur < hi_content:
-            piece = self._next(cur, hi, levels, context, ctx_tokens, prev_end)
-            if piece is None:  # overlap left no room to advance: restart without it
+            must_pass = prev_end
+            if not pieces and first_floor is not None and first_floor < hi_content:
+                must_pass = max(prev_end, first_floor)
+            piece = self._next(cur, hi, levels, context, ctx_tokens, must_pass)
+            if piece is None:  # overlap (or the floor) left no room: restart without it
                 cur = index.skip_space(prev_end, hi)
                 piece = self._next(cur, hi, levels, context, ctx_tokens, prev_end)
+                assert piece is not None
             pieces.append(piece)
             prev_end = piece.end
             if piece.end >= hi_content:
@@ -130,13 +222,13 @@ class Packer:
 
     # -- internals --------------------------------------------------------------
 
-    def restrict(self, positions: np.ndarray, lo: int, hi: int):
+    def restrict(self, positions: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         a = np.searchsorted(positions, lo, side="right")
         b = np.searchsorted(positions, hi, side="left")
         pos = np.append(positions[a:b], hi)
         return pos, self.index.tokens.before(pos)
 
-    def _next(self, cur: int, hi: int, levels, context: str, ctx_tokens: int,
+    def _next(self, cur: int, hi: int, levels: "_LazyLevels", context: str, ctx_tokens: int,
               must_pass: int) -> Piece | None:
         """The longest piece from ``cur`` that fits, ending after ``must_pass``.
 
@@ -149,8 +241,9 @@ class Packer:
         text = index.text
         base = int(index.tokens.before(cur))
         budget = self.limit - ctx_tokens
+        char_end = cur + self.max_chars - len(context)  # the furthest end the cap allows
         floor = max(cur, must_pass)
-        tried_end = hi
+        tried_end = min(hi, char_end)
         sep = index.counter.separates
         additive = (self._additive and (cur == 0 or sep(text[cur - 1]))
                     and (not context or sep(context[-1])))
@@ -158,7 +251,8 @@ class Packer:
             end = None
             for pos, cpos in levels:
                 first = int(np.searchsorted(pos, floor, side="right"))
-                last = int(np.searchsorted(cpos, base + budget, side="right")) - 1
+                last = min(int(np.searchsorted(cpos, base + budget, side="right")),
+                           int(np.searchsorted(pos, char_end, side="right"))) - 1
                 if last >= first:
                     end = int(pos[last])
                     break
@@ -198,7 +292,7 @@ class Packer:
         end = index.trim_end(cur, lo_ok)
         if end <= cur:
             snippet = index.text[cur:cur + 1]
-            raise ChunkwiseError(
+            raise ConfigError(
                 f"max_tokens={self.limit} cannot hold even one character ({snippet!r} at offset "
                 f"{cur}) with its context of {count(context)} tokens; raise size/max_tokens"
             )
@@ -213,6 +307,7 @@ class Packer:
         index = self.index
         text = index.text
         tokens = index.tokens
+        sep = index.counter.separates
         c_end = int(tokens.before(end))
         best = end
         for pos, cpos in overlap_levels:
@@ -224,7 +319,6 @@ class Packer:
                 if first >= end:
                     break
                 estimate = c_end - int(tokens.before(first))
-                sep = index.counter.separates
                 exact = self._additive and first > 0 and sep(text[first - 1]) and (
                     end == len(text) or sep(text[end]))
                 n = estimate if exact else index.counter.count(text[first:end])
@@ -241,15 +335,16 @@ class _LazyLevels:
     """A packer's levels restricted to one span, each computed on first use (a
     document packed at paragraphs never needs its sentences found)."""
 
-    def __init__(self, packer: Packer, names: Sequence[str], lo: int, hi: int):
-        self.packer, self.names, self.lo, self.hi = packer, names, lo, hi
+    def __init__(self, packer: Packer, levels: Sequence[Level], lo: int, hi: int):
+        self.packer, self.levels, self.lo, self.hi = packer, levels, lo, hi
         self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def __bool__(self) -> bool:
-        return bool(self.names)
+        return bool(self.levels)
 
-    def __iter__(self):
-        for i, name in enumerate(self.names):
+    def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        for i, level in enumerate(self.levels):
             if i not in self._cache:
-                self._cache[i] = self.packer.restrict(self.packer.index.level(name), self.lo, self.hi)
+                self._cache[i] = self.packer.restrict(self.packer.index.positions(level),
+                                                      self.lo, self.hi)
             yield self._cache[i]

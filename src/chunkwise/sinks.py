@@ -1,41 +1,154 @@
-"""Where chunks go: JSON Lines and Parquet files."""
+"""Where chunks go: JSON Lines and Parquet files. Columns are derived from the
+:class:`~chunkwise.types.Chunk` dataclass, so a new field reaches every sink."""
 
 from __future__ import annotations
 
 import json
-from typing import IO, Iterable
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Any, Iterable
 
-from .types import Chunk
+from .errors import ChunkwiseError
+from .types import Chunk, chunk_fields
+
+
+class OutputError(ChunkwiseError):
+    """An output cannot be written (missing folder, a directory, no space ...)."""
+
+
+def check_destination(path: str | Path, inputs: Iterable[Path] = ()) -> Path:
+    """Refuse, before any work, an output that cannot be written or that is one of
+    the inputs (writing it would destroy the input)."""
+    out = Path(path)
+    if out.is_dir():
+        raise OutputError(f"cannot write {out}: it is a directory")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputError(f"cannot write {out}: no such directory {parent}")
+    if not os.access(parent, os.W_OK):
+        raise OutputError(f"cannot write {out}: directory {parent} is not writable")
+    if out.exists():
+        for source in inputs:
+            try:
+                if source.exists() and os.path.samefile(source, out):
+                    raise OutputError(f"refusing to write {out}: it is one of the inputs")
+            except OSError:
+                continue
+    return out
+
+
+class AtomicFile:
+    """A file written beside its target under a temporary name and renamed onto it
+    on :meth:`commit`, so an interrupted run never leaves a complete-looking file;
+    :meth:`abort` removes the temporary file."""
+
+    def __init__(self, path: str | Path, binary: bool = False):
+        self.path = Path(path)
+        parent = self.path.parent if str(self.path.parent) else Path(".")
+        try:
+            fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{self.path.name}.",
+                                       suffix=".part")
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        self.tmp = Path(tmp)
+        self.stream: IO[Any] = os.fdopen(fd, "wb" if binary else "w",
+                                         **({} if binary else {"encoding": "utf-8"}))
+
+    def commit(self) -> None:
+        try:
+            self.stream.close()
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            self.abort()
+            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def abort(self) -> None:
+        try:
+            self.stream.close()
+        except OSError:
+            pass
+        try:
+            self.tmp.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write a whole text file atomically (the HTML view, reports)."""
+    f = AtomicFile(path)
+    try:
+        f.stream.write(text)
+    except OSError as exc:
+        f.abort()
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        f.abort()
+        raise
+    f.commit()
+
+_ARROW_TYPES = {"str": "string", "str | None": "string", "ChunkKind": "string", "int": "int64",
+                "int | None": "int64", "tuple[str, ...]": "list<string>",
+                "Mapping[str, Any]": "json"}
+
+
+def arrow_schema() -> Any:
+    """The Parquet/Arrow schema of a chunk row (metadata as a JSON string)."""
+    import pyarrow as pa
+
+    types = {"string": pa.string(), "int64": pa.int64(), "list<string>": pa.list_(pa.string()),
+             "json": pa.string()}
+    fields = []
+    for name, annotation in chunk_fields():
+        kind = _ARROW_TYPES.get(str(annotation))
+        if kind is None:  # a new Chunk field needs a column type here
+            raise TypeError(f"no column type for Chunk.{name}: {annotation}")
+        fields.append((name, types[kind]))
+    return pa.schema(fields)
 
 
 class JsonlSink:
-    def __init__(self, stream: IO[str]):
-        self.stream = stream
+    """JSON Lines, one chunk per line, to a stream or (atomically) to a file."""
+
+    def __init__(self, target: IO[str] | str | Path):
+        self._file: AtomicFile | None = None
+        if isinstance(target, (str, Path)):
+            self._file = AtomicFile(target)
+            self.stream: IO[str] = self._file.stream
+        else:
+            self.stream = target
 
     def write(self, chunks: Iterable[Chunk]) -> None:
-        for c in chunks:
-            self.stream.write(json.dumps(c.to_dict(), ensure_ascii=False))
-            self.stream.write("\n")
+        try:
+            for c in chunks:
+                self.stream.write(json.dumps(c.to_dict(), ensure_ascii=False))
+                self.stream.write("\n")
+        except OSError as exc:
+            if self._file is None:
+                raise
+            self.abort()
+            raise OutputError(f"cannot write {self._file.path}: {exc.strerror or exc}") from None
 
     def close(self) -> None:
-        self.stream.flush()
+        if self._file is not None:
+            self._file.commit()
+        else:
+            self.stream.flush()
+
+    def abort(self) -> None:
+        if self._file is not None:
+            self._file.abort()
 
 
 class ParquetSink:
-    """Streams chunks into a Parquet file, one row group per batch."""
+    """Streams chunks into a Parquet file (one row group per batch), written under a
+    temporary name and renamed on :meth:`close`."""
 
-    def __init__(self, path: str):
-        import pyarrow as pa
-
-        self.path = path
-        self.schema = pa.schema([
-            ("id", pa.string()), ("doc_id", pa.string()), ("source", pa.string()),
-            ("text", pa.string()), ("start", pa.int64()), ("end", pa.int64()),
-            ("context", pa.string()), ("embed_text", pa.string()), ("token_count", pa.int64()),
-            ("kind", pa.string()), ("headings", pa.list_(pa.string())), ("page", pa.int64()),
-            ("parent_id", pa.string()), ("level", pa.int64()), ("metadata", pa.string()),
-        ])
-        self._writer = None
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.schema = arrow_schema()
+        self._file = AtomicFile(path, binary=True)
+        self._writer: Any = None
 
     def write(self, chunks: Iterable[Chunk]) -> None:
         import pyarrow as pa
@@ -47,21 +160,28 @@ class ParquetSink:
         for r in rows:
             r["metadata"] = json.dumps(r["metadata"], ensure_ascii=False)
         table = pa.Table.from_pylist(rows, schema=self.schema)
-        if self._writer is None:
-            self._writer = pq.ParquetWriter(self.path, self.schema)
-        self._writer.write_table(table)
+        try:
+            if self._writer is None:
+                self._writer = pq.ParquetWriter(self._file.stream, self.schema)
+            self._writer.write_table(table)
+        except OSError as exc:
+            self.abort()
+            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
     def close(self) -> None:
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        if self._writer is None:  # no chunks at all: still leave a valid, empty file
-            import pyarrow as pa
+        try:
+            if self._writer is None:  # no chunks at all: still leave a valid, empty file
+                pq.write_table(pa.Table.from_pylist([], schema=self.schema), self._file.stream)
+            else:
+                self._writer.close()
+        except OSError as exc:
+            self.abort()
+            raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+        self._file.commit()
 
-            pq.write_table(pa.Table.from_pylist([], schema=self.schema), self.path)
-        else:
-            self._writer.close()
-
-
-def read_jsonl(path: str) -> list[dict]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    def abort(self) -> None:
+        self._writer = None
+        self._file.abort()

@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
@@ -71,6 +71,8 @@ class TokenCounter:
     name: str = "tokenizer"
     #: Most tokens the model reads (special tokens excluded), where known.
     max_tokens: int | None = None
+    #: The model's whole sequence length (special tokens included), where known.
+    max_sequence: int | None = None
     #: True when count(a + b) == count(a) + count(b) whenever a ends or b starts
     #: with whitespace (word-piece models that split on whitespace first).
     additive: bool = False
@@ -83,9 +85,6 @@ class TokenCounter:
     def count(self, text: str) -> int:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def count_many(self, texts: Sequence[str]) -> list[int]:
-        return [self.count(t) for t in texts]
-
     def tokenize(self, text: str) -> Tokens:  # pragma: no cover - interface
         raise NotImplementedError
 
@@ -96,12 +95,14 @@ class TokenCounter:
 class HFTokenizer(TokenCounter):
     """A Hugging Face ``tokenizers`` tokenizer (a ``tokenizer.json``)."""
 
-    def __init__(self, tokenizer, name: str = "hf", max_tokens: int | None = None):
+    def __init__(self, tokenizer: Any, name: str = "hf", max_tokens: int | None = None,
+                 max_sequence: int | None = None):
         tokenizer.no_padding()
         tokenizer.no_truncation()
         self._tok = tokenizer
         self.name = name
         self.max_tokens = max_tokens
+        self.max_sequence = max_sequence
         self.additive = _splits_on_whitespace(tokenizer)
 
     @staticmethod
@@ -128,14 +129,10 @@ class HFTokenizer(TokenCounter):
         specials = len(tok.encode("", add_special_tokens=True).ids)
         seq_len = _model_max_length(file.parent)
         max_tokens = seq_len - specials if seq_len else None
-        return cls(tok, name=name or str(path), max_tokens=max_tokens)
+        return cls(tok, name=name or str(path), max_tokens=max_tokens, max_sequence=seq_len)
 
     def count(self, text: str) -> int:
         return len(self._tok.encode(text, add_special_tokens=False).ids)
-
-    def count_many(self, texts: Sequence[str]) -> list[int]:
-        encs = self._tok.encode_batch(list(texts), add_special_tokens=False)
-        return [len(e.ids) for e in encs]
 
     #: texts longer than this are cut at whitespace and encoded as a parallel batch
     #: (only when counts are additive across whitespace, so the result is identical)

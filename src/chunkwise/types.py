@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping, get_args
+
+#: What a chunk holds. ``prose`` is running text; the others name the structure a
+#: strategy kept whole or cut along (a table, a code definition, a question with
+#: its answer, a transcript turn, a legal clause, a JSON element).
+ChunkKind = Literal["prose", "table", "front_matter", "code", "list", "qa", "turn", "clause",
+                    "json", "record"]
+CHUNK_KINDS: tuple[str, ...] = get_args(ChunkKind)
+
+#: The kinds of structural block a reader reports.
+BlockKind = Literal["heading", "paragraph", "list_item", "table", "code", "quote", "html",
+                    "front_matter", "qa", "turn", "clause", "json", "record"]
+BLOCK_KINDS: tuple[str, ...] = get_args(BlockKind)
+
+
+def _frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping or {}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +74,14 @@ class Chunk:
     end: int
     context: str = ""
     token_count: int = 0
-    kind: str = "prose"
+    kind: ChunkKind = "prose"
     headings: tuple[str, ...] = ()
     page: int | None = None
     parent_id: str | None = None
     source: str | None = None
     level: int = 0
+    prev_id: str | None = None
+    next_id: str | None = None
     metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
@@ -69,20 +89,44 @@ class Chunk:
         return self.context + self.text
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "doc_id": self.doc_id,
-            "source": self.source,
-            "text": self.text,
-            "start": self.start,
-            "end": self.end,
-            "context": self.context,
-            "embed_text": self.embed_text,
-            "token_count": self.token_count,
-            "kind": self.kind,
-            "headings": list(self.headings),
-            "page": self.page,
-            "parent_id": self.parent_id,
-            "level": self.level,
-            "metadata": dict(self.metadata),
-        }
+        """Every field (tuples as lists) plus the derived ``embed_text``."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "headings":
+                value = list(value)
+            elif f.name == "metadata":
+                value = dict(value)
+            out[f.name] = value
+            if f.name == "context":
+                out["embed_text"] = self.embed_text
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Chunk":
+        """The inverse of :meth:`to_dict` (``embed_text`` is derived, so ignored);
+        ``metadata`` may also be a JSON string, as Parquet files store it."""
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name not in data:
+                continue
+            value = data[f.name]
+            if f.name == "headings":
+                value = tuple(value or ())
+            elif f.name == "metadata":
+                if isinstance(value, str):
+                    value = json.loads(value) if value else {}
+                value = _frozen(value)
+            values[f.name] = value
+        return cls(**values)
+
+
+def chunk_fields() -> tuple[tuple[str, Any], ...]:
+    """(name, type annotation) of every column a sink stores: the Chunk's fields
+    with ``embed_text`` after ``context``. Sinks derive their schemas from this."""
+    out: list[tuple[str, Any]] = []
+    for f in dataclasses.fields(Chunk):
+        out.append((f.name, f.type))
+        if f.name == "context":
+            out.append(("embed_text", "str"))
+    return tuple(out)

@@ -35,8 +35,13 @@ def _intersect(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]]) -> li
     return out
 
 
-def span_scores(retrieved: Sequence[tuple[int, int]], references: Sequence[tuple[int, int]]):
-    """Chroma's recall, precision and IoU for one question (one document's spans).
+def span_scores(retrieved: Sequence[tuple[int, int]], references: Sequence[tuple[int, int]],
+                elsewhere: int = 0) -> tuple[float, float, float]:
+    """Chroma's recall, precision and IoU for one question.
+
+    ``retrieved`` are the spans retrieved from the question's document;
+    ``elsewhere`` the characters retrieved from other documents, which count in
+    the denominators of precision and IoU but cover nothing.
 
     recall = reference characters covered / reference characters;
     precision = covered reference characters / summed retrieved length;
@@ -45,7 +50,7 @@ def span_scores(retrieved: Sequence[tuple[int, int]], references: Sequence[tuple
     refs = _merge(references)
     ref_len = _length(refs)
     covered = _length(_intersect(_merge(retrieved), refs))
-    retrieved_len = sum(e - s for s, e in retrieved)
+    retrieved_len = sum(e - s for s, e in retrieved) + elsewhere
     recall = covered / ref_len if ref_len else 0.0
     precision = covered / retrieved_len if retrieved_len else 0.0
     denom = retrieved_len + (ref_len - covered)

@@ -7,14 +7,29 @@ import csv
 import html
 import json
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from .run import METRIC_KEYS, Result
 
 COLUMNS = METRIC_KEYS + ("n_chunks", "mean_retrieved_tokens")
 
 
-def _row(name: str, r: Result) -> dict:
+def run_name(config: dict[str, Any]) -> str:
+    """A short name for a configuration: strategy, size, overlap, retriever."""
+    if "chunks" in config:
+        return Path(config["chunks"]).stem
+    size = config.get("size", "")
+    if "sizes" in config:
+        size = "/".join(map(str, config["sizes"]))
+    parts = [str(config.get("strategy", "?")), str(size)]
+    if config.get("overlap"):
+        parts.append(f"o{config['overlap']}")
+    if config.get("retriever", "dense") != "dense":
+        parts.append(str(config["retriever"]))
+    return " ".join(p for p in parts if p)
+
+
+def _row(name: str, r: Result) -> dict[str, Any]:
     d = r.to_dict()
     return {"name": name, **{k: d[k] for k in COLUMNS}}
 

@@ -6,17 +6,18 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ..chunkers import Chunker
 from ..errors import ChunkwiseError
+from ..strategies import Chunker
 from ..types import Chunk
 from . import metrics
-from .data import Dataset, DatasetError, iter_jsonl
+from .data import Dataset, DatasetError, Question, iter_jsonl
 from .retrieval import Retriever
 
+CURVE_BUDGETS = (125, 250, 500, 1000, 2000, 4000)
 METRIC_KEYS = ("recall", "precision", "precision_omega", "iou", "full_evidence",
                "budget_recall", "mrr")
 
@@ -41,17 +42,21 @@ class Result:
     metrics: dict[str, float]
     n_questions: int
     n_chunks: int
-    config: dict
+    config: dict[str, Any]
     by_corpus: dict[str, dict[str, float]] = field(default_factory=dict)
     by_tag: dict[str, dict[str, float]] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     retrieved_tokens: float = 0.0
     #: recall (percent) at each budget of retrieved tokens, for the recall/tokens chart
     curve: dict[int, float] = field(default_factory=dict)
+    #: chunks longer than the embedder reads (their tails are ignored when embedding)
+    truncated: int = 0
+    warnings: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {**{k: round(v, 2) for k, v in self.metrics.items()},
                 "n_questions": self.n_questions, "n_chunks": self.n_chunks,
+                "truncated": self.truncated,
                 "mean_retrieved_tokens": round(self.retrieved_tokens, 1),
                 "config": self.config, "curve": self.curve, "by_corpus": self.by_corpus, "by_tag": self.by_tag,
                 "seconds": {k: round(v, 2) for k, v in self.seconds.items()}}
@@ -100,11 +105,10 @@ def spans_from_jsonl(path: str | Path, dataset: Dataset, tokenizer=None) -> list
 
 
 def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[Span] | None = None,
-             retriever: str = "dense", k: int = 5, embedder=None, scope: str = "all",
+             retriever: str = "dense", k: int = 5, embedder: Any = None, scope: str = "all",
              budget: int = 1000, expand: str | None = None, neighbours: int = 0,
-             fusion: str = "zscore", alpha: float = 0.7,
-             config: dict | None = None,
-             curve_budgets: Sequence[int] = (125, 250, 500, 1000, 2000, 4000)) -> Result:
+             fusion: str = "zscore", alpha: float = 0.7, config: dict[str, Any] | None = None,
+             curve_budgets: Sequence[int] = CURVE_BUDGETS) -> Result:
     """Chunk (or take ``spans``), index, retrieve top-k per question, score.
 
     ``expand="parents"`` replaces hierarchical hits by their parents (deduplicated);
@@ -120,85 +124,37 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
         spans = []
         for doc in dataset.documents.values():
             spans.extend(spans_from_chunks(chunker.chunk_document(doc)))
-        config = {**chunker.config(), **(config or {})}
+        config = {**chunker.describe(), **(config or {})}
     timings["chunk"] = time.perf_counter() - t0
     spans = list(spans)
     if not spans:
-        raise ChunkwiseError("no chunks to evaluate")
+        raise ChunkwiseError("the chunking produced no chunks to evaluate")
 
     by_id = {s.id: s for s in spans if s.id}
     has_children = {s.parent_id for s in spans if s.parent_id}
     leaves = [s for s in spans if s.id not in has_children] if has_children else spans
     emb = get_embedder(embedder) if retriever != "bm25" else None
+    warnings_: list[str] = []
+    truncated = count_truncated(emb, [s.embed_text for s in leaves]) if emb is not None else 0
+    if truncated:
+        warnings_.append(
+            f"{truncated} of {len(leaves)} chunks are longer than {emb.name} reads "
+            f"({embedder_limit(emb)} tokens): their tails are ignored when embedding")
 
     t0 = time.perf_counter()
     index = Retriever([s.embed_text for s in leaves], [s.doc_id for s in leaves], retriever,
                       emb, scope, fusion=fusion, alpha=alpha)
     timings["index"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    depth = max(k, 100)
     rankings = index.rank([q.question for q in dataset.questions],
-                          [q.doc_id for q in dataset.questions], depth)
+                          [q.doc_id for q in dataset.questions], max(k, 100))
     timings["retrieve"] = time.perf_counter() - t0
 
-    doc_order: dict[str, list[int]] = defaultdict(list)
-    for i, s in enumerate(leaves):
-        doc_order[s.doc_id].append(i)
-    position = {i: (doc, n) for doc, idxs in doc_order.items() for n, i in enumerate(idxs)}
-    per_doc_spans = {doc: [(leaves[i].start, leaves[i].end) for i in idxs]
-                     for doc, idxs in doc_order.items()}
+    scorer = _Scorer(leaves, by_id, k, budget, expand, neighbours, curve_budgets)
+    rows = [scorer.score(q, ranking) for q, ranking in zip(dataset.questions, rankings)]
 
-    rows, tokens_used = [], []
-    curve_rows: dict[int, list[float]] = {b: [] for b in curve_budgets}
-    for q, ranking in zip(dataset.questions, rankings):
-        top = list(ranking[:k])
-        if neighbours:
-            extra = []
-            for i in top:
-                if leaves[i].kind == "table":
-                    doc, n = position[i]
-                    idxs = doc_order[doc]
-                    extra += [idxs[j] for j in range(max(0, n - neighbours),
-                                                     min(len(idxs), n + neighbours + 1))]
-            top = list(dict.fromkeys(top + extra))
-        hits = [leaves[i] for i in top]
-        if expand == "parents":
-            hits = list({id(p): p for p in (by_id.get(h.parent_id, h) if h.parent_id else h
-                                            for h in hits)}.values())
-        refs = [(r.start, r.end) for r in q.references]
-        retrieved = [(h.start, h.end) for h in hits if h.doc_id == q.doc_id]
-        recall, precision, iou = metrics.span_scores(retrieved, refs)
-        # precision and IoU divide by everything retrieved, other documents included
-        other = sum(h.end - h.start for h in hits if h.doc_id != q.doc_id)
-        if other:
-            covered = recall * sum(e - s for s, e in metrics._merge(refs))
-            total = sum(e - s for s, e in retrieved) + other
-            precision = covered / total
-            ref_len = sum(e - s for s, e in metrics._merge(refs))
-            iou = covered / (total + ref_len - covered)
-        ranked_all = [leaves[i] for i in ranking]
-        ranked = [(h.start, h.end) if h.doc_id == q.doc_id else (-2, -1) for h in ranked_all]
-        budget_hits = metrics.budget_spans(ranked, [h.token_count for h in ranked_all], budget)
-        b_recall, _, _ = metrics.span_scores([s for s in budget_hits if s[0] >= 0], refs)
-        token_counts = [h.token_count for h in ranked_all]
-        for b in curve_budgets:
-            hits_b = metrics.budget_spans(ranked, token_counts, b)
-            curve_rows[b].append(metrics.span_scores([s for s in hits_b if s[0] >= 0], refs)[0])
-        rows.append({
-            "recall": recall, "precision": precision, "iou": iou,
-            "precision_omega": metrics.precision_omega(per_doc_spans.get(q.doc_id, []), refs),
-            "full_evidence": metrics.full_evidence(retrieved, refs),
-            "budget_recall": b_recall,
-            "mrr": metrics.reciprocal_rank([s for s in ranked[:k]], refs),
-        })
-        tokens_used.append(sum(h.token_count for h in hits))
-
-    def mean(selected):
-        if not selected:
-            return {key: 0.0 for key in METRIC_KEYS}
-        return {key: 100.0 * float(np.mean([r[key] for r in selected])) for key in METRIC_KEYS}
-
-    by_corpus, by_tag = defaultdict(list), defaultdict(list)
+    by_corpus: dict[str, list[dict[str, float]]] = defaultdict(list)
+    by_tag: dict[str, list[dict[str, float]]] = defaultdict(list)
     for q, r in zip(dataset.questions, rows):
         by_corpus[q.doc_id].append(r)
         for t in q.tags:
@@ -215,8 +171,97 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     if neighbours:
         cfg["neighbours"] = neighbours
     return Result(
-        metrics=mean(rows), n_questions=len(rows), n_chunks=len(leaves), config=cfg,
-        by_corpus={d: {k_: round(v, 2) for k_, v in mean(rs).items()} for d, rs in by_corpus.items()},
-        by_tag={t: {k_: round(v, 2) for k_, v in mean(rs).items()} for t, rs in by_tag.items()},
-        seconds=timings, retrieved_tokens=float(np.mean(tokens_used)) if tokens_used else 0.0,
-        curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in curve_rows.items() if v})
+        metrics=_mean(rows), n_questions=len(rows), n_chunks=len(leaves), config=cfg,
+        by_corpus={d: _rounded(_mean(rs)) for d, rs in by_corpus.items()},
+        by_tag={t: _rounded(_mean(rs)) for t, rs in by_tag.items()},
+        seconds=timings, retrieved_tokens=float(np.mean(scorer.tokens_used)) if rows else 0.0,
+        curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in scorer.curve.items() if v},
+        truncated=truncated, warnings=warnings_)
+
+
+def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
+    if not rows:
+        return {key: 0.0 for key in METRIC_KEYS}
+    return {key: 100.0 * float(np.mean([r[key] for r in rows])) for key in METRIC_KEYS}
+
+
+def _rounded(m: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 2) for k, v in m.items()}
+
+
+class _Scorer:
+    """Scores one question's ranking: the metrics of the top k (after neighbours and
+    parent expansion), recall within token budgets, precision-omega, MRR."""
+
+    def __init__(self, leaves: list[Span], by_id: dict[str, Span], k: int, budget: int,
+                 expand: str | None, neighbours: int, curve_budgets: Sequence[int]):
+        self.leaves, self.by_id, self.k, self.budget = leaves, by_id, k, budget
+        self.expand, self.neighbours = expand, neighbours
+        self.curve: dict[int, list[float]] = {b: [] for b in curve_budgets}
+        self.tokens_used: list[int] = []
+        self.doc_order: dict[str, list[int]] = defaultdict(list)
+        for i, s in enumerate(leaves):
+            self.doc_order[s.doc_id].append(i)
+        self.position = {i: (doc, n) for doc, idxs in self.doc_order.items()
+                         for n, i in enumerate(idxs)}
+        self.per_doc_spans = {doc: [(leaves[i].start, leaves[i].end) for i in idxs]
+                              for doc, idxs in self.doc_order.items()}
+
+    def _with_neighbours(self, top: list[int]) -> list[int]:
+        extra = []
+        for i in top:
+            if self.leaves[i].kind == "table":
+                doc, n = self.position[i]
+                idxs = self.doc_order[doc]
+                extra += [idxs[j] for j in range(max(0, n - self.neighbours),
+                                                 min(len(idxs), n + self.neighbours + 1))]
+        return list(dict.fromkeys(top + extra))
+
+    def score(self, q: Question, ranking: Sequence[int]) -> dict[str, float]:
+        leaves = self.leaves
+        top = list(ranking[:self.k])
+        if self.neighbours:
+            top = self._with_neighbours(top)
+        hits = [leaves[i] for i in top]
+        if self.expand == "parents":
+            hits = list({id(p): p for p in (self.by_id.get(h.parent_id, h) if h.parent_id
+                                            else h for h in hits)}.values())
+        refs = [(r.start, r.end) for r in q.references]
+        retrieved = [(h.start, h.end) for h in hits if h.doc_id == q.doc_id]
+        elsewhere = sum(h.end - h.start for h in hits if h.doc_id != q.doc_id)
+        recall, precision, iou = metrics.span_scores(retrieved, refs, elsewhere)
+        ranked_all = [leaves[i] for i in ranking]
+        ranked = [(h.start, h.end) if h.doc_id == q.doc_id else (-2, -1) for h in ranked_all]
+        token_counts = [h.token_count for h in ranked_all]
+
+        def recall_within(b: int) -> float:
+            spans = metrics.budget_spans(ranked, token_counts, b)
+            return metrics.span_scores([s for s in spans if s[0] >= 0], refs)[0]
+
+        for b in self.curve:
+            self.curve[b].append(recall_within(b))
+        self.tokens_used.append(sum(h.token_count for h in hits))
+        return {
+            "recall": recall, "precision": precision, "iou": iou,
+            "precision_omega": metrics.precision_omega(self.per_doc_spans.get(q.doc_id, []), refs),
+            "full_evidence": metrics.full_evidence(retrieved, refs),
+            "budget_recall": recall_within(self.budget),
+            "mrr": metrics.reciprocal_rank(ranked[:self.k], refs),
+        }
+
+
+def embedder_limit(embedder: Any) -> int | None:
+    """Tokens of its own the embedder reads (special tokens excluded), where known."""
+    limit = getattr(embedder, "token_limit", None)
+    return limit() if callable(limit) else None
+
+
+def count_truncated(embedder: Any, texts: Sequence[str]) -> int:
+    """How many texts are longer than the embedder reads (counted with its own
+    tokenizer): their tails would be silently ignored."""
+    limit = embedder_limit(embedder)
+    counter = getattr(embedder, "token_counter", None)
+    if limit is None or not callable(counter):
+        return 0
+    count = counter().count
+    return sum(1 for t in texts if count(t) > limit)

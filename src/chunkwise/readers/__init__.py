@@ -7,7 +7,7 @@ import codecs
 import re
 from pathlib import Path
 
-from ..errors import ConfigError, InputError
+from ..errors import ChunkwiseError, ConfigError, InputError
 from ..types import Document
 from .text import decode_bytes, default_doc_id, parse_text
 
@@ -52,12 +52,31 @@ def _declared_charset(data: bytes) -> str | None:
 
 def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str | None = None,
           doc_id: str | None = None) -> Document:
-    """Parse bytes (or already-decoded text) in a given or sniffed format."""
+    """Parse bytes (or already-decoded text) in a given or sniffed format.
+
+    The border of the readers: whatever a parser library raises on a malformed
+    input is translated into an :class:`InputError` naming the source."""
     if fmt is None or fmt == "auto":
-        fmt = sniff_format(data if isinstance(data, bytes) else data[:1024].encode(), source)
+        fmt = sniff_format(data if isinstance(data, bytes) else data[:1024].encode(
+            "utf-8", "surrogatepass"), source)
     if fmt not in FORMATS:
         raise ConfigError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     doc_id = doc_id or source
+    try:
+        return _parse(data, source, fmt, encoding, doc_id)
+    except ChunkwiseError:
+        raise
+    except RecursionError:
+        raise InputError(source, f"cannot be read as {fmt}: nested too deeply") from None
+    except MemoryError:
+        raise InputError(source, f"cannot be read as {fmt}: too large to parse in memory") from None
+    except Exception as exc:  # a parser library choking on a malformed file
+        raise InputError(source, f"cannot be read as {fmt} "
+                                 f"({type(exc).__name__}: {str(exc)[:200]})") from None
+
+
+def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
+           doc_id: str) -> Document:
     if fmt == "pdf":
         from .pdf import parse_pdf
 
@@ -83,6 +102,7 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
 
 def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None = None,
               fmt: str | None = None) -> Document:
+    """Read and parse one file; an :class:`InputError` naming it when it cannot be."""
     path = Path(path)
     source = str(path)
     if not path.exists():
@@ -91,6 +111,8 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
         raise InputError(source, "is a directory")
     try:
         data = path.read_bytes()
+    except MemoryError:
+        raise InputError(source, "too large to read into memory") from None
     except OSError as exc:
         raise InputError(source, exc.strerror or str(exc)) from None
     return parse(data, source, fmt=fmt, encoding=encoding, doc_id=doc_id)

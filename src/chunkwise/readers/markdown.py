@@ -61,6 +61,8 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     # parse only what follows the front matter, keeping line numbers aligned
     fm_lines = lines.line_of(fm_end) if fm_end else 0
     body = "\n" * fm_lines + text[lines.starts[fm_lines]:] if fm_end else text
+    if body.startswith("\ufeff"):  # a byte-order mark would hide a heading on line 1
+        body = " " + body[1:]
     tokens = MarkdownIt("commonmark").enable("table").parse(body)
 
     trail = HeadingTrail()

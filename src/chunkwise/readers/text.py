@@ -7,6 +7,7 @@ import re
 import hashlib
 
 from ..errors import InputError
+from ..levels import blank_line_runs
 from ..types import Block, Document
 from .structure import HeadingTrail
 
@@ -25,16 +26,16 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
             raise InputError(source, f"unknown encoding {encoding!r}") from None
         except UnicodeDecodeError as exc:
             raise InputError(source, f"cannot be decoded as {encoding} (byte {exc.start})") from None
-    if data.startswith(codecs.BOM_UTF8):
-        data, encoding = data[len(codecs.BOM_UTF8):], "utf-8"
-    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    # a UTF-8 byte-order mark stays in the text as U+FEFF: offsets then index what
+    # open(path, encoding="utf-8").read() returns, as the README's recipe says
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise InputError(source, f"invalid UTF-16 text (byte {exc.start})") from None
-    head = data[:65536]
-    if b"\x00" in head:
-        raise InputError(source, "binary file (contains NUL bytes), not text")
+    nul = data.find(b"\x00")
+    if nul != -1:
+        raise InputError(source, f"binary file (a NUL byte at offset {nul}), not text")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -54,7 +55,6 @@ def default_doc_id(text: str) -> str:
 
 _NUMBERED_HEADING = re.compile(
     r"^[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3}){0,4})\.?[ \t]+(?P<title>[A-Z][^\r\n]{0,78}?)[ \t]*$")
-_PARAGRAPH_BREAK = re.compile(r"(?:[ \t]*\r?\n){2,}|(?:[ \t]*\r){2,}")
 
 
 def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
@@ -63,9 +63,9 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     such lines in the document."""
     spans = []
     pos = 0
-    for m in _PARAGRAPH_BREAK.finditer(text):
-        spans.append((pos, m.start()))
-        pos = m.end()
+    for start, end in blank_line_runs(text):
+        spans.append((pos, start))
+        pos = end
     spans.append((pos, len(text)))
     spans = [(s, e) for s, e in spans if text[s:e].strip()]
     candidates = {}

@@ -12,14 +12,16 @@ embeddings are close (double-pass merging).
 
 from __future__ import annotations
 
-from typing import Sequence
+from bisect import bisect_left, bisect_right
+from typing import Any, Sequence
 
 import numpy as np
 
-from .chunkers import STRATEGIES, Chunker
-from .engine import DocumentIndex, Packer, PackPolicy, Piece
-from .errors import ConfigError
-from .types import Document
+from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
+from ..errors import ConfigError
+from ..levels import TOKEN, WORD, SentenceSplitter, Sentences
+from ..types import Document
+from .base import Chunker, register
 
 METHODS = ("percentile", "std", "interquartile", "gradient")
 _DEFAULT_AMOUNT = {"percentile": 90.0, "std": 1.5, "interquartile": 1.5, "gradient": 90.0}
@@ -54,6 +56,7 @@ def window_similarities(vectors: np.ndarray, window: int) -> np.ndarray:
     return np.sum(left * right, axis=1)
 
 
+@register("semantic")
 class SemanticChunker(Chunker):
     """Cut where the similarity of neighbouring sentence windows drops.
 
@@ -65,50 +68,47 @@ class SemanticChunker(Chunker):
     pass (None: off).
     """
 
-    name = "semantic"
-
-    def __init__(self, size: int | None = None, overlap=0, tokenizer=None,
-                 max_tokens: int | None = None, embedder=None, threshold: str = "percentile",
-                 amount: float | None = None, window: int = 2, min_size: int = 0,
-                 merge: float | None = None, cache: bool = False, **options):
+    def __init__(self, size: int | None = None, *, embedder: Any = None,
+                 threshold: str = "percentile", amount: float | None = None, window: int = 2,
+                 min_size: int = 0, merge: float | None = None, cache: bool = False,
+                 language: str = "en", sentence_splitter: SentenceSplitter | None = None,
+                 **options: Any):
         if threshold not in METHODS:
             raise ConfigError(f"unknown threshold method {threshold!r} (expected {', '.join(METHODS)})")
-        if not isinstance(window, int) or window < 1:
-            raise ConfigError(f"window must be a non-negative integer, got {window!r}")
+        if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+            raise ConfigError(f"window must be a positive integer, got {window!r}")
         if merge is not None and not (-1.0 <= merge <= 1.0):
             raise ConfigError(f"merge must be a cosine similarity in [-1, 1], got {merge}")
-        super().__init__(size=size, overlap=overlap, tokenizer=tokenizer, max_tokens=max_tokens,
-                         **options)
-        if not isinstance(min_size, int) or min_size < 0 or min_size > self.limit:
+        super().__init__(size, **options)
+        if isinstance(min_size, bool) or not isinstance(min_size, int) or not \
+                0 <= min_size <= self.limit:
             raise ConfigError(f"min_size must be between 0 and size ({self.limit}), got {min_size!r}")
         self.threshold = threshold
         self.amount = float(_DEFAULT_AMOUNT[threshold] if amount is None else amount)
         self.window = window
         self.min_size = min_size
         self.merge = merge
+        self.language = language
+        self.sentences = Sentences(language=language, splitter=sentence_splitter)
+        self._policy = PackPolicy(levels=(self.sentences, WORD, TOKEN),
+                                  overlap_levels=(self.sentences,))
         self._embedder_spec = embedder
         self._cache = cache
-        self._embedder = None
+        self._embedder: Any = None
 
     @property
-    def embedder(self):
+    def embedder(self) -> Any:
         if self._embedder is None:
-            from .embed import get_embedder
+            from ..embed import get_embedder
 
             self._embedder = get_embedder(self._embedder_spec, cache=self._cache)
         return self._embedder
-
-    def policy(self) -> PackPolicy:
-        return PackPolicy(levels=("sentence", "word", "token"), overlap_levels=("sentence",))
-
-    def _needs_sentences(self) -> bool:
-        return True
 
     # -- the semantic levels ------------------------------------------------------
 
     def sentence_spans(self, index: DocumentIndex) -> list[tuple[int, int]]:
         text = index.text
-        ends = [int(e) for e in index.level("sentence")] + [len(text)]
+        ends = [int(e) for e in index.positions(self.sentences)] + [len(text)]
         spans, start = [], 0
         for end in ends:
             s = index.skip_space(start, end)
@@ -119,7 +119,15 @@ class SemanticChunker(Chunker):
         return spans
 
     def cut_positions(self, index: DocumentIndex) -> list[int]:
-        """Sentence ends after which the topic shifts."""
+        """Sentence ends after which the topic shifts (found once per document)."""
+        key = ("semantic-cuts", self.threshold, self.amount, self.window, id(self))
+        found = index.memo.get(key)
+        if found is None:
+            found = self._find_cuts(index)
+            index.memo[key] = found
+        return found
+
+    def _find_cuts(self, index: DocumentIndex) -> list[int]:
         spans = self.sentence_spans(index)
         if len(spans) < 3:
             return []
@@ -133,22 +141,26 @@ class SemanticChunker(Chunker):
             cut = distances > breakpoint_threshold(distances, self.threshold, self.amount)
         return [spans[i][1] for i in np.nonzero(cut)[0]]
 
-    def pieces(self, doc: Document, index: DocumentIndex) -> list[Piece]:
+    def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         text = doc.text
         cuts = self.cut_positions(index)
-        bounds = [0] + cuts + [len(text)]
+        inner = cuts[bisect_right(cuts, span.lo):bisect_left(cuts, span.hi)]
+        bounds = [span.lo] + inner + [span.hi]
         segments = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
         if self.min_size:
             segments = self._merge_small(index, segments)
-        packer = Packer(index, self.policy(), self.limit, self.overlap)
+        packer = Packer(index, self._policy, self.limit, self.overlap, self.max_chars)
         pieces: list[Piece] = []
         for a, b in segments:
-            pieces.extend(packer.pack(a, b))
+            pieces.extend(packer.pack(a, b, span.context))
         if self.merge is not None and len(pieces) > 1:
-            pieces = self._merge_similar(index, pieces)
+            pieces = self._merge_similar(index, pieces, span.context)
+        for p in pieces:
+            p.headings = span.headings
         return pieces
 
-    def _merge_small(self, index: DocumentIndex, segments):
+    def _merge_small(self, index: DocumentIndex,
+                     segments: list[tuple[int, int]]) -> list[tuple[int, int]]:
         tokens = index.tokens
         out: list[list[int]] = []
         for a, b in segments:
@@ -159,9 +171,10 @@ class SemanticChunker(Chunker):
         if len(out) > 1 and int(tokens.before(out[-1][1]) - tokens.before(out[-1][0])) < self.min_size:
             last = out.pop()
             out[-1][1] = last[1]
-        return [tuple(s) for s in out]
+        return [(s, e) for s, e in out]
 
-    def _merge_similar(self, index: DocumentIndex, pieces: Sequence[Piece]) -> list[Piece]:
+    def _merge_similar(self, index: DocumentIndex, pieces: Sequence[Piece],
+                       context: str) -> list[Piece]:
         text = index.text
         vectors = self.embedder.embed([text[p.start:p.end] for p in pieces])
         out = [pieces[0]]
@@ -169,9 +182,9 @@ class SemanticChunker(Chunker):
         for p, v in zip(pieces[1:], vectors[1:]):
             prev = out[-1]
             if p.start >= prev.end and float(last_vec @ v) >= self.merge:
-                n = index.counter.count(text[prev.start:p.end])
-                if n <= self.limit:
-                    out[-1] = Piece(prev.start, p.end, n)
+                n = index.counter.count(context + text[prev.start:p.end])
+                if n <= self.limit and p.end - prev.start + len(context) <= self.max_chars:
+                    out[-1] = Piece(prev.start, p.end, n, context)
                     merged = last_vec + v
                     last_vec = merged / (np.linalg.norm(merged) or 1.0)
                     continue
@@ -179,12 +192,7 @@ class SemanticChunker(Chunker):
             last_vec = v
         return out
 
-    def config(self) -> dict:
-        cfg = super().config()
-        cfg.update(threshold=self.threshold, amount=self.amount, window=self.window,
-                   min_size=self.min_size, merge=self.merge,
-                   embedder=getattr(self._embedder, "name", self._embedder_spec or "minilm"))
-        return cfg
-
-
-STRATEGIES["semantic"] = SemanticChunker
+    def options(self) -> dict[str, Any]:
+        return {"threshold": self.threshold, "amount": self.amount, "window": self.window,
+                "min_size": self.min_size, "merge": self.merge,
+                "embedder": getattr(self._embedder, "name", self._embedder_spec or "minilm")}

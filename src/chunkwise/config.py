@@ -1,0 +1,106 @@
+"""The options every strategy shares, validated once (after text-splitter's ChunkConfig).
+
+A strategy's own options (separators, embedder, sizes of a hierarchy, ...) live on
+that strategy; this holds only what the packing engine needs: the tokenizer,
+the target size, the overlap, the hard token limit and the character cap.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import ConfigError
+from .tokens import TokenCounter, get_tokenizer
+
+DEFAULT_SIZE = 256
+#: Default character cap, as a multiple of the token limit. Ordinary text runs at
+#: 4-6 characters a MiniLM token, so this never binds there; it bounds the text a
+#: single ``[UNK]`` token can stand for (a 5 MB line without spaces).
+CHARS_PER_TOKEN_CAP = 16
+
+
+def check_int(name: str, value: Any, minimum: int) -> int:
+    """An integer option at least ``minimum``, or a ConfigError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ConfigError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def resolve_overlap(overlap: Any, size: int) -> int:
+    """Overlap in tokens from an int, or a float fraction of size in [0, 1).
+
+    A float is always a fraction: ``1.0`` (all of the size) is an error, not one
+    token; whole token counts are given as ints."""
+    if overlap is None:
+        return 0
+    if isinstance(overlap, bool):
+        raise ConfigError(f"overlap must be a token count or a fraction, got {overlap!r}")
+    if isinstance(overlap, (float, np.floating)):
+        overlap = float(overlap)
+        if math.isnan(overlap) or not 0.0 <= overlap < 1.0:
+            raise ConfigError(
+                f"overlap as a float is a fraction of size in [0, 1), got {overlap} "
+                "(give a token count as an integer)")
+        tokens = int(round(overlap * size))
+    else:
+        tokens = check_int("overlap", overlap, 0)
+    if tokens >= size:
+        raise ConfigError(f"overlap ({tokens} tokens) must be smaller than size ({size})")
+    return tokens
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkConfig:
+    """Validated common options. Build with :meth:`create`.
+
+    ``limit`` (``min(size, max_tokens)``) is the hard budget on ``context + text``
+    of every chunk; ``max_chars`` bounds its characters too; ``overlap`` is in
+    tokens and counted inside the budget.
+    """
+
+    tokenizer: TokenCounter
+    size: int
+    overlap: int
+    max_tokens: int
+    max_chars: int
+
+    @property
+    def limit(self) -> int:
+        return min(self.size, self.max_tokens)
+
+    @classmethod
+    def create(cls, size: int | None = None, overlap: Any = 0, tokenizer: Any = None,
+               max_tokens: int | None = None, max_chars: int | None = None) -> "ChunkConfig":
+        counter = get_tokenizer(tokenizer)
+        explicit = size is not None
+        size = check_int("size", DEFAULT_SIZE if size is None else size, 1)
+        if max_tokens is None:
+            max_tokens = counter.max_tokens or size
+        max_tokens = check_int("max_tokens", max_tokens, 1)
+        sequence = counter.max_sequence or max_tokens
+        if explicit and size > max(max_tokens, sequence):
+            warnings.warn(
+                f"size {size} exceeds max_tokens {max_tokens} of {counter.name}; chunks are "
+                f"capped at {max_tokens} tokens", stacklevel=3)
+        limit = min(size, max_tokens)
+        if max_chars is None:
+            max_chars = max(64, CHARS_PER_TOKEN_CAP * limit)
+        max_chars = check_int("max_chars", max_chars, 1)
+        return cls(tokenizer=counter, size=size, overlap=resolve_overlap(overlap, limit),
+                   max_tokens=max_tokens, max_chars=max_chars)
+
+    def with_size(self, size: int, overlap: Any = 0, max_tokens: int | None = None) -> "ChunkConfig":
+        """The same tokenizer with another size (a level of a hierarchy)."""
+        return ChunkConfig.create(size=size, overlap=overlap, tokenizer=self.tokenizer,
+                                  max_tokens=max_tokens)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"size": self.size, "overlap": self.overlap, "max_tokens": self.max_tokens,
+                "max_chars": self.max_chars, "tokenizer": self.tokenizer.name}

@@ -1,0 +1,202 @@
+"""Boundary levels: where a chunk may end, as typed objects a strategy declares.
+
+A level finds the sorted character positions at which a cut is allowed
+(paragraph ends, line ends, sentence ends, clause ends, word ends, token
+starts, table row ends, ...). A strategy's policy lists its levels best first;
+the engine cuts at the highest-ranked level that has a boundary within budget
+(text-splitter's semantic levels, chonkie's recursive levels). New content
+strategies declare their own levels (a :class:`Positions` level from the
+document's blocks, a :class:`Pattern`, a :class:`Separator`) instead of editing
+the engine.
+
+Cutting at a position ``p`` ends one chunk at ``p`` and starts the next at the
+first non-whitespace character at or after ``p``; whitespace around a cut is
+dropped from both chunks, never text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Iterable
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import DocumentIndex
+
+SentenceSplitter = Callable[[str], Iterable[int]]
+
+
+class Level:
+    """One kind of boundary. Subclasses are frozen dataclasses (hashable, so a
+    document's positions for a level are computed once and cached)."""
+
+    name: str
+
+    def positions(self, index: "DocumentIndex") -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _match_positions(pattern: re.Pattern[str], text: str, use_end: bool) -> np.ndarray:
+    if use_end:
+        return np.fromiter((m.end() for m in pattern.finditer(text)), dtype=np.int64)
+    return np.fromiter((m.start() for m in pattern.finditer(text)), dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern(Level):
+    """Positions where a regular expression matches (its start, or its end)."""
+
+    name: str
+    regex: str
+    use_end: bool = False
+    _compiled: re.Pattern[str] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_compiled", re.compile(self.regex))
+
+    def positions(self, index: "DocumentIndex") -> np.ndarray:
+        return _match_positions(self._compiled, index.text, self.use_end)
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraphs(Level):
+    """Ends of paragraphs: the start of every blank-line run (a line break
+    followed by one or more lines of only whitespace). Found in one linear scan:
+    a regular expression that backtracks over long whitespace runs is quadratic."""
+
+    name: str = "paragraph"
+
+    def positions(self, index: "DocumentIndex") -> np.ndarray:
+        return paragraph_ends(index.text)
+
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+_INLINE_SPACE = " \t\f\v"
+
+
+def blank_line_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every paragraph break: from the trailing spaces of a line
+    through two or more line breaks with only spaces between them. Linear: each
+    line is looked at once (a backtracking regex is quadratic on long space runs)."""
+    breaks = [(m.start(), m.end()) for m in _BREAK.finditer(text)]
+    out: list[tuple[int, int]] = []
+    i, n = 0, len(breaks)
+    while i < n - 1:
+        j = i
+        # extend while the line after break j is blank and ends in another break
+        while j < n - 1 and not text[breaks[j][1]:breaks[j + 1][0]].strip(_INLINE_SPACE):
+            j += 1
+        if j > i:
+            start = breaks[i][0]
+            line_start = breaks[i - 1][1] if i else 0
+            while start > line_start and text[start - 1] in " \t":
+                start -= 1
+            out.append((start, breaks[j][1]))
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def paragraph_ends(text: str) -> np.ndarray:
+    """Positions where a paragraph ends: before the trailing spaces of its last
+    line, when two or more line breaks follow with nothing but spaces between."""
+    return np.asarray([s for s, _ in blank_line_runs(text)], dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class Sentences(Level):
+    """Sentence ends from a splitter (sentencex by default, ~300 languages)."""
+
+    language: str = "en"
+    splitter: SentenceSplitter | None = None
+    name: str = "sentence"
+
+    def positions(self, index: "DocumentIndex") -> np.ndarray:
+        split = self.splitter or sentencex_splitter(self.language)
+        return np.fromiter((int(p) for p in split(index.text)), dtype=np.int64)
+
+
+def sentencex_splitter(language: str = "en") -> SentenceSplitter:
+    """Sentence ends found by sentencex (fast, rule-based)."""
+    import sentencex
+
+    def split(text: str) -> list[int]:
+        return [b["end_index"] for b in sentencex.get_sentence_boundaries(language, text)]
+
+    split.__name__ = f"sentencex[{language}]"
+    return split
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens(Level):
+    """Token starts of the configured tokenizer (the finest level)."""
+
+    name: str = "token"
+
+    def positions(self, index: "DocumentIndex") -> np.ndarray:
+        return index.tokens.starts
+
+
+@dataclass(frozen=True, slots=True)
+class Separator(Level):
+    """Cut after every occurrence of a literal separator (kept with the text before
+    it); the empty separator cuts between any two characters."""
+
+    separator: str
+    name: str = "separator"
+
+    def positions(self, index: "DocumentIndex") -> np.ndarray:
+        text = index.text
+        if self.separator == "":
+            return np.arange(1, len(text), dtype=np.int64)
+        sep, n, out, i = self.separator, len(self.separator), [], text.find(self.separator)
+        while i != -1:
+            out.append(i + n)
+            i = text.find(sep, i + n)
+        return np.asarray(out, dtype=np.int64)
+
+    def __str__(self) -> str:
+        return f"separator {self.separator!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Positions(Level):
+    """Positions computed from the document by a function of the index: block
+    ends, table rows, definitions of a code file... ``key`` tells apart two
+    levels of the same name with different functions."""
+
+    name: str
+    find: Callable[["DocumentIndex"], Iterable[int]] = field(compare=False, hash=False)
+    key: str = ""
+
+    def positions(self, index: "DocumentIndex") -> np.ndarray:
+        return np.unique(np.fromiter((int(p) for p in self.find(index)), dtype=np.int64))
+
+
+PARAGRAPH = Paragraphs()
+LINE = Pattern("line", r"\r\n|\r|\n")
+SENTENCE = Sentences()
+CLAUSE = Pattern("clause", r"[,;:)\]\u3001\uff0c\uff1b\uff1a\u2014](?=\s)|[\u3001\uff0c\uff1b\uff1a]",
+                 use_end=True)
+WORD = Pattern("word", r"(?<=\S)\s")
+TOKEN = Tokens()
+
+#: recursive's levels, best first
+DEFAULT_LEVELS: tuple[Level, ...] = (PARAGRAPH, LINE, SENTENCE, CLAUSE, WORD, TOKEN)
+
+
+def with_language(levels: Iterable[Level], language: str,
+                  splitter: SentenceSplitter | None = None) -> tuple[Level, ...]:
+    """The same levels with the sentence level in another language or splitter."""
+    out = []
+    for level in levels:
+        if isinstance(level, Sentences):
+            level = Sentences(language=language, splitter=splitter)
+        out.append(level)
+    return tuple(out)

@@ -1,0 +1,22 @@
+"""Chunking strategies: one interface (:class:`Chunker.split` over a span), one
+registry (:data:`STRATEGIES`, extended with :func:`register` or the
+``chunkwise.strategies`` entry-point group).
+
+Adding a strategy: subclass :class:`Chunker` (or :class:`PackingChunker` for a
+pack policy over the engine), declare its own options as keyword arguments of
+``__init__``, implement ``split(doc, index, span)``, and decorate the class with
+``@register("name")``. It then works through ``chunkwise.chunk``, the CLI, and
+as any level of ``hierarchical``.
+"""
+
+from .base import STRATEGIES, Chunker, Registry, get_chunker, make_chunks, option_names, register
+from .basic import (AutoChunker, FixedChunker, PackingChunker, RecursiveChunker, SectionChunker,
+                    SentenceChunker)
+from .hierarchical import HierarchicalChunker, expand
+from .semantic import SemanticChunker
+from .structure import StructureOptions
+
+__all__ = ["STRATEGIES", "AutoChunker", "Chunker", "FixedChunker", "HierarchicalChunker",
+           "PackingChunker", "RecursiveChunker", "Registry", "SectionChunker",
+           "SemanticChunker", "SentenceChunker", "StructureOptions", "expand", "get_chunker",
+           "make_chunks", "option_names", "register"]

@@ -1,0 +1,280 @@
+"""The one interface every strategy implements, and the registry that names them.
+
+A strategy cuts a *span* of a document (:meth:`Chunker.split`), given what the
+span inherits from above (context, heading trail, page). Because every strategy
+works on spans, any strategy can be a level of ``hierarchical``. The common
+options (tokenizer, size, overlap, max_tokens, max_chars) are one validated
+:class:`~chunkwise.config.ChunkConfig`; a strategy's own options are keyword
+arguments of its own constructor, and an option no strategy in the chain takes
+is a :class:`ConfigError` naming it and the strategy.
+"""
+
+from __future__ import annotations
+
+import inspect
+from types import MappingProxyType
+from collections.abc import Mapping
+from typing import Any, Callable, ClassVar, Iterator, Sequence, TypeVar
+
+from ..config import ChunkConfig
+from ..engine import DocumentIndex, Piece, Span
+from ..errors import ConfigError
+from ..ids import assign_ids
+from ..tokens import TokenCounter
+from ..types import Chunk, Document
+
+_COMMON = ("size", "overlap", "tokenizer", "max_tokens", "max_chars")
+
+
+class Chunker:
+    """Base of every strategy. Subclasses set ``name`` (through :func:`register`)
+    and implement :meth:`split`; their own options are keyword arguments of their
+    ``__init__``, which passes the rest on to this one."""
+
+    name: ClassVar[str] = "base"
+    #: the kind of the chunks a strategy makes unless a piece says otherwise
+    kind: ClassVar[str] = "prose"
+
+    def __init__(self, size: int | None = None, overlap: Any = 0, tokenizer: Any = None,
+                 max_tokens: int | None = None, max_chars: int | None = None, *,
+                 config: ChunkConfig | None = None, **unknown: Any):
+        if unknown:
+            raise unknown_option(self, unknown)
+        if config is not None:
+            given = [k for k, v in (("size", size), ("tokenizer", tokenizer),
+                                    ("max_tokens", max_tokens), ("max_chars", max_chars))
+                     if v is not None] + (["overlap"] if overlap else [])
+            if given:
+                raise ConfigError(f"strategy {self.name!r}: give config= or "
+                                  f"{', '.join(given)}, not both")
+            self.config = config
+        else:
+            self.config = ChunkConfig.create(size=size, overlap=overlap, tokenizer=tokenizer,
+                                             max_tokens=max_tokens, max_chars=max_chars)
+
+    # -- the common configuration ---------------------------------------------------
+
+    @property
+    def tokenizer(self) -> TokenCounter:
+        return self.config.tokenizer
+
+    @property
+    def size(self) -> int:
+        return self.config.size
+
+    @property
+    def overlap(self) -> int:
+        return self.config.overlap
+
+    @property
+    def max_tokens(self) -> int:
+        return self.config.max_tokens
+
+    @property
+    def max_chars(self) -> int:
+        return self.config.max_chars
+
+    @property
+    def limit(self) -> int:
+        """The hard budget on tokens of ``context + text``."""
+        return self.config.limit
+
+    # -- the one interface ----------------------------------------------------------
+
+    def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
+        """Cut ``doc.text[span.lo:span.hi]`` into pieces within this strategy's budget,
+        each carrying ``span.context`` unless the strategy builds its own."""
+        raise NotImplementedError  # pragma: no cover - interface
+
+    def options(self) -> dict[str, Any]:
+        """This strategy's own options, for :meth:`describe` (defaults left out)."""
+        return {}
+
+    # -- chunking documents ---------------------------------------------------------
+
+    def chunk_document(self, doc: Document) -> list[Chunk]:
+        """One document's chunks, in document order."""
+        if not doc.text.strip():
+            return []
+        index = DocumentIndex(doc, self.tokenizer)
+        return make_chunks(index, self.split(doc, index, Span(0, len(doc.text))), self.kind)
+
+    def iter_chunks(self, source: Any, *, on_error: Any = "raise", doc_id: str | None = None,
+                    encoding: str | None = None, format: str | None = None) -> Iterator[Chunk]:
+        """Chunks of every document of ``source``, document by document (see
+        :func:`chunkwise.iter_chunks`)."""
+        from ..api import iter_documents_chunks
+
+        for _, chunks in iter_documents_chunks(self, source, on_error=on_error, doc_id=doc_id,
+                                               encoding=encoding, format=format):
+            yield from chunks
+
+    def chunk(self, source: Any, *, on_error: Any = "raise", doc_id: str | None = None,
+              encoding: str | None = None, format: str | None = None) -> list[Chunk]:
+        """All chunks of ``source`` as a list (see :func:`chunkwise.chunk`)."""
+        return list(self.iter_chunks(source, on_error=on_error, doc_id=doc_id,
+                                     encoding=encoding, format=format))
+
+    __call__ = chunk
+
+    def describe(self) -> dict[str, Any]:
+        """The strategy name, the common configuration and its own options: enough to
+        rebuild it, and what an index stores to refuse a mismatched re-run."""
+        return {"strategy": self.name, **self.config.as_dict(), **self.options()}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.describe().items() if k != "strategy")
+        return f"{type(self).__name__}({args})"
+
+
+def option_names(cls: type) -> list[str]:
+    """Keyword options a strategy class accepts, over its whole constructor chain."""
+    names: list[str] = []
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in (
+                    "self", "config") and p.name not in names:
+                names.append(p.name)
+    return names
+
+
+def unknown_option(strategy: Chunker | type, options: Mapping[str, Any]) -> ConfigError:
+    cls = strategy if isinstance(strategy, type) else type(strategy)
+    names = sorted(options)
+    known = ", ".join(option_names(cls))
+    word = "option" if len(names) == 1 else "options"
+    return ConfigError(f"strategy {cls.name!r} has no {word} {', '.join(map(repr, names))} "
+                       f"(its options: {known})")
+
+
+def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: str = "prose",
+                layered: bool = False) -> list[Chunk]:
+    """Chunks from pieces: content-hash ids (per depth when ``layered``), parent ids,
+    page of the start (and ``metadata.pages`` when a chunk spans pages), and
+    previous/next ids among the chunks of the same depth."""
+    doc = index.doc
+    text = doc.text
+    by_depth: dict[int, list[int]] = {}
+    for i, p in enumerate(pieces):
+        by_depth.setdefault(p.depth, []).append(i)
+    ids: list[str] = [""] * len(pieces)
+    for depth, members in by_depth.items():
+        key = f"{doc.doc_id}#L{depth}" if layered else doc.doc_id
+        for i, cid in zip(members, assign_ids(key, ((pieces[i].context,
+                                                     text[pieces[i].start:pieces[i].end])
+                                                    for i in members))):
+            ids[i] = cid
+    piece_ids = {id(p): ids[i] for i, p in enumerate(pieces)}
+    neighbours: dict[int, tuple[str | None, str | None]] = {}
+    for members in by_depth.values():
+        for j, i in enumerate(members):
+            neighbours[i] = (ids[members[j - 1]] if j else None,
+                             ids[members[j + 1]] if j + 1 < len(members) else None)
+    out = []
+    for i, p in enumerate(pieces):
+        page = p.page
+        metadata = p.metadata
+        if index.has_pages:
+            first, last = index.page_at(p.start), index.page_at(max(p.start, p.end - 1))
+            page = first
+            if first is not None and last is not None and last != first:
+                metadata = {**metadata, "pages": [first, last]}
+        out.append(Chunk(
+            id=ids[i], doc_id=doc.doc_id, text=text[p.start:p.end], start=p.start, end=p.end,
+            context=p.context, token_count=p.token_count, kind=p.kind or default_kind,  # type: ignore[arg-type]
+            headings=p.headings, page=page, source=doc.source, level=p.depth,
+            parent_id=piece_ids.get(id(p.parent)) if p.parent is not None else None,
+            prev_id=neighbours[i][0], next_id=neighbours[i][1],
+            metadata=MappingProxyType(dict(metadata))))
+    return out
+
+
+# -- the registry ------------------------------------------------------------------
+
+C = TypeVar("C", bound=type)
+
+ENTRY_POINT_GROUP = "chunkwise.strategies"
+
+
+class Registry(Mapping[str, type]):
+    """Strategy names to classes. Built-in strategies register with the
+    :func:`register` decorator; a third-party package adds its own through the
+    ``chunkwise.strategies`` entry-point group (loaded on the first lookup of a
+    name not registered here)."""
+
+    def __init__(self) -> None:
+        self._classes: dict[str, type] = {}
+        self._entry_points_loaded = False
+
+    def register(self, name: str) -> Callable[[C], C]:
+        def decorate(cls: C) -> C:
+            if not (isinstance(cls, type) and issubclass(cls, Chunker)):
+                raise TypeError(f"{cls!r} is not a Chunker subclass")
+            if name in self._classes and self._classes[name] is not cls:
+                raise ConfigError(f"strategy {name!r} is already registered")
+            cls.name = name  # type: ignore[attr-defined]
+            self._classes[name] = cls
+            return cls
+        return decorate
+
+    def _load_entry_points(self) -> None:
+        if self._entry_points_loaded:
+            return
+        self._entry_points_loaded = True
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            if ep.name in self._classes:
+                continue
+            try:
+                cls = ep.load()
+            except Exception as exc:  # a broken plug-in must not break the built-ins
+                raise ConfigError(f"strategy {ep.name!r} from {ep.value} cannot be loaded "
+                                  f"({type(exc).__name__}: {exc})") from None
+            self.register(ep.name)(cls)
+
+    def __getitem__(self, name: str) -> type:
+        if name not in self._classes:
+            self._load_entry_points()
+        return self._classes[name]
+
+    def __contains__(self, name: object) -> bool:
+        if isinstance(name, str) and name not in self._classes:
+            self._load_entry_points()
+        return name in self._classes
+
+    def __iter__(self) -> Iterator[str]:
+        self._load_entry_points()
+        return iter(self._classes)
+
+    def __len__(self) -> int:
+        self._load_entry_points()
+        return len(self._classes)
+
+    def names(self) -> list[str]:
+        return sorted(self)
+
+
+STRATEGIES = Registry()
+register = STRATEGIES.register
+
+
+def get_chunker(strategy: str | Chunker = "auto", **options: Any) -> Chunker:
+    """A strategy by name (or the given Chunker, which takes no options)."""
+    if isinstance(strategy, Chunker):
+        if options:
+            raise ConfigError("options are given to a strategy's constructor, not with an "
+                              f"instance (got {', '.join(sorted(options))})")
+        return strategy
+    if not isinstance(strategy, str) or strategy not in STRATEGIES:
+        raise ConfigError(f"unknown strategy {strategy!r} "
+                          f"(expected one of {', '.join(STRATEGIES.names())})")
+    cls = STRATEGIES[strategy]
+    try:
+        return cls(**options)  # type: ignore[no-any-return]
+    except TypeError as exc:  # e.g. a positional misuse inside a plug-in's constructor
+        raise ConfigError(f"strategy {strategy!r}: {exc}") from None
+

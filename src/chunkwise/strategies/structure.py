@@ -1,0 +1,383 @@
+"""Structure-aware packing of a span: headings are hard boundaries with their trail
+as context, tables are atomic blocks (split only by whole rows, the header
+repeated in context), front matter stands alone.
+
+Used by ``section`` and ``auto``, and by ``recursive``/``sentence`` with
+``headers=True``. It works on any span of a document, so a structure-aware
+strategy can be any level of a hierarchy: sections and table rows are clipped
+to the span, and a span that starts inside a section inherits its trail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import ChunkConfig
+from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
+from ..errors import ConfigError
+from ..levels import TOKEN, WORD, Positions
+from ..types import Block
+
+STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max", "table_rows",
+                     "merge_sections")
+
+
+def _block_ends(index: DocumentIndex) -> list[int]:
+    return [b.end for b in index.blocks]
+
+
+def _table_rows(index: DocumentIndex) -> list[int]:
+    return [e for b in index.blocks if b.kind == "table" for _, e in b.metadata.get("rows", ())]
+
+
+def _table_cells(index: DocumentIndex) -> list[int]:
+    """Cell borders: every unescaped ``|`` inside a row of a pipe table."""
+    text = index.text
+    out = []
+    for b in index.blocks:
+        if b.kind != "table":
+            continue
+        for s, e in b.metadata.get("rows", ()):
+            i = text.find("|", s + 1, e - 1)
+            while i != -1:
+                if text[i - 1] != "\\":
+                    out.append(i)
+                i = text.find("|", i + 1, e - 1)
+    return out
+
+
+BLOCK = Positions("block", _block_ends)
+TABLE_ROW = Positions("table-row", _table_rows)
+TABLE_CELL = Positions("table-cell", _table_cells)
+TABLE_ROW_POLICY = PackPolicy(levels=(TABLE_ROW, TABLE_CELL, WORD, TOKEN))
+
+
+@dataclass(frozen=True, slots=True)
+class StructureOptions:
+    """How structure becomes context. ``context_template`` renders the trail
+    (``{trail}``, ``{title}``); a table up to ``table_max`` tokens (default 2 x
+    size, never above max_tokens) is one chunk; ``table_rows="row"`` makes one
+    chunk per row; ``merge_sections`` merges small sibling sections."""
+
+    context_template: str = "{trail}\n\n"
+    trail_separator: str = " > "
+    title: bool = True  # put the document title at the head of the trail
+    table_max: int | None = None
+    table_rows: str = "group"
+    merge_sections: bool = False
+
+    def __post_init__(self) -> None:
+        if self.table_rows not in ("group", "row"):
+            raise ConfigError(f"table_rows must be 'group' or 'row', got {self.table_rows!r}")
+        if not isinstance(self.context_template, str) or "{trail}" not in self.context_template:
+            raise ConfigError("context_template must contain {trail}")
+        if self.table_max is not None and (isinstance(self.table_max, bool) or not isinstance(
+                self.table_max, int) or self.table_max < 1):
+            raise ConfigError(f"table_max must be a positive integer, got {self.table_max!r}")
+
+    @classmethod
+    def pop_from(cls, strategy: str, options: dict[str, Any], enabled: bool) -> "StructureOptions":
+        """Take the structure options out of a strategy's keyword options; they are
+        an error where structure is off (``headers=False``)."""
+        given = {k: options.pop(k) for k in STRUCTURE_OPTIONS if k in options}
+        if given and not enabled:
+            raise ConfigError(f"strategy {strategy!r}: {', '.join(sorted(given))} "
+                              "apply only with headers=True")
+        try:
+            return cls(**given)
+        except TypeError as exc:  # pragma: no cover - all keys are known
+            raise ConfigError(str(exc)) from None
+
+    def changed(self) -> dict[str, Any]:
+        default = StructureOptions()
+        return {k: getattr(self, k) for k in STRUCTURE_OPTIONS
+                if getattr(self, k) != getattr(default, k)}
+
+
+@dataclass(slots=True)
+class Section:
+    start: int
+    end: int
+    headings: tuple[str, ...]
+    blocks: list[Block] = field(default_factory=list)
+
+
+def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
+    """Sections of a span: a new one at every heading; the part before the span's
+    first heading inherits the trail in force at the span's start."""
+    doc = index.doc
+    text = doc.text
+    lo, hi = span.lo, span.hi
+    before = index.block_at(lo)
+    trail = before.headings if before is not None and before.end > lo else (
+        before.headings if before is not None else span.headings)
+    sections: list[Section] = []
+    current = Section(lo, hi, trail or span.headings)
+    for block in index.blocks_in(lo, hi):
+        if block.kind == "heading" and block.start >= lo:
+            current.end = block.start
+            sections.append(current)
+            current = Section(block.start, hi, block.headings, [block])
+        else:
+            current.blocks.append(block)
+    sections.append(current)
+    sections = [s for s in sections if text[s.start:s.end].strip()]
+    # a heading with no body of its own ("5. Records" straight into "5.1 ...") joins
+    # the first subsection instead of becoming a chunk of one line
+    merged: list[Section] = []
+    for s in sections:
+        prev = merged[-1] if merged else None
+        if (prev is not None and len(prev.blocks) == 1 and prev.blocks[0].kind == "heading"
+                and len(s.headings) > len(prev.headings)
+                and s.headings[:len(prev.headings)] == prev.headings):
+            merged[-1] = Section(prev.start, s.end, s.headings, prev.blocks + s.blocks)
+        else:
+            merged.append(s)
+    return merged
+
+
+class StructuredPacking:
+    """Structure-aware pieces of spans of one document."""
+
+    def __init__(self, index: DocumentIndex, policy: PackPolicy, config: ChunkConfig,
+                 options: StructureOptions):
+        self.doc = index.doc
+        self.index = index
+        self.limit = config.limit
+        self.options = options
+        self.count = index.counter.count
+        self.prose = Packer(index, PackPolicy((BLOCK,) + policy.levels, policy.overlap_levels),
+                            config.limit, config.overlap, config.max_chars)
+        self.rows = Packer(index, TABLE_ROW_POLICY, config.limit, 0, config.max_chars)
+        table_max = options.table_max if options.table_max is not None else 2 * config.size
+        self.table_limit = min(table_max, config.max_tokens)
+        self.max_tokens = config.max_tokens
+        self.max_chars = config.max_chars
+        self._contexts: dict[tuple[str, ...], str] = {}
+
+    # -- context ------------------------------------------------------------------
+
+    def trail(self, headings: tuple[str, ...]) -> tuple[str, ...]:
+        title = self.doc.title if self.options.title else None
+        if title and (not headings or headings[0] != title):
+            return (title,) + headings
+        return headings
+
+    def context(self, headings: tuple[str, ...]) -> str:
+        """The rendered trail; outer headings are dropped while it would take more than
+        half the budget (the text must keep room), and it is left out if even the
+        innermost heading is too long."""
+        if headings in self._contexts:
+            return self._contexts[headings]
+        trail = self.trail(headings)
+        ctx = ""
+        while trail:
+            ctx = self.options.context_template.format(
+                trail=self.options.trail_separator.join(trail), title=self.doc.title or "")
+            if self.count(ctx) <= self.limit // 2 and len(ctx) <= self.max_chars // 2:
+                break
+            trail, ctx = trail[1:], ""
+        self._contexts[headings] = ctx
+        return ctx
+
+    def fits_context(self, ctx: str, extra: str) -> str:
+        """``ctx + extra`` if it leaves half the budget for text, else ``ctx``."""
+        both = ctx + extra
+        if self.count(both) <= self.limit // 2 and len(both) <= self.max_chars // 2:
+            return both
+        return ctx
+
+    # -- packing ------------------------------------------------------------------
+
+    def split(self, span: Span) -> list[Piece]:
+        out: list[Piece] = []
+        for section in split_sections(self.index, span):
+            section_pieces = self.section_pieces(section, span)
+            for p in section_pieces:
+                p.headings = section.headings
+            if len(section_pieces) == 1 and section_pieces[0].kind == "prose":
+                section_pieces[0].metadata["whole_section"] = True
+            out.extend(section_pieces)
+        if self.options.merge_sections:
+            out = self.merge_siblings(out)
+        for p in out:
+            p.metadata.pop("whole_section", None)
+        return out
+
+    def section_pieces(self, section: Section, span: Span) -> list[Piece]:
+        ctx = self.context(section.headings) if section.headings else span.context
+        pieces: list[Piece] = []
+        cur = section.start
+        pending: list[Block] = []  # blocks since cur
+        for block in section.blocks:
+            clipped = block.start < section.start or block.end > section.end
+            if block.kind == "table":
+                lo, hi = max(block.start, section.start), min(block.end, section.end)
+                # headings alone before a table travel with it rather than make a
+                # chunk of one line
+                lead = cur if (not clipped and pending
+                               and all(b.kind == "heading" for b in pending)) else None
+                if lead is None and cur < lo:
+                    pieces.extend(self._prose(cur, lo, ctx, pending))
+                pieces.extend(self.table_pieces(block, ctx, lead, lo, hi))
+                cur, pending = hi, []
+            elif block.kind == "front_matter" and not clipped:
+                if cur < block.start:
+                    pieces.extend(self._prose(cur, block.start, ctx, pending))
+                for p in self.prose.pack(block.start, block.end):
+                    p.kind = "front_matter"
+                    pieces.append(p)
+                cur, pending = block.end, []
+            else:
+                pending.append(block)
+        if cur < section.end:
+            pieces.extend(self._prose(cur, section.end, ctx, pending))
+        return pieces
+
+    def _prose(self, lo: int, hi: int, ctx: str, pending: list[Block]) -> list[Piece]:
+        """Prose of a section; headings at its start travel with the first piece."""
+        floor = None
+        for b in pending:
+            if b.kind != "heading":
+                break
+            floor = b.end
+        return self.prose.pack(lo, hi, ctx, first_floor=floor)
+
+    def table_pieces(self, block: Block, ctx: str, lead: int | None, lo: int,
+                     hi: int) -> list[Piece]:
+        """A table's chunks (of its part ``[lo, hi)`` when a span clips it); ``lead`` is
+        an earlier start (a heading just above it)."""
+        text = self.doc.text
+        meta = block.metadata
+        start = lo if lead is None else lead
+        whole = self.count(ctx + text[start:hi])
+        rows = [(s, e) for s, e in meta.get("rows", ()) if s >= lo and e <= hi]
+        header = meta.get("header")
+        header_inside = header is not None and header[0] >= lo and header[1] <= hi
+        header_ctx = ctx
+        if header is not None:
+            header_ctx = self.fits_context(ctx, text[header[0]:header[1]] + "\n")
+        first_ctx = ctx if header_inside or header is None else header_ctx
+        if self.options.table_rows == "row" and rows and header:
+            return self.row_pieces(block, ctx, start, hi, header_inside)
+        fits_whole = whole <= self.table_limit and hi - start + len(ctx) <= self.max_chars
+        if fits_whole and (header_inside or header is None):
+            return [Piece(start, hi, whole, ctx, kind="table")]
+        if not rows:
+            return self._tag(self.rows.pack(start, hi, first_ctx), "table")
+        pieces = self.row_groups(start, hi, rows, first_ctx, header_ctx)
+        if len(pieces) > 1:
+            for i, p in enumerate(pieces):
+                p.metadata.update(table_part=i + 1, table_parts=len(pieces))
+        return self._tag(pieces, "table")
+
+    def row_groups(self, start: int, hi: int, rows: list[tuple[int, int]], ctx: str,
+                   header_ctx: str) -> list[Piece]:
+        """Whole rows packed up to the size; the first group carries the header lines
+        in its text (when they are in the span), the others in their context. A
+        row larger than the size stays whole up to max_tokens; only a row beyond
+        that is cut, at cell borders."""
+        text = self.doc.text
+        pieces: list[Piece] = []
+        group_start: int | None = start
+        group_end: int | None = None
+        group_n = 0
+        cap = self.max_chars
+
+        def group_ctx() -> str:
+            return ctx if not pieces else header_ctx
+
+        for s, e in rows:
+            if group_start is None:
+                group_start = s
+            gctx = group_ctx()
+            n = self.count(gctx + text[group_start:e])
+            if n <= self.limit and e - group_start + len(gctx) <= cap:
+                group_end, group_n = e, n
+                continue
+            if group_end is not None:  # close the group before this row
+                pieces.append(Piece(group_start, group_end, group_n, gctx))
+                group_start = s
+                gctx = group_ctx()
+                n = self.count(gctx + text[group_start:e])
+                if n <= self.limit and e - group_start + len(gctx) <= cap:
+                    group_end, group_n = e, n
+                    continue
+            if n <= self.max_tokens and e - group_start + len(gctx) <= cap:
+                pieces.append(Piece(group_start, e, n, gctx))  # one big row: kept whole
+            else:  # cut at cell borders; the header is context from the second piece on
+                cut = self.rows.pack(group_start, e, gctx)
+                pieces.append(cut[0])
+                if cut[0].end < e:
+                    pieces.extend(self.rows.pack(cut[0].end, e, header_ctx))
+            group_start, group_end = None, None
+        if group_end is not None and group_start is not None:
+            pieces.append(Piece(group_start, group_end, group_n, group_ctx()))
+        elif group_start is not None and group_start < hi and text[group_start:hi].strip():
+            pieces.extend(self.rows.pack(group_start, hi, group_ctx()))  # text after the rows
+        return pieces
+
+    def row_pieces(self, block: Block, ctx: str, start: int, hi: int,
+                   header_inside: bool) -> list[Piece]:
+        """One chunk per row, the row rendered as 'column: value; ...' in context."""
+        text = self.doc.text
+        meta = block.metadata
+        columns = meta.get("columns", ())
+        header = meta["header"]
+        header_ctx = self.fits_context(ctx, text[header[0]:header[1]] + "\n")
+        pieces: list[Piece] = []
+        first = True
+        for i, ((s, e), cells) in enumerate(zip(meta["rows"], meta.get("cells", ()))):
+            if s < start or e > hi:
+                continue
+            record = "; ".join(f"{c}: {v}" for c, v in zip(columns, cells) if c or v)
+            begin = start if first and header_inside else s  # header lines with the first row
+            row_ctx = ctx + record + "\n"
+            n = self.count(row_ctx + text[begin:e])
+            if n <= self.limit and e - begin + len(row_ctx) <= self.max_chars:
+                pieces.append(Piece(begin, e, n, row_ctx, kind="table",
+                                    metadata={"row": i + 1}))
+            else:
+                pieces.extend(self.rows.pack(begin, e, ctx if first and header_inside
+                                             else header_ctx))
+            first = False
+        return self._tag(pieces, "table")
+
+    @staticmethod
+    def _tag(pieces: list[Piece], kind: str) -> list[Piece]:
+        for p in pieces:
+            p.kind = kind
+        return pieces
+
+    def merge_siblings(self, pieces: list[Piece]) -> list[Piece]:
+        """Merge neighbouring whole small sections under a common trail, up to the size."""
+        out: list[Piece] = []
+        text = self.doc.text
+        page_at = self.index.page_at
+        for p in pieces:
+            prev = out[-1] if out else None
+            if (prev is not None and prev.metadata.get("whole_section")
+                    and p.metadata.get("whole_section")
+                    and page_at(prev.start) == page_at(p.start)):
+                common = _common_prefix(prev.headings, p.headings)
+                if common and len(common) >= min(len(prev.headings), len(p.headings)) - 1:
+                    ctx = self.context(common)
+                    n = self.count(ctx + text[prev.start:p.end])
+                    if n <= self.limit and p.end - prev.start + len(ctx) <= self.max_chars:
+                        out[-1] = Piece(prev.start, p.end, n, ctx, headings=common,
+                                        metadata={"whole_section": True})
+                        continue
+            out.append(p)
+        return out
+
+
+def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+__all__ = ["BLOCK", "TABLE_ROW", "TABLE_CELL", "StructureOptions", "StructuredPacking",
+           "split_sections"]
