@@ -9,7 +9,6 @@ SHARED = Path(os.environ.get("CHUNKWISE_SHARED", ROOT.parent / "shared"))
 CHROMA = SHARED / "eval" / "chroma"
 
 sys.path.insert(0, str(Path(__file__).parent))
-os.chdir(ROOT)  # CLI tests name files relative to the repository
 
 
 @pytest.fixture(scope="session")

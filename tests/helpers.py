@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tokenizers import Tokenizer
 
 from chunkwise.tokens import minilm_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
 
 
 def independent_minilm_count():
@@ -33,3 +38,99 @@ def assert_invariants(text: str, chunks, limit: int, count=None):
         covered[c.start:c.end] = b"\x01" * (c.end - c.start)
     lost = [i for i, ch in enumerate(text) if not ch.isspace() and not covered[i]]
     assert not lost, f"{len(lost)} characters lost, first at {lost[0]}: {text[lost[0]:lost[0]+20]!r}"
+
+
+QUAL = """# QUAL-047
+
+## 1. Purpose
+
+This procedure sets how incident records are created, kept and destroyed.
+
+## 2. Scope
+
+It applies to all sites and all staff, including contractors on site.
+
+## 3. Records
+
+### 3.1 Storage
+
+Records are stored in the document system, never on local drives.
+
+### 3.2 Accident reports
+
+Accident reports are kept as shown below.
+
+| Record | Retention | Owner |
+|---|---|---|
+| Near-miss report | 3 years | Safety lead |
+| Accident report | seven years | Quality office |
+| Illness record | 40 years | HR |
+"""
+
+
+def by_text(chunks, needle):
+    return [c for c in chunks if needle in c.text]
+
+
+TRANSCRIPT = (
+    "Agent: Thanks for calling, how can I help? "
+    "Customer: I want a refund for the blender I returned last week. "
+    "Agent: I see the return arrived on Monday, so the refund of 89 dollars is being processed. "
+    "Customer: When will the money be back on my card? "
+    "Agent: Refunds reach the original payment method within five working days. "
+    "Customer: Also, my second order has not arrived yet. "
+    "Agent: That parcel left the warehouse yesterday with the courier. "
+    "Customer: How long does delivery usually take? "
+    "Agent: Standard shipping takes three to five days, and you will get a tracking link by e-mail. "
+    "Customer: One more thing, the kettle I bought last year stopped heating. "
+    "Agent: The kettle is still under the two-year warranty against manufacturing defects. "
+    "Customer: Do I need the receipt to make a warranty claim? "
+    "Agent: Just send the order number and a photo of the fault, and we repair or replace it.")
+
+
+def make_pdf(path, hyphen=True, tables=True, password=None):
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.set_font("Helvetica", size=11)
+    for page in (1, 2):
+        pdf.add_page()
+        pdf.set_y(10)
+        pdf.cell(0, 8, "ACME Corp - Records Manual")
+        pdf.set_y(30)
+        if page == 1:
+            pdf.multi_cell(0, 6, "1 Records\n\nAccident reports are kept for the full reten-\n"
+                                 "tion period set out below and are destroyed after\n"
+                                 "review by the safety lead.")
+        else:
+            pdf.multi_cell(0, 6, "2 Retention\n\nThe periods are listed here.")
+            if tables:
+                with pdf.table() as table:
+                    for row in [("Record", "Years"), ("Accident", "7"), ("Near miss", "3")]:
+                        r = table.row()
+                        for cell in row:
+                            r.cell(cell)
+        pdf.set_y(-20)
+        pdf.cell(0, 8, f"Page {page} of 2")
+    if password:
+        pdf.set_encryption(owner_password="o", user_password=password)
+    pdf.output(str(path))
+
+
+def check_hierarchy(text, chunks, sizes):
+    by_id = {c.id: c for c in chunks}
+    assert len(by_id) == len(chunks)
+    levels = sorted({c.level for c in chunks})
+    assert levels == list(range(len(sizes)))
+    count = independent_minilm_count()
+    for level, size in enumerate(sizes):
+        layer = [c for c in chunks if c.level == level]
+        assert_invariants(text, layer, min(size, 254) if level == len(sizes) - 1 else size, count)
+    for c in chunks:
+        if c.level == 0:
+            assert c.parent_id is None
+        else:
+            parent = by_id[c.parent_id]
+            assert parent.level == c.level - 1
+            assert parent.start <= c.start and c.end <= parent.end  # child inside parent

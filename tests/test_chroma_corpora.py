@@ -1,12 +1,15 @@
 """The CLI on every corpus of Chroma's benchmark, every strategy, sizes 128 and 256."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from chunkwise.cli import main
-
-from helpers import assert_invariants, independent_minilm_count
+from helpers import (
+    assert_invariants,
+    independent_minilm_count,
+)
 
 CORPORA = ["chatlogs", "finance", "pubmed", "state_of_the_union", "wikitexts"]
 
@@ -31,6 +34,6 @@ def test_cli_on_chroma_corpora(chroma_dir, tmp_path, capsys, strategy, size):
     from types import SimpleNamespace
 
     for path, doc_rows in by_doc.items():
-        text = open(path, encoding="utf-8", newline="").read()
+        text = Path(path).read_bytes().decode("utf-8")
         chunks = [SimpleNamespace(**{**r, "embed_text": r["context"] + r["text"]}) for r in doc_rows]
         assert_invariants(text, chunks, limit, count)

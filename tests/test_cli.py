@@ -1,14 +1,12 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from chunkwise.cli import main
-
-
-
-SAMPLES = "samples"
+from helpers import SAMPLES
 
 
 def run(capsys, *args):
@@ -34,7 +32,7 @@ def test_jsonl_to_stdout_with_all_fields(capsys):
     assert code == 0
     rows = [json.loads(line) for line in out.splitlines()]
     assert len(rows) > 1
-    text = open(f"{SAMPLES}/shipping-faq-note.txt", encoding="utf-8", newline="").read()
+    text = Path(f"{SAMPLES}/shipping-faq-note.txt").read_bytes().decode("utf-8")
     for r in rows:
         assert set(r) >= {"id", "doc_id", "source", "text", "start", "end", "context",
                           "embed_text", "token_count", "kind", "headings", "page", "parent_id",
@@ -47,10 +45,10 @@ def test_jsonl_to_stdout_with_all_fields(capsys):
 @pytest.mark.parametrize("strategy", ["fixed", "sentence", "recursive"])
 def test_every_strategy_and_overlap_forms(capsys, strategy):
     for overlap in ("8", "0.2"):
-        code, out, _ = run(capsys, "chunk", SAMPLES, "-s", strategy, "--size", "48",
+        code, out, _ = run(capsys, "chunk", str(SAMPLES), "-s", strategy, "--size", "48",
                            "--overlap", overlap, "--no-progress")
         assert code == 0
-        assert all(json.loads(l)["token_count"] <= 48 for l in out.splitlines())
+        assert all(json.loads(line)["token_count"] <= 48 for line in out.splitlines())
 
 
 def test_folder_glob_stdin_and_output_file(capsys, tmp_path, monkeypatch):
@@ -61,15 +59,15 @@ def test_folder_glob_stdin_and_output_file(capsys, tmp_path, monkeypatch):
     out_file = tmp_path / "out.jsonl"
     code, out, _ = run(capsys, "chunk", str(tmp_path), "-o", str(out_file), "--no-progress")
     assert code == 0 and out == ""
-    rows = [json.loads(l) for l in out_file.read_text().splitlines()]
+    rows = [json.loads(line) for line in out_file.read_text().splitlines()]
     assert sorted(r["text"] for r in rows) == ["# A\n\nAlpha text.", "Beta text."]
     code, out, _ = run(capsys, "chunk", str(tmp_path / "**" / "*.md"))
-    assert code == 0 and [json.loads(l)["text"] for l in out.splitlines()] == ["# A\n\nAlpha text."]
+    assert code == 0 and [json.loads(line)["text"] for line in out.splitlines()] == ["# A\n\nAlpha text."]
 
     import io
 
     class FakeStdin:
-        buffer = io.BytesIO("From standard input.\r\n".encode())
+        buffer = io.BytesIO(b"From standard input.\r\n")
 
     monkeypatch.setattr(sys, "stdin", FakeStdin)
     code, out, _ = run(capsys, "chunk", "-")
@@ -81,21 +79,21 @@ def test_parquet_output(capsys, tmp_path):
     import pyarrow.parquet as pq
 
     out_file = tmp_path / "chunks.parquet"
-    code, _, _ = run(capsys, "chunk", SAMPLES, "--format", "parquet", "-o", str(out_file),
+    code, _, _ = run(capsys, "chunk", str(SAMPLES), "--format", "parquet", "-o", str(out_file),
                      "--size", "64", "--no-progress")
     assert code == 0
     table = pq.read_table(out_file).to_pylist()
     assert len(table) > 3
     # auto (the default) keeps a table up to twice the size whole
     assert all(r["token_count"] <= (128 if r["kind"] == "table" else 64) for r in table)
-    code, _, err = run(capsys, "chunk", SAMPLES, "--format", "parquet")
+    code, _, err = run(capsys, "chunk", str(SAMPLES), "--format", "parquet")
     assert code == 2 and "needs an output file" in err
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["chunk", "samples", "--size", "0"], "size must be at least 1"),
-    (["chunk", "samples", "--size", "10", "--overlap", "10"], "must be smaller than size"),
-    (["chunk", "samples", "--tokenizer", "nope"], "unknown tokenizer 'nope'"),
+    (["chunk", str(SAMPLES), "--size", "0"], "size must be at least 1"),
+    (["chunk", str(SAMPLES), "--size", "10", "--overlap", "10"], "must be smaller than size"),
+    (["chunk", str(SAMPLES), "--tokenizer", "nope"], "unknown tokenizer 'nope'"),
     (["chunk", "missing-file.txt"], "missing-file.txt: no such file"),
 ])
 def test_bad_options_one_line_exit_2(capsys, args, needle):
@@ -106,7 +104,7 @@ def test_bad_options_one_line_exit_2(capsys, args, needle):
 
 
 def test_unknown_strategy_exit_2():
-    res = subprocess.run([sys.executable, "-m", "chunkwise.cli", "chunk", "samples", "-s", "magic"],
+    res = subprocess.run([sys.executable, "-m", "chunkwise.cli", "chunk", str(SAMPLES), "-s", "magic"],
                          capture_output=True, text=True)
     assert res.returncode == 2 and "unknown strategy 'magic' (expected one of" in res.stderr
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
@@ -118,13 +116,13 @@ def test_one_bad_file_in_a_folder_is_reported_others_chunked(capsys, tmp_path):
     (tmp_path / "empty.txt").write_bytes(b"")
     code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
     assert code == 2
-    assert [json.loads(l)["text"] for l in out.splitlines()] == ["Good text here."]
+    assert [json.loads(line)["text"] for line in out.splitlines()] == ["Good text here."]
     assert err.count("error") == 1 and "bad.txt: binary file" in err
     assert "Traceback" not in err
 
 
 def test_summary_and_progress(capsys):
-    code, out, err = run(capsys, "chunk", SAMPLES, "--summary", "--progress")
+    code, out, err = run(capsys, "chunk", str(SAMPLES), "--summary", "--progress")
     assert code == 0
     assert "documents 2" in out and "chunks" in out and "mean tokens" in out
     assert "max tokens" in out and "time" in out
@@ -137,18 +135,18 @@ def test_separators_option(capsys, tmp_path):
     code, out, _ = run(capsys, "chunk", str(f), "--size", "4", "--tokenizer", "words",
                        "--separators", "|")
     assert code == 0
-    assert [json.loads(l)["text"] for l in out.splitlines()] == ["a b c|", "d e f|", "g h i"]
+    assert [json.loads(line)["text"] for line in out.splitlines()] == ["a b c|", "d e f|", "g h i"]
 
 
 def test_view_writes_an_html_page_of_boundaries(capsys, tmp_path):
     import html as htmlmod
 
     out = tmp_path / "view.html"
-    code = main(["view", "samples/qual-047-incident-procedure.md", "-s", "section", "--size", "80",
+    code = main(["view", f"{SAMPLES}/qual-047-incident-procedure.md", "-s", "section", "--size", "80",
                  "--overlap", "8", "-o", str(out)])
     assert code == 0 and "chunks" in capsys.readouterr().out
     page = out.read_text(encoding="utf-8")
-    text = open("samples/qual-047-incident-procedure.md", encoding="utf-8", newline="").read()
+    text = Path(f"{SAMPLES}/qual-047-incident-procedure.md").read_bytes().decode("utf-8")
     import re
 
     stripped = htmlmod.unescape(re.sub(r"<[^>]+>", "", page.split("<pre class='doc'>")[1]
@@ -158,17 +156,17 @@ def test_view_writes_an_html_page_of_boundaries(capsys, tmp_path):
 
 
 def test_ids_identical_across_processes():
-    runs = [subprocess.run([sys.executable, "-m", "chunkwise.cli", "chunk", SAMPLES, "--size", "64",
+    runs = [subprocess.run([sys.executable, "-m", "chunkwise.cli", "chunk", str(SAMPLES), "--size", "64",
                             "--no-progress"], capture_output=True, text=True,
                            env={**__import__("os").environ, "PYTHONHASHSEED": seed})
             for seed in ("1", "2")]
-    ids = [[json.loads(l)["id"] for l in r.stdout.splitlines()] for r in runs]
+    ids = [[json.loads(line)["id"] for line in r.stdout.splitlines()] for r in runs]
     assert ids[0] and ids[0] == ids[1] and len(set(ids[0])) == len(ids[0])
 
 
 @pytest.mark.parametrize("strategy", sorted(__import__("chunkwise").STRATEGIES))
 def test_summary_for_every_strategy(capsys, strategy):
-    code, out, err = run(capsys, "chunk", SAMPLES, "-s", strategy, "--size", "80", "--summary",
+    code, out, err = run(capsys, "chunk", str(SAMPLES), "-s", strategy, "--size", "80", "--summary",
                          "--no-progress")
     assert code == 0, err
     assert f"strategy {strategy}" in out and "documents 2" in out

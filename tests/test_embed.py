@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import numpy as np
 import pytest
 
-from chunkwise.embed import (CachedEmbedder, EmbedderError, OpenAIEmbedder, get_embedder)
+from chunkwise.embed import CachedEmbedder, EmbedderError, OpenAIEmbedder, get_embedder
 
 TEXTS = ["The refund reaches your card in five days.",
          "Refunds are paid back within five working days.",

@@ -6,8 +6,14 @@ import pytest
 
 import chunkwise
 from chunkwise.cli import main
-from chunkwise.eval import DatasetError, evaluate, load_chroma, load_jsonl, spans_from_jsonl
-from chunkwise.eval import metrics
+from chunkwise.eval import (
+    DatasetError,
+    evaluate,
+    load_chroma,
+    load_jsonl,
+    metrics,
+    spans_from_jsonl,
+)
 
 
 def test_span_metrics_by_hand():

@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.tokens import get_tokenizer
-
-from helpers import assert_invariants, independent_minilm_count
+from helpers import (
+    assert_invariants,
+    independent_minilm_count,
+)
 
 _PIECES = st.one_of(
     st.text(min_size=1, max_size=40),  # any code points (no surrogates)

@@ -1,12 +1,16 @@
+from pathlib import Path
+
 import numpy as np
-from tokenizers import Tokenizer
 import pytest
+from tokenizers import Tokenizer
 
 import chunkwise
 from chunkwise.errors import ConfigError
 from chunkwise.tokens import BPETokenizer, HFTokenizer, get_tokenizer, minilm_dir
-
-from helpers import independent_minilm_count
+from helpers import (
+    SAMPLES,
+    independent_minilm_count,
+)
 
 
 def test_default_is_bundled_minilm_with_its_max_length():
@@ -87,7 +91,7 @@ def test_hf_tokenizer_instance_accepted():
 
 def test_parallel_segments_give_the_same_tokens_as_one_pass():
     tok = get_tokenizer()
-    sample = open("samples/qual-047-incident-procedure.md", encoding="utf-8").read()
+    sample = Path(f"{SAMPLES}/qual-047-incident-procedure.md").read_text(encoding="utf-8")
     # \x1f and \x0b look like whitespace to Python but join words for BERT
     text = (sample.replace(" the ", " the\x1f").replace("\n\n", "\n\x0b\n")) * 30
     assert len(text) > 2 * tok.SEGMENT

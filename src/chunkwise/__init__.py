@@ -10,9 +10,20 @@ from .api import SkippedInputWarning, UnstableIdWarning, chunk, iter_chunks, rea
 from .config import ChunkConfig
 from .errors import ChunkwiseError, ConfigError, InputError
 from .levels import Level
-from .strategies import (STRATEGIES, AutoChunker, Chunker, FixedChunker, HierarchicalChunker,
-                         RecursiveChunker, SectionChunker, SemanticChunker, SentenceChunker,
-                         expand, get_chunker, register)
+from .strategies import (
+                         STRATEGIES,
+                         AutoChunker,
+                         Chunker,
+                         FixedChunker,
+                         HierarchicalChunker,
+                         RecursiveChunker,
+                         SectionChunker,
+                         SemanticChunker,
+                         SentenceChunker,
+                         expand,
+                         get_chunker,
+                         register,
+)
 from .tokens import TokenCounter, get_tokenizer
 from .types import Block, Chunk, Document
 

@@ -8,15 +8,16 @@ and streaming document by document.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal, Union
+from typing import Any, Literal
 
 from .errors import ChunkwiseError, ConfigError, InputError
 from .readers.sources import Source, iter_sources
 from .strategies import Chunker, get_chunker
 from .types import Chunk, Document
 
-OnError = Union[Literal["raise", "skip"], Callable[[InputError], Any]]
+OnError = Literal["raise", "skip"] | Callable[[InputError], Any]
 
 
 class SkippedInputWarning(UserWarning):
@@ -37,7 +38,7 @@ def _handler(on_error: OnError) -> Callable[[InputError], None]:
             warnings.warn(f"skipped {exc}", SkippedInputWarning, stacklevel=4)
         return report
     if callable(on_error):
-        return on_error  # type: ignore[return-value]
+        return on_error
     raise ConfigError(f"on_error must be 'raise', 'skip' or a callable, got {on_error!r}")
 
 
@@ -135,7 +136,7 @@ def _chunker(strategy: str | Chunker, size: int | None, overlap: Any, tokenizer:
 
 def read_text(path: str | Path, encoding: str | None = None, format: str | None = None) -> str:
     """The text that chunk offsets of the file ``path`` index: for text and
-    Markdown files exactly what ``open(path, encoding="utf-8", newline="").read()``
+    Markdown files exactly what ``Path(path).read_bytes().decode("utf-8")``
     returns (a byte-order mark kept as U+FEFF, CRLF kept); for HTML, PDF and
     other extracted formats the extracted text."""
     from .readers import read_path

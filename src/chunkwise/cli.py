@@ -8,13 +8,15 @@ prints. Every error is one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import time
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from . import __version__
 from .config import DEFAULT_SIZE
@@ -451,9 +453,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(str(exc))
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. piped into `head`
-        try:
-            sys.stdout = open("/dev/null", "w")  # no second error when Python flushes
-        except OSError:
+        try:  # no second error when Python flushes stdout at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
             pass
         return 0
     except KeyboardInterrupt:

@@ -77,7 +77,7 @@ class ChunkConfig:
 
     @classmethod
     def create(cls, size: int | None = None, overlap: Any = 0, tokenizer: Any = None,
-               max_tokens: int | None = None, max_chars: int | None = None) -> "ChunkConfig":
+               max_tokens: int | None = None, max_chars: int | None = None) -> ChunkConfig:
         counter = get_tokenizer(tokenizer)
         explicit = size is not None
         size = check_int("size", DEFAULT_SIZE if size is None else size, 1)
@@ -96,7 +96,7 @@ class ChunkConfig:
         return cls(tokenizer=counter, size=size, overlap=resolve_overlap(overlap, limit),
                    max_tokens=max_tokens, max_chars=max_chars)
 
-    def with_size(self, size: int, overlap: Any = 0, max_tokens: int | None = None) -> "ChunkConfig":
+    def with_size(self, size: int, overlap: Any = 0, max_tokens: int | None = None) -> ChunkConfig:
         """The same tokenizer with another size (a level of a hierarchy)."""
         return ChunkConfig.create(size=size, overlap=overlap, tokenizer=self.tokenizer,
                                   max_tokens=max_tokens)

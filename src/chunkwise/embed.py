@@ -23,8 +23,9 @@ import os
 import sqlite3
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class EmbedderError(ChunkwiseError):
     pass
 
 
-def normalise(vectors) -> np.ndarray:
+def normalise(vectors: Any) -> np.ndarray:
     v = np.asarray(vectors, dtype=np.float32)
     if v.ndim == 1:
         v = v[None, :]
@@ -216,7 +217,8 @@ class OpenAIEmbedder(Embedder):
         self._dim: int | None = dimensions
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        payload = {"model": self.model, "input": texts, "encoding_format": "float"}
+        payload: dict[str, Any] = {"model": self.model, "input": texts,
+                                   "encoding_format": "float"}
         if self.dimensions:
             payload["dimensions"] = self.dimensions
         request = urllib.request.Request(
@@ -245,7 +247,8 @@ class OpenAIEmbedder(Embedder):
     def dim(self) -> int:
         if self._dim is None:
             self.embed(["dimension probe"])
-        return int(self._dim)
+        assert self._dim is not None
+        return self._dim
 
 
 def default_cache_dir() -> Path:
@@ -333,7 +336,7 @@ def distill(output: str | Path, pca_dims: int = 256) -> Path:
     return output
 
 
-def get_embedder(spec=None, cache: bool | str | Path = False) -> Embedder:
+def get_embedder(spec: Any = None, cache: bool | str | Path = False) -> Embedder:
     """Resolve an embedder spec (see the module docstring); ``cache`` wraps it on disk."""
     if isinstance(spec, Embedder):
         emb = spec

@@ -15,15 +15,16 @@ exact.)
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 from .errors import ConfigError
 from .levels import Level
 from .tokens import TokenCounter, Tokens
-from .types import Block, Document
+from .types import Block, ChunkKind, Document
 
 
 class DocumentIndex:
@@ -109,14 +110,12 @@ class DocumentIndex:
 
     @property
     def has_pages(self) -> bool:
-        self.blocks
-        return bool(self._pages)
+        return bool(self.blocks) and bool(self._pages)
 
     def page_at(self, pos: int) -> int | None:
         """The page of an offset: that of the last block with a page starting at or
         before it (the first page for offsets before any)."""
-        self.blocks
-        if not self._pages:
+        if not self.blocks or not self._pages:
             return None
         i = bisect_right(self._page_starts, pos) - 1
         return self._pages[max(i, 0)]
@@ -143,12 +142,12 @@ class Piece:
     end: int
     token_count: int
     context: str = ""
-    kind: str = "prose"
+    kind: ChunkKind = "prose"
     headings: tuple[str, ...] = ()
     page: int | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     depth: int = 0
-    parent: "Piece | None" = None
+    parent: Piece | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +227,7 @@ class Packer:
         pos = np.append(positions[a:b], hi)
         return pos, self.index.tokens.before(pos)
 
-    def _next(self, cur: int, hi: int, levels: "_LazyLevels", context: str, ctx_tokens: int,
+    def _next(self, cur: int, hi: int, levels: _LazyLevels, context: str, ctx_tokens: int,
               must_pass: int) -> Piece | None:
         """The longest piece from ``cur`` that fits, ending after ``must_pass``.
 
@@ -298,7 +297,7 @@ class Packer:
             )
         return Piece(cur, end, count(context + index.text[cur:end]), context)
 
-    def _overlap_start(self, start: int, end: int, overlap_levels: "_LazyLevels") -> int:
+    def _overlap_start(self, start: int, end: int, overlap_levels: _LazyLevels) -> int:
         """Where the next piece starts so that it repeats at most ``overlap`` tokens.
 
         The repeated text is re-counted exactly unless the estimate is exact (an

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def content_id(doc_id: str, context: str, text: str, occurrence: int = 0) -> str:

@@ -17,8 +17,9 @@ dropped from both chunks, never text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,7 +35,7 @@ class Level:
 
     name: str
 
-    def positions(self, index: "DocumentIndex") -> np.ndarray:  # pragma: no cover - interface
+    def positions(self, index: DocumentIndex) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
     def __str__(self) -> str:
@@ -59,7 +60,7 @@ class Pattern(Level):
     def __post_init__(self) -> None:
         object.__setattr__(self, "_compiled", re.compile(self.regex))
 
-    def positions(self, index: "DocumentIndex") -> np.ndarray:
+    def positions(self, index: DocumentIndex) -> np.ndarray:
         return _match_positions(self._compiled, index.text, self.use_end)
 
 
@@ -71,7 +72,7 @@ class Paragraphs(Level):
 
     name: str = "paragraph"
 
-    def positions(self, index: "DocumentIndex") -> np.ndarray:
+    def positions(self, index: DocumentIndex) -> np.ndarray:
         return paragraph_ends(index.text)
 
 
@@ -117,7 +118,7 @@ class Sentences(Level):
     splitter: SentenceSplitter | None = None
     name: str = "sentence"
 
-    def positions(self, index: "DocumentIndex") -> np.ndarray:
+    def positions(self, index: DocumentIndex) -> np.ndarray:
         split = self.splitter or sentencex_splitter(self.language)
         return np.fromiter((int(p) for p in split(index.text)), dtype=np.int64)
 
@@ -139,7 +140,7 @@ class Tokens(Level):
 
     name: str = "token"
 
-    def positions(self, index: "DocumentIndex") -> np.ndarray:
+    def positions(self, index: DocumentIndex) -> np.ndarray:
         return index.tokens.starts
 
 
@@ -151,7 +152,7 @@ class Separator(Level):
     separator: str
     name: str = "separator"
 
-    def positions(self, index: "DocumentIndex") -> np.ndarray:
+    def positions(self, index: DocumentIndex) -> np.ndarray:
         text = index.text
         if self.separator == "":
             return np.arange(1, len(text), dtype=np.int64)
@@ -172,10 +173,10 @@ class Positions(Level):
     levels of the same name with different functions."""
 
     name: str
-    find: Callable[["DocumentIndex"], Iterable[int]] = field(compare=False, hash=False)
+    find: Callable[[DocumentIndex], Iterable[int]] = field(compare=False, hash=False)
     key: str = ""
 
-    def positions(self, index: "DocumentIndex") -> np.ndarray:
+    def positions(self, index: DocumentIndex) -> np.ndarray:
         return np.unique(np.fromiter((int(p) for p in self.find(index)), dtype=np.int64))
 
 

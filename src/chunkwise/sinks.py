@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any, Iterable
+from typing import IO, Any
 
 from .errors import ChunkwiseError
 from .types import Chunk, chunk_fields
@@ -52,8 +53,8 @@ class AtomicFile:
         except OSError as exc:
             raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         self.tmp = Path(tmp)
-        self.stream: IO[Any] = os.fdopen(fd, "wb" if binary else "w",
-                                         **({} if binary else {"encoding": "utf-8"}))
+        self.stream: IO[Any] = (os.fdopen(fd, "wb") if binary
+                                else os.fdopen(fd, "w", encoding="utf-8"))
 
     def commit(self) -> None:
         try:

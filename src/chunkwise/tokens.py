@@ -19,10 +19,11 @@ import importlib.util
 import json
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -47,13 +48,13 @@ class Tokens:
     starts: np.ndarray
     cum: np.ndarray
 
-    def before(self, positions):
+    def before(self, positions: Any) -> Any:
         """Tokens that start before each position (scalar or array)."""
         idx = np.searchsorted(self.starts, positions, side="left")
         return self.cum[idx]
 
     @classmethod
-    def from_starts(cls, starts, weights=None) -> "Tokens":
+    def from_starts(cls, starts: Any, weights: Any = None) -> Tokens:
         starts = np.asarray(starts, dtype=np.int64)
         if weights is None:
             weights = np.ones(len(starts), dtype=np.int64)
@@ -113,7 +114,7 @@ class HFTokenizer(TokenCounter):
         return ch in " \t\n\r" or (ch > "\x7f" and unicodedata.category(ch) == "Zs")
 
     @classmethod
-    def from_file(cls, path: str | Path, name: str | None = None) -> "HFTokenizer":
+    def from_file(cls, path: str | Path, name: str | None = None) -> HFTokenizer:
         from tokenizers import Tokenizer
 
         path = Path(path)
@@ -154,7 +155,7 @@ class HFTokenizer(TokenCounter):
         return Tokens.from_starts(starts)
 
 
-def _whitespace_cuts(text: str, step: int, separates) -> list[int]:
+def _whitespace_cuts(text: str, step: int, separates: Callable[[str], bool]) -> list[int]:
     """Segment starts about ``step`` characters apart, each just after whitespace."""
     bases = [0]
     n = len(text)
@@ -175,7 +176,7 @@ _WHITESPACE_PRETOKENIZERS = {"BertPreTokenizer", "Whitespace", "WhitespaceSplit"
 _PER_CHARACTER_NORMALIZERS = {"BertNormalizer", "Lowercase", "StripAccents", "NFD", "NFC"}
 
 
-def _splits_on_whitespace(tokenizer) -> bool:
+def _splits_on_whitespace(tokenizer: Any) -> bool:
     """Whether counts add up across whitespace: the pre-tokenizer splits on it and
     the normaliser works character by character."""
     try:
@@ -221,7 +222,7 @@ class BPETokenizer(TokenCounter):
         self.name = encoding
         self.max_tokens = None
 
-    def _pieces(self, text: str):
+    def _pieces(self, text: str) -> Iterator[tuple[int, str]]:
         """Cut very long text at line breaks into pieces the backend accepts."""
         start = 0
         n = len(text)
@@ -284,23 +285,35 @@ class WordCounter(TokenCounter):
 
 class CallableCounter(TokenCounter):
     """Any ``str -> int`` function. Units are words, punctuation and CJK characters,
-    each weighted by the function (memoised); chunks are re-counted exactly."""
+    each weighted by the function (memoised); chunks are re-counted exactly.
+
+    The function is checked when it is given (on a probe text) and at every call:
+    an exception, or anything but a non-negative integer, is a ConfigError naming it."""
 
     def __init__(self, fn: Callable[[str], int], name: str | None = None,
                  max_tokens: int | None = None):
         self._fn = fn
-        self._unit = lru_cache(maxsize=1 << 16)(fn)
-        self.name = name or getattr(fn, "__name__", "callable")
+        self.name = name or str(getattr(fn, "__name__", "callable"))
         self.max_tokens = max_tokens
+        self._unit = lru_cache(maxsize=1 << 16)(self.count)
+        self.count("probe text, 2 words.")
 
     def count(self, text: str) -> int:
-        return int(self._fn(text))
+        try:
+            n = self._fn(text)
+        except Exception as exc:
+            raise ConfigError(f"tokenizer {self.name!r} raised {type(exc).__name__} on a text "
+                              f"of {len(text)} characters: {exc}") from None
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ConfigError(f"tokenizer {self.name!r} must return a non-negative integer "
+                              f"count, returned {n!r}")
+        return int(n)
 
     def tokenize(self, text: str) -> Tokens:
         starts, weights = [], []
         for m in _CALLABLE_UNIT.finditer(text):
             starts.append(m.start())
-            weights.append(max(0, int(self._unit(m.group()))))
+            weights.append(self._unit(m.group()))
         return Tokens.from_starts(starts, weights)
 
 
@@ -337,7 +350,7 @@ def _named(name: str) -> TokenCounter:
     )
 
 
-def get_tokenizer(spec=None) -> TokenCounter:
+def get_tokenizer(spec: Any = None) -> TokenCounter:
     """Resolve a tokenizer spec: a name, a path, a callable or a backend instance."""
     if spec is None:
         return _named(DEFAULT_TOKENIZER)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, Mapping, get_args
+from typing import Any, Literal, get_args
 
 #: What a chunk holds. ``prose`` is running text; the others name the structure a
 #: strategy kept whole or cut along (a table, a code definition, a question with
@@ -103,7 +104,7 @@ class Chunk:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Chunk":
+    def from_dict(cls, data: Mapping[str, Any]) -> Chunk:
         """The inverse of :meth:`to_dict` (``embed_text`` is derived, so ignored);
         ``metadata`` may also be a JSON string, as Parquet files store it."""
         values: dict[str, Any] = {}

@@ -4,7 +4,7 @@ overlaps hatched, each chunk's tokens, trail and context on hover."""
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from collections.abc import Sequence
 
 from .types import Chunk, Document
 

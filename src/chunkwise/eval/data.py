@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import ChunkwiseError
 from ..readers import read_path
@@ -60,7 +62,7 @@ class Dataset:
                                f"documents: {shown}{more}")
 
 
-def iter_jsonl(path: str | Path):
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
     """(line number, object) for each non-blank line; a clear error for bad JSON."""
     with open(path, encoding="utf-8") as f:
         for line_no, line in enumerate(f, start=1):

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import time
 import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..errors import ConfigError
 from ..strategies import Chunker
@@ -47,12 +48,12 @@ class EvalSettings:
             raise ConfigError(f"--neighbours must not be negative, got {self.neighbours}")
 
     @classmethod
-    def from_args(cls, args: Any) -> "EvalSettings":
+    def from_args(cls, args: Any) -> EvalSettings:
         values = {f.name: getattr(args, f.name) for f in fields(cls)
                   if f.name != "cache" and hasattr(args, f.name)}
         return cls(**values, cache=not getattr(args, "no_cache", False))
 
-    def merged(self, run: dict[str, Any]) -> "EvalSettings":
+    def merged(self, run: dict[str, Any]) -> EvalSettings:
         return replace(self, **{k: run[k] for k in EVAL_KEYS if k in run})
 
 
@@ -80,8 +81,9 @@ def run_one(dataset: Dataset, settings: EvalSettings, run: dict[str, Any],
     s = settings.merged(run)
     embedders = embedders or _Embedders(s.cache)
     emb = embedders.get(s.embedder) if s.retriever != "bm25" else None
-    kwargs = dict(retriever=s.retriever, k=s.k, embedder=emb, scope=s.scope, budget=s.budget,
-                  expand=s.expand, neighbours=s.neighbours, fusion=s.fusion, alpha=s.alpha)
+    kwargs: dict[str, Any] = dict(retriever=s.retriever, k=s.k, embedder=emb, scope=s.scope,
+                                  budget=s.budget, expand=s.expand, neighbours=s.neighbours,
+                                  fusion=s.fusion, alpha=s.alpha)
     chunks_file = run.get("chunks", chunks_file)
     if chunks_file:
         spans = spans_from_jsonl(chunks_file, dataset, tokenizer=run.get("tokenizer"))

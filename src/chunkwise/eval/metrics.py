@@ -3,7 +3,7 @@ hit rate, recall at a fixed token budget, and MRR."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -18,7 +18,7 @@ def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return [(s, e) for s, e in out]
 
 
-def _length(spans) -> int:
+def _length(spans: Sequence[tuple[int, int]]) -> int:
     return sum(e - s for s, e in spans)
 
 
@@ -81,10 +81,12 @@ def reciprocal_rank(ranked: Sequence[tuple[int, int]], references: Sequence[tupl
     return 0.0
 
 
-def budget_spans(ranked: Sequence[tuple[int, int]], tokens: Sequence[int], budget: int):
+def budget_spans(ranked: Sequence[tuple[int, int]], tokens: Sequence[int],
+                 budget: int) -> list[tuple[int, int]]:
     """The ranked spans that fit a budget of retrieved tokens; the chunk that crosses
     the budget contributes the proportional prefix of its characters."""
-    out, used = [], 0
+    out: list[tuple[int, int]] = []
+    used = 0
     for (s, e), n in zip(ranked, tokens):
         if used + n <= budget:
             out.append((s, e))

@@ -6,8 +6,9 @@ from __future__ import annotations
 import csv
 import html
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .run import METRIC_KEYS, Result
 
@@ -68,7 +69,7 @@ def corpus_table(by_corpus: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-def write_csv(results, path: Path) -> None:
+def write_csv(results: Sequence[tuple[str, Result]], path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=["name", *COLUMNS, "config"])
         writer.writeheader()
@@ -76,7 +77,7 @@ def write_csv(results, path: Path) -> None:
             writer.writerow({**_row(n, r), "config": json.dumps(r.config)})
 
 
-def write_json(results, path: Path) -> None:
+def write_json(results: Sequence[tuple[str, Result]], path: Path) -> None:
     path.write_text(json.dumps([{"name": n, **r.to_dict()} for n, r in results], indent=2),
                     encoding="utf-8")
 
@@ -85,7 +86,8 @@ _PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#
             "#7f7f7f", "#bcbd22", "#17becf"]
 
 
-def write_chart(results, path: Path, title: str = "Recall against retrieved tokens") -> None:
+def write_chart(results: Sequence[tuple[str, Result]], path: Path,
+                title: str = "Recall against retrieved tokens") -> None:
     """SVG line chart: x = budget of retrieved tokens (log scale), y = recall (%)."""
     import math
 
@@ -98,10 +100,10 @@ def write_chart(results, path: Path, title: str = "Recall against retrieved toke
         return
     lo, hi = math.log(budgets[0]), math.log(budgets[-1]) if budgets[-1] > budgets[0] else math.log(budgets[0]) + 1
 
-    def x(b):
+    def x(b: float) -> float:
         return left + pw * (math.log(b) - lo) / (hi - lo)
 
-    def y(v):
+    def y(v: float) -> float:
         return top + ph * (1 - v / 100.0)
 
     parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' "

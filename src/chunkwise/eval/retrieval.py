@@ -1,9 +1,11 @@
-"""Retrieval over chunks: exact cosine (dense), BM25 (bm25s), and their
-reciprocal-rank fusion (hybrid), over one index or per document."""
+"""Retrieval over chunks: exact cosine (dense), BM25 (bm25s), and hybrid (the two
+fused by a weighted sum of z-scored scores, or by reciprocal-rank fusion), over
+one index or per document."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -26,36 +28,35 @@ class Retriever:
     """
 
     def __init__(self, texts: Sequence[str], chunk_docs: Sequence[str], kind: str = "dense",
-                 embedder=None, scope: str = "all", fusion: str = "zscore", alpha: float = 0.7):
+                 embedder: Any = None, scope: str = "all", fusion: str = "zscore",
+                 alpha: float = 0.7):
         if fusion not in FUSIONS:
             raise ConfigError(f"unknown fusion {fusion!r} (expected {', '.join(FUSIONS)})")
         if not 0.0 <= alpha <= 1.0:
             raise ConfigError(f"alpha must be in [0, 1], got {alpha}")
-        self.fusion = fusion
-        self.alpha = alpha
         if kind not in RETRIEVERS:
             raise ConfigError(f"unknown retriever {kind!r} (expected {', '.join(RETRIEVERS)})")
         if scope not in ("all", "document"):
             raise ConfigError(f"scope must be 'all' or 'document', got {scope!r}")
+        if kind != "bm25" and embedder is None:
+            raise ConfigError(f"the {kind} retriever needs an embedder")
+        self.fusion = fusion
+        self.alpha = alpha
         self.kind = kind
         self.scope = scope
         self.chunk_docs = np.asarray(chunk_docs, dtype=object)
         self.embedder = embedder
         self._vectors = embedder.embed(list(texts)) if kind in ("dense", "hybrid") else None
-        self._bm25 = self._build_bm25(texts) if kind in ("bm25", "hybrid") else None
+        self._bm25 = _build_bm25(texts) if kind in ("bm25", "hybrid") else None
 
-    @staticmethod
-    def _build_bm25(texts):
+    def dense_scores(self, questions: Sequence[str]) -> np.ndarray:
+        assert self._vectors is not None
+        return np.asarray(self.embedder.embed(list(questions)) @ self._vectors.T)
+
+    def bm25_scores(self, questions: Sequence[str]) -> np.ndarray:
         import bm25s
 
-        tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
-        model = bm25s.BM25()
-        model.index(tokens, show_progress=False)
-        return model, tokens.vocab
-
-    def _bm25_scores(self, questions: Sequence[str]) -> np.ndarray:
-        import bm25s
-
+        assert self._bm25 is not None
         model, vocab = self._bm25
         q_tokens = bm25s.tokenize(list(questions), stopwords="en", show_progress=False,
                                   return_ids=False)
@@ -66,47 +67,53 @@ class Retriever:
                 scores[i] = model.get_scores(toks)
         return scores
 
-    def rank(self, questions: Sequence[str], question_docs: Sequence[str], depth: int) -> list[list[int]]:
+    def rank(self, questions: Sequence[str], question_docs: Sequence[str],
+             depth: int) -> list[list[int]]:
         """For each question, up to ``depth`` chunk indices, best first."""
         depth = max(1, min(depth, len(self.chunk_docs)))
-        if self.kind == "hybrid" and self.fusion == "zscore":
-            dense = self.embedder.embed(list(questions)) @ self._vectors.T
-            sparse = self._bm25_scores(questions)
-            fused = self.alpha * _zscore(dense) + (1.0 - self.alpha) * _zscore(sparse)
-            return [list(r) for r in self._top(fused, question_docs, depth)]
-        rankings: list[np.ndarray] = []
-        if self.kind in ("dense", "hybrid"):
-            q = self.embedder.embed(list(questions))
-            rankings.append(self._top(q @ self._vectors.T, question_docs, depth if
-                                      self.kind == "dense" else min(len(self.chunk_docs), 100)))
-        if self.kind in ("bm25", "hybrid"):
-            rankings.append(self._top(self._bm25_scores(questions), question_docs,
-                                      depth if self.kind == "bm25" else min(len(self.chunk_docs), 100)))
-        if self.kind != "hybrid":
-            return [list(r) for r in rankings[0]]
-        fused = []
-        for dense, sparse in zip(*rankings):
+        if self.kind == "dense":
+            return self._top(self.dense_scores(questions), question_docs, depth)
+        if self.kind == "bm25":
+            return self._top(self.bm25_scores(questions), question_docs, depth)
+        if self.fusion == "zscore":
+            fused = (self.alpha * _zscore(self.dense_scores(questions))
+                     + (1.0 - self.alpha) * _zscore(self.bm25_scores(questions)))
+            return self._top(fused, question_docs, depth)
+        pool = min(len(self.chunk_docs), 100)
+        dense = self._top(self.dense_scores(questions), question_docs, pool)
+        sparse = self._top(self.bm25_scores(questions), question_docs, pool)
+        out: list[list[int]] = []
+        for d, s in zip(dense, sparse):
             score: dict[int, float] = {}
-            for ranking in (dense, sparse):
+            for ranking in (d, s):
                 for rank, idx in enumerate(ranking):
-                    if idx >= 0:
-                        score[int(idx)] = score.get(int(idx), 0.0) + 1.0 / (RRF_K + rank + 1)
-            fused.append(sorted(score, key=lambda i: (-score[i], i))[:depth])
-        return fused
+                    score[idx] = score.get(idx, 0.0) + 1.0 / (RRF_K + rank + 1)
+            out.append(sorted(score, key=lambda i: (-score[i], i))[:depth])
+        return out
 
-    def _top(self, scores: np.ndarray, question_docs, depth: int) -> list[np.ndarray]:
+    def _top(self, scores: np.ndarray, question_docs: Sequence[str],
+             depth: int) -> list[list[int]]:
         if self.scope == "document":
             mask = self.chunk_docs[None, :] != np.asarray(question_docs, dtype=object)[:, None]
             scores = np.where(mask, -np.inf, scores)
-        out = []
+        out: list[list[int]] = []
         for row in scores:
             idx = np.argpartition(-row, depth - 1)[:depth] if depth < len(row) else np.arange(len(row))
             idx = idx[np.argsort(-row[idx], kind="stable")]
-            out.append(idx[np.isfinite(row[idx])])
+            out.append([int(i) for i in idx[np.isfinite(row[idx])]])
         return out
+
+
+def _build_bm25(texts: Sequence[str]) -> tuple[Any, Any]:
+    import bm25s
+
+    tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
+    model = bm25s.BM25()
+    model.index(tokens, show_progress=False)
+    return model, tokens.vocab
 
 
 def _zscore(scores: np.ndarray) -> np.ndarray:
     mean = scores.mean(axis=1, keepdims=True)
     std = scores.std(axis=1, keepdims=True)
-    return (scores - mean) / np.where(std > 0, std, 1.0)
+    return np.asarray((scores - mean) / np.where(std > 0, std, 1.0))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +68,7 @@ def spans_from_chunks(chunks: Iterable[Chunk]) -> list[Span]:
                  c.parent_id, c.level) for c in chunks]
 
 
-def spans_from_jsonl(path: str | Path, dataset: Dataset, tokenizer=None) -> list[Span]:
+def spans_from_jsonl(path: str | Path, dataset: Dataset, tokenizer: Any = None) -> list[Span]:
     """Chunks written by any tool: JSON Lines with doc_id and text, and start/end
     where the tool knows them (else located with a forward search, the way
     Chroma's harness does). doc_id may also be a path whose stem names the corpus."""
@@ -136,7 +137,7 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     emb = get_embedder(embedder) if retriever != "bm25" else None
     warnings_: list[str] = []
     truncated = count_truncated(emb, [s.embed_text for s in leaves]) if emb is not None else 0
-    if truncated:
+    if truncated and emb is not None:
         warnings_.append(
             f"{truncated} of {len(leaves)} chunks are longer than {emb.name} reads "
             f"({embedder_limit(emb)} tokens): their tails are ignored when embedding")

@@ -9,6 +9,7 @@ element path in ``metadata``.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..errors import InputError
 from ..types import Document
@@ -32,14 +33,14 @@ def _clean(text: str) -> str:
 
 
 class _Walker:
-    def __init__(self):
+    def __init__(self) -> None:
         self.out = TextBuilder()
         self.trail = HeadingTrail()
         self.title: str | None = None
         self.inline: list[str] = []  # loose text directly inside containers
         self.inline_path = ""
 
-    def flush(self):
+    def flush(self) -> None:
         if self.inline:
             text = _clean(" ".join(self.inline))
             self.inline = []
@@ -47,7 +48,7 @@ class _Walker:
                 self.out.add_block("paragraph", text, self.trail.path,
                                    metadata={"tag": "div", "path": self.inline_path})
 
-    def walk(self, node, path: str):
+    def walk(self, node: Any, path: str) -> None:
         for child in node.iter(include_text=True):
             tag = child.tag
             if tag == "-text":
@@ -106,8 +107,9 @@ class _Walker:
                 if is_block:
                     self.flush()
 
-    def table(self, node, path: str):
-        rows, has_header = [], False
+    def table(self, node: Any, path: str) -> None:
+        rows: list[list[str]] = []
+        has_header = False
         for i, tr in enumerate(node.css("tr")):
             # skip rows of nested tables: they belong to the inner table's cells
             if tr.parent is not None and tr.parent.tag != "table" and \

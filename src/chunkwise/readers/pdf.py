@@ -13,6 +13,7 @@ import io
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import InputError
 from ..types import Document
@@ -39,7 +40,7 @@ def _normalise(line: str) -> str:
     return re.sub(r"\d+", "#", " ".join(line.split())).lower()
 
 
-def _open(data: bytes, source: str):
+def _open(data: bytes, source: str) -> Any:
     import pypdfium2 as pdfium
 
     try:
@@ -51,7 +52,7 @@ def _open(data: bytes, source: str):
         raise InputError(source, f"not a readable PDF (corrupt or truncated: {msg})") from None
 
 
-def _page_lines(pdf) -> list[list[str]]:
+def _page_lines(pdf: Any) -> list[list[str]]:
     pages = []
     for i in range(len(pdf)):
         page = pdf[i]
@@ -87,10 +88,10 @@ def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list], dict[int, dict[
                 tables = page.find_tables()
                 if not tables:
                     continue
-                entries = []
+                entries: list[tuple[str, Any]] = []
                 boxes = [t.bbox for t in tables]
 
-                def outside(obj, boxes=boxes):
+                def outside(obj: dict[str, Any], boxes: list[Any] = boxes) -> bool:
                     x = (obj.get("x0", 0) + obj.get("x1", 0)) / 2
                     y = (obj.get("top", 0) + obj.get("bottom", 0)) / 2
                     return not any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
@@ -111,7 +112,7 @@ def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list], dict[int, dict[
 
 
 def _headings_by_size(lines: list[tuple[int, str, float, int]]) -> dict[int, dict[str, int]]:
-    weight = Counter()
+    weight: Counter[float] = Counter()
     for _, _, size, n in lines:
         weight[size] += n
     if not weight:
@@ -133,10 +134,10 @@ def _running_lines(pages: list[list[str]]) -> list[set[int]]:
     """Per page, the indices of lines that recur at the top or bottom of most pages."""
     if len(pages) < 2:
         return [set() for _ in pages]
-    edges = Counter()
+    edges: Counter[str] = Counter()
     edge_sets = []
     for lines in pages:
-        content_idx = [i for i, l in enumerate(lines) if l.strip()]
+        content_idx = [i for i, line in enumerate(lines) if line.strip()]
         idx = content_idx[:2] + content_idx[-2:]
         edge_sets.append(idx)
         for line in {_normalise(lines[i]) for i in idx}:
@@ -152,10 +153,10 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
     lines known as headings (by font size, or numbered) stand alone."""
     paras: list[_Para] = []
     current: list[str] = []
-    widths = sorted(len(l.strip()) for l in lines if l.strip())
+    widths = sorted(len(line.strip()) for line in lines if line.strip())
     typical = widths[int(len(widths) * 0.8)] if widths else 0
 
-    def close():
+    def close() -> None:
         if current:
             paras.append(_Para(_join(current), page))
             current.clear()
@@ -212,7 +213,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
             else:
                 lines.append(("table", value))
         pages[i] = lines
-    text_only = [[l for l in p if isinstance(l, str)] for p in pages]
+    text_only = [[line for line in p if isinstance(line, str)] for p in pages]
     drop = _running_lines(text_only)
 
     paras: list[_Para] = []
@@ -244,7 +245,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
     trail = HeadingTrail()
     for p in merged:
         if p.kind == "table":
-            out.add_table(p.rows, trail.path, page=p.page)
+            out.add_table(p.rows or [], trail.path, page=p.page)
         elif p.kind == "heading":
             trail.push(p.level or 1, p.text)
             out.add_block("heading", p.text, trail.path, page=p.page, level=p.level)

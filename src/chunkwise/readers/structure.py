@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Sequence
 
 from ..types import Block
 
@@ -11,7 +11,7 @@ from ..types import Block
 class HeadingTrail:
     """The stack of headings above the current position."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._stack: list[tuple[int, str]] = []
 
     def push(self, level: int, heading: str) -> None:
@@ -46,7 +46,7 @@ def render_pipe_row(cells: Sequence[str]) -> str:
 class TextBuilder:
     """Accumulates extracted text and the blocks that index it (HTML, PDF)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.parts: list[str] = []
         self.length = 0
         self.blocks: list[Block] = []
@@ -75,13 +75,13 @@ class TextBuilder:
                   page: int | None = None, metadata: dict | None = None,
                   has_header: bool = True) -> Block | None:
         """Render rows as a pipe table (header, delimiter, rows) and record its spans."""
-        rows = [list(r) for r in rows if any(c.strip() for c in r)]
-        if not rows:
+        grid = [list(r) for r in rows if any(c.strip() for c in r)]
+        if not grid:
             return None
-        width = max(len(r) for r in rows)
-        rows = [r + [""] * (width - len(r)) for r in rows]
-        header = rows[0] if has_header else [f"column {i + 1}" for i in range(width)]
-        body = rows[1:] if has_header else rows
+        width = max(len(r) for r in grid)
+        grid = [r + [""] * (width - len(r)) for r in grid]
+        header = grid[0] if has_header else [f"column {i + 1}" for i in range(width)]
+        body = grid[1:] if has_header else grid
         lines = [render_pipe_row(header), "|" + "---|" * width]
         lines += [render_pipe_row(r) for r in body]
         s, e = self.add("\n".join(lines))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import codecs
-import re
 import hashlib
+import re
 
 from ..errors import InputError
 from ..levels import blank_line_runs
@@ -27,7 +27,7 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
         except UnicodeDecodeError as exc:
             raise InputError(source, f"cannot be decoded as {encoding} (byte {exc.start})") from None
     # a UTF-8 byte-order mark stays in the text as U+FEFF: offsets then index what
-    # open(path, encoding="utf-8").read() returns, as the README's recipe says
+    # Path(path).read_text(encoding="utf-8") returns, as the README's recipe says
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16")

@@ -10,8 +10,14 @@ as any level of ``hierarchical``.
 """
 
 from .base import STRATEGIES, Chunker, Registry, get_chunker, make_chunks, option_names, register
-from .basic import (AutoChunker, FixedChunker, PackingChunker, RecursiveChunker, SectionChunker,
-                    SentenceChunker)
+from .basic import (
+                    AutoChunker,
+                    FixedChunker,
+                    PackingChunker,
+                    RecursiveChunker,
+                    SectionChunker,
+                    SentenceChunker,
+)
 from .hierarchical import HierarchicalChunker, expand
 from .semantic import SemanticChunker
 from .structure import StructureOptions

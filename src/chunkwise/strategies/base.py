@@ -12,16 +12,16 @@ is a :class:`ConfigError` naming it and the strategy.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
-from collections.abc import Mapping
-from typing import Any, Callable, ClassVar, Iterator, Sequence, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
 from ..ids import assign_ids
 from ..tokens import TokenCounter
-from ..types import Chunk, Document
+from ..types import Chunk, ChunkKind, Document
 
 _COMMON = ("size", "overlap", "tokenizer", "max_tokens", "max_chars")
 
@@ -33,7 +33,7 @@ class Chunker:
 
     name: ClassVar[str] = "base"
     #: the kind of the chunks a strategy makes unless a piece says otherwise
-    kind: ClassVar[str] = "prose"
+    kind: ClassVar[ChunkKind] = "prose"
 
     def __init__(self, size: int | None = None, overlap: Any = 0, tokenizer: Any = None,
                  max_tokens: int | None = None, max_chars: int | None = None, *,
@@ -141,7 +141,7 @@ def option_names(cls: type) -> list[str]:
     return names
 
 
-def unknown_option(strategy: Chunker | type, options: Mapping[str, Any]) -> ConfigError:
+def unknown_option(strategy: Chunker | type[Chunker], options: Mapping[str, Any]) -> ConfigError:
     cls = strategy if isinstance(strategy, type) else type(strategy)
     names = sorted(options)
     known = ", ".join(option_names(cls))
@@ -150,7 +150,7 @@ def unknown_option(strategy: Chunker | type, options: Mapping[str, Any]) -> Conf
                        f"(its options: {known})")
 
 
-def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: str = "prose",
+def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: ChunkKind = "prose",
                 layered: bool = False) -> list[Chunk]:
     """Chunks from pieces: content-hash ids (per depth when ``layered``), parent ids,
     page of the start (and ``metadata.pages`` when a chunk spans pages), and
@@ -184,7 +184,7 @@ def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: str
                 metadata = {**metadata, "pages": [first, last]}
         out.append(Chunk(
             id=ids[i], doc_id=doc.doc_id, text=text[p.start:p.end], start=p.start, end=p.end,
-            context=p.context, token_count=p.token_count, kind=p.kind or default_kind,  # type: ignore[arg-type]
+            context=p.context, token_count=p.token_count, kind=p.kind or default_kind,
             headings=p.headings, page=page, source=doc.source, level=p.depth,
             parent_id=piece_ids.get(id(p.parent)) if p.parent is not None else None,
             prev_id=neighbours[i][0], next_id=neighbours[i][1],
@@ -215,7 +215,7 @@ class Registry(Mapping[str, type]):
                 raise TypeError(f"{cls!r} is not a Chunker subclass")
             if name in self._classes and self._classes[name] is not cls:
                 raise ConfigError(f"strategy {name!r} is already registered")
-            cls.name = name  # type: ignore[attr-defined]
+            cls.name = name
             self._classes[name] = cls
             return cls
         return decorate
@@ -274,7 +274,7 @@ def get_chunker(strategy: str | Chunker = "auto", **options: Any) -> Chunker:
                           f"(expected one of {', '.join(STRATEGIES.names())})")
     cls = STRATEGIES[strategy]
     try:
-        return cls(**options)  # type: ignore[no-any-return]
+        return cls(**options)
     except TypeError as exc:  # e.g. a positional misuse inside a plug-in's constructor
         raise ConfigError(f"strategy {strategy!r}: {exc}") from None
 

@@ -7,12 +7,23 @@ the best-ranked boundary that fits, ``section`` and ``auto`` add structure
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
 from ..errors import ConfigError
-from ..levels import (CLAUSE, DEFAULT_LEVELS, LINE, PARAGRAPH, TOKEN, WORD, Level,
-                      SentenceSplitter, Sentences, Separator)
+from ..levels import (
+    CLAUSE,
+    DEFAULT_LEVELS,
+    LINE,
+    PARAGRAPH,
+    TOKEN,
+    WORD,
+    Level,
+    Sentences,
+    SentenceSplitter,
+    Separator,
+)
 from ..types import Document
 from .base import Chunker, register
 from .structure import StructuredPacking, StructureOptions

@@ -11,7 +11,8 @@ is embedded and retrieved.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
@@ -193,7 +194,7 @@ def expand(hits: Iterable[Chunk], chunks: Iterable[Chunk] | Mapping[str, Chunk],
         if level is None:
             node = by_id.get(hit.parent_id, hit) if hit.parent_id else hit
         else:
-            while node.level > level and node.parent_id in by_id:
+            while node.level > level and node.parent_id is not None and node.parent_id in by_id:
                 node = by_id[node.parent_id]
         out.setdefault(node.id, node)
     return list(out.values())

@@ -13,13 +13,14 @@ embeddings are close (double-pass merging).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
 from ..errors import ConfigError
-from ..levels import TOKEN, WORD, SentenceSplitter, Sentences
+from ..levels import TOKEN, WORD, Sentences, SentenceSplitter
 from ..types import Document
 from .base import Chunker, register
 
@@ -181,7 +182,8 @@ class SemanticChunker(Chunker):
         last_vec = vectors[0]
         for p, v in zip(pieces[1:], vectors[1:]):
             prev = out[-1]
-            if p.start >= prev.end and float(last_vec @ v) >= self.merge:
+            if self.merge is not None and p.start >= prev.end and \
+                    float(last_vec @ v) >= self.merge:
                 n = index.counter.count(context + text[prev.start:p.end])
                 if n <= self.limit and p.end - prev.start + len(context) <= self.max_chars:
                     out[-1] = Piece(prev.start, p.end, n, context)

@@ -17,7 +17,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
 from ..errors import ConfigError
 from ..levels import TOKEN, WORD, Positions
-from ..types import Block
+from ..types import Block, ChunkKind
 
 STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max", "table_rows",
                      "merge_sections")
@@ -77,7 +77,7 @@ class StructureOptions:
             raise ConfigError(f"table_max must be a positive integer, got {self.table_max!r}")
 
     @classmethod
-    def pop_from(cls, strategy: str, options: dict[str, Any], enabled: bool) -> "StructureOptions":
+    def pop_from(cls, strategy: str, options: dict[str, Any], enabled: bool) -> StructureOptions:
         """Take the structure options out of a strategy's keyword options; they are
         an error where structure is off (``headers=False``)."""
         given = {k: options.pop(k) for k in STRUCTURE_OPTIONS if k in options}
@@ -345,7 +345,7 @@ class StructuredPacking:
         return self._tag(pieces, "table")
 
     @staticmethod
-    def _tag(pieces: list[Piece], kind: str) -> list[Piece]:
+    def _tag(pieces: list[Piece], kind: ChunkKind) -> list[Piece]:
         for p in pieces:
             p.kind = kind
         return pieces

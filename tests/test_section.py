@@ -1,0 +1,182 @@
+"""Structure: readers, section chunking with heading trails, tables kept whole."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.readers import parse
+from helpers import QUAL, assert_invariants, by_text, independent_minilm_count
+
+
+def test_markdown_sections_one_chunk_each_with_trail():
+    chunks = chunkwise.chunk(QUAL, strategy="section", size=128, format="markdown")
+    assert_invariants(QUAL, chunks, 254, independent_minilm_count())
+    assert all(c.token_count <= 128 for c in chunks if c.kind != "table")
+    purpose = by_text(chunks, "This procedure sets")
+    assert len(purpose) == 1 and purpose[0].headings == ("QUAL-047", "1. Purpose")
+    assert purpose[0].context == "QUAL-047 > 1. Purpose\n\n"
+    # the title heading has no body of its own: it travels with the first section
+    assert purpose[0].text.startswith("# QUAL-047\n\n## 1. Purpose")
+    storage = by_text(chunks, "document system")[0]
+    # "3. Records" has no body of its own: it travels in the subsection's chunk
+    assert storage.text.startswith("## 3. Records")
+    assert storage.headings == ("QUAL-047", "3. Records", "3.1 Storage")
+    table = by_text(chunks, "seven years")
+    assert len(table) == 1 and table[0].kind == "table"
+    assert table[0].headings == ("QUAL-047", "3. Records", "3.2 Accident reports")
+    assert table[0].context == "QUAL-047 > 3. Records > 3.2 Accident reports\n\n"
+    assert table[0].text.startswith("| Record | Retention | Owner |")  # header row carried
+    # every chunk's embed text counts within budget, context included
+    count = independent_minilm_count()
+    for c in chunks:
+        assert count(c.context + c.text) == c.token_count <= 254
+
+
+def test_headers_option_on_recursive_and_sentence():
+    for strategy in ("recursive", "sentence"):
+        chunks = chunkwise.chunk(QUAL, strategy=strategy, size=128, headers=True,
+                                 format="markdown")
+        assert by_text(chunks, "document system")[0].context.startswith("QUAL-047 > 3. Records")
+        plain = chunkwise.chunk(QUAL, strategy=strategy, size=128, format="markdown")
+        assert all(c.context == "" for c in plain)
+
+
+def test_context_template_and_no_title():
+    chunks = chunkwise.chunk(QUAL, strategy="section", size=128, format="markdown",
+                             context_template="Section: {trail}\n", trail_separator=" / ")
+    c = by_text(chunks, "This procedure sets")[0]
+    assert c.context == "Section: QUAL-047 / 1. Purpose\n"
+
+
+def _big_table(rows=60):
+    lines = ["| Code | Description | Retention |", "|---|---|---|"]
+    lines += [f"| R-{i:03d} | Record class number {i} for testing | {i % 12 + 1} years |"
+              for i in range(rows)]
+    return "# Register\n\n## Classes\n\nAll classes:\n\n" + "\n".join(lines) + "\n"
+
+
+def test_long_table_split_by_whole_rows_with_header_repeated():
+    text = _big_table(60)
+    chunks = chunkwise.chunk(text, strategy="section", size=128, format="markdown")
+    tables = [c for c in chunks if c.kind == "table"]
+    assert len(tables) > 2
+    header = "| Code | Description | Retention |\n|---|---|---|"
+    rows = {f"| R-{i:03d} |" for i in range(60)}
+    seen = set()
+    for t in tables:
+        assert (t.context + t.text).split("\n\n", 1)[1].startswith(header)  # renders as a table
+        assert t.token_count <= 128
+        for line in t.text.splitlines():
+            if line.startswith("| R-"):
+                assert line.endswith("years |")  # a row is never cut
+                seen.add(line[:9])
+    assert seen == rows
+    assert_invariants(text, chunks, 128, independent_minilm_count())
+
+
+def test_table_up_to_table_max_is_one_chunk():
+    text = _big_table(5)
+    chunks = chunkwise.chunk(text, strategy="section", size=64, format="markdown")
+    tables = [c for c in chunks if c.kind == "table"]
+    assert len(tables) == 1 and 64 < tables[0].token_count <= 128  # 2 x size by default
+    split = chunkwise.chunk(text, strategy="section", size=64, table_max=64, format="markdown")
+    assert len([c for c in split if c.kind == "table"]) > 1
+
+
+def test_giant_row_cut_at_cells_header_still_in_context():
+    cell = " ".join(f"word{i}" for i in range(150))
+    text = f"# T\n\n| A | B |\n|---|---|\n| {cell} | {cell} |\n| small | row |\n"
+    chunks = chunkwise.chunk(text, strategy="section", size=100, format="markdown")
+    tables = [c for c in chunks if c.kind == "table"]
+    assert all(c.token_count <= 100 for c in tables)
+    assert all("| A | B |" in c.context + c.text for c in tables)
+    assert_invariants(text, chunks, 100)
+
+
+def test_table_rows_as_records():
+    chunks = chunkwise.chunk(QUAL, strategy="section", size=128, table_rows="row",
+                             format="markdown")
+    rows = [c for c in chunks if c.kind == "table"]
+    assert len(rows) == 3
+    seven = by_text(rows, "seven years")[0]
+    assert "Record: Accident report; Retention: seven years; Owner: Quality office" in seven.context
+    assert rows[0].text.startswith("| Record |")  # the header lines travel with the first row
+
+
+def test_merge_small_sibling_sections():
+    text = "# Doc\n\n## A\n\nShort a.\n\n## B\n\nShort b.\n\n## C\n\nShort c.\n"
+    separate = chunkwise.chunk(text, strategy="section", size=128, format="markdown")
+    merged = chunkwise.chunk(text, strategy="section", size=128, merge_sections=True,
+                             format="markdown")
+    assert len(merged) < len(separate)
+    both = by_text(merged, "Short b.")[0]
+    assert "Short c." in both.text and both.context == "Doc\n\n"
+    assert_invariants(text, merged, 128)
+
+
+def test_auto_strategy_picks_section_for_structure():
+    structured = chunkwise.chunk(QUAL, strategy="auto", format="markdown")
+    assert all(c.headings for c in structured)
+    plain = chunkwise.chunk("Just a plain paragraph. Another sentence.", strategy="auto")
+    assert plain[0].context == "" and plain[0].headings == ()
+
+
+_MD_PARTS = st.one_of(
+    st.from_regex(r"#{1,4} [A-Z][a-z]{1,10}( [a-z]{1,8}){0,3}", fullmatch=True),
+    st.from_regex(r"[A-Z][a-z]{1,9}( [a-z]{1,9}){2,30}\.", fullmatch=True),
+    st.from_regex(r"- [a-z]{1,9}( [a-z]{1,9}){1,10}", fullmatch=True),
+    st.integers(1, 30).map(lambda n: "| A | B |\n|---|---|\n" +
+                           "\n".join(f"| r{i} value text | {i} more words here |" for i in range(n))),
+    st.text(min_size=1, max_size=60),
+    st.integers(1, 8).map(lambda n: "- item with a table:\n\n  | A | B |\n  |---|---|\n" +
+                          "\n".join(f"  | nested {i} | value {i} |" for i in range(n))),
+    st.integers(1, 5).map(lambda n: "> ## Quoted heading\n>\n> " +
+                          "\n> ".join(f"quoted line {i} with words" for i in range(n))),
+    st.just("```\n# not a heading\n| not | a table |\n```"),
+    st.just("Setext title\n============"),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(_MD_PARTS, min_size=1, max_size=15),
+       sep=st.sampled_from(["\n\n", "\r\n\r\n"]), size=st.integers(16, 200),
+       strategy=st.sampled_from(["section", "recursive", "sentence", "auto"]))
+def test_structure_invariants_markdown(parts, sep, size, strategy):
+    text = sep.join(parts)
+    options = {"headers": True} if strategy in ("recursive", "sentence") else {}
+    chunker = chunkwise.get_chunker(strategy, size=size, **options)
+    doc = parse(text, "p.md", fmt="markdown")
+    chunks = chunker.chunk_document(doc)
+    # max_tokens (254) is the hard limit for everything; prose also keeps to the size
+    # (a table may reach 2 x size whole, and one row larger than the size stays whole)
+    assert_invariants(text, chunks, 254, independent_minilm_count())
+    prose = [c for c in chunks if c.kind != "table"]
+    assert all(c.token_count <= min(size, 254) for c in prose)
+    for c in chunks:
+        if c.kind == "table" and c.token_count > min(2 * size, 254):
+            assert c.metadata.get("table_parts", 0) >= 1  # only a split table's single row
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(_MD_PARTS, min_size=1, max_size=10), size=st.integers(16, 200))
+def test_structure_invariants_html(parts, size):
+    import html as htmlmod
+
+    body = "".join(f"<h2>{htmlmod.escape(p[:30])}</h2>" if p.startswith("#") else
+                   f"<p>{htmlmod.escape(p)}</p>" for p in parts)
+    doc = parse(f"<html><body>{body}</body></html>", "p.html", fmt="html")
+    chunks = chunkwise.get_chunker("section", size=size).chunk_document(doc)
+    assert_invariants(doc.text, chunks, 254, independent_minilm_count())
+
+
+def test_row_over_size_but_under_max_tokens_stays_whole():
+    mid = " ".join(f"w{i}" for i in range(40))
+    text = f"# T\n\n| A | B |\n|---|---|\n| {mid} | {mid} |\n| small | row |\n| x | y |\n"
+    chunks = chunkwise.chunk(text, strategy="section", size=64, table_max=64, format="markdown")
+    big = by_text(chunks, "w39 |")[0]
+    assert 64 < big.token_count <= 254 and big.text.count("\n| w0") == 1  # whole row
+    assert big.text.startswith("# T")  # the lone heading travels with its table
+    rest = by_text(chunks, "| small | row |")[0]
+    assert rest.context.endswith("| A | B |\n|---|---|\n") and rest.token_count <= 64
+    assert [c for c in chunks if c.text.strip() == "# T"] == []
+    assert_invariants(text, chunks, 254)
