@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,16 @@ demo: $(STAMP)
 	$(BIN)/chunkwise chunk samples --summary
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
+
+# everything but the model-heavy tests (marked slow): about a minute
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 -m "not slow"
+
+# type checks and lint, zero errors (CI runs them after the tests)
+lint: $(STAMP)
+	$(BIN)/python -m mypy
+	$(BIN)/python -m ruff check src tests benchmarks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

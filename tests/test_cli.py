@@ -164,7 +164,8 @@ def test_ids_identical_across_processes():
     assert ids[0] and ids[0] == ids[1] and len(set(ids[0])) == len(ids[0])
 
 
-@pytest.mark.parametrize("strategy", sorted(__import__("chunkwise").STRATEGIES))
+@pytest.mark.parametrize("strategy", [pytest.param(s, marks=pytest.mark.slow) if s == "semantic" else s
+                                      for s in sorted(__import__("chunkwise").STRATEGIES)])
 def test_summary_for_every_strategy(capsys, strategy):
     code, out, err = run(capsys, "chunk", str(SAMPLES), "-s", strategy, "--size", "80", "--summary",
                          "--no-progress")

@@ -10,6 +10,9 @@ import pytest
 
 from chunkwise.embed import CachedEmbedder, EmbedderError, OpenAIEmbedder, get_embedder
 
+
+pytestmark = pytest.mark.slow  # loads the MiniLM model
+
 TEXTS = ["The refund reaches your card in five days.",
          "Refunds are paid back within five working days.",
          "The kettle has a two-year warranty."]

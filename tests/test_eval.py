@@ -56,6 +56,7 @@ def tiny(tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_jsonl_dataset_and_retrievers(tiny):
     ds = load_jsonl(tiny)
     assert len(ds.questions) == 3 and set(ds.documents) == {"policies/retention.md", "faq.txt"}
@@ -100,6 +101,7 @@ def test_cli_eval_json_on_chroma_with_bm25(chroma_dir, capsys):
     assert len(out.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_cli_eval_scores_foreign_chunks_and_grid(chroma_dir, tmp_path, capsys):
     text = (chroma_dir / "chatlogs.md").read_text(encoding="utf-8")
     # a naive peer: fixed 800-character windows with no offsets given
@@ -143,6 +145,7 @@ def test_cli_eval_bad_dataset(capsys, tmp_path):
     assert main(["eval", "--dataset", "nonsense"]) == 2
 
 
+@pytest.mark.slow
 def test_parent_expansion_and_table_neighbours(tmp_path):
     intro = "Retention rules for every record type are listed in the table below."
     names = ["payroll", "invoice", "boiler inspection", "visitor log", "cctv footage",

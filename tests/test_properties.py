@@ -127,6 +127,7 @@ def test_ids_survive_edits_elsewhere(paragraphs, edit):
     assert kept >= len(untouched) - 2  # at most the neighbours of the edit re-pack
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(text=TEXTS, size=st.integers(8, 160), window=st.integers(1, 3),

@@ -8,6 +8,9 @@ from chunkwise.errors import ConfigError
 from helpers import TRANSCRIPT, assert_invariants, check_hierarchy, independent_minilm_count
 
 
+
+pytestmark = pytest.mark.slow  # loads the MiniLM model
+
 @pytest.fixture(scope="module")
 def embedder():
     from chunkwise.embed import get_embedder

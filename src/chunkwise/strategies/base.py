@@ -32,6 +32,8 @@ class Chunker:
     ``__init__``, which passes the rest on to this one."""
 
     name: ClassVar[str] = "base"
+    #: options a strategy takes through ``**options`` rather than named parameters
+    extra_options: ClassVar[tuple[str, ...]] = ()
     #: the kind of the chunks a strategy makes unless a piece says otherwise
     kind: ClassVar[ChunkKind] = "prose"
 
@@ -138,6 +140,9 @@ def option_names(cls: type) -> list[str]:
             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in (
                     "self", "config") and p.name not in names:
                 names.append(p.name)
+    for extra in getattr(cls, "extra_options", ()):
+        if extra not in names:
+            names.append(extra)
     return names
 
 

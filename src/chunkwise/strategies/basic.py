@@ -26,7 +26,7 @@ from ..levels import (
 )
 from ..types import Document
 from .base import Chunker, register
-from .structure import StructuredPacking, StructureOptions
+from .structure import STRUCTURE_OPTIONS, StructuredPacking, StructureOptions
 
 
 class PackingChunker(Chunker):
@@ -65,6 +65,8 @@ class FixedChunker(PackingChunker):
 class _SentenceAware(PackingChunker):
     """Options shared by the strategies that find sentences and may add structure."""
 
+    extra_options = STRUCTURE_OPTIONS
+
     def __init__(self, size: int | None = None, *, language: str = "en",
                  sentence_splitter: SentenceSplitter | None = None, headers: bool = False,
                  **options: Any):
@@ -76,7 +78,7 @@ class _SentenceAware(PackingChunker):
         self.sentence_splitter = sentence_splitter
         self.headers = bool(headers)
         self.structure = StructureOptions.pop_from(self.name, options, self.headers) \
-            if self.headers or any(k in options for k in _structure_keys()) else None
+            if self.headers or any(k in options for k in STRUCTURE_OPTIONS) else None
         super().__init__(size, **options)
         self.sentences = Sentences(language=language, splitter=sentence_splitter)
 
@@ -89,12 +91,6 @@ class _SentenceAware(PackingChunker):
         if self.structure is not None:
             out.update(self.structure.changed())
         return out
-
-
-def _structure_keys() -> tuple[str, ...]:
-    from .structure import STRUCTURE_OPTIONS
-
-    return STRUCTURE_OPTIONS
 
 
 @register("sentence")

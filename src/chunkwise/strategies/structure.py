@@ -267,9 +267,8 @@ class StructuredPacking:
         if not rows:
             return self._tag(self.rows.pack(start, hi, first_ctx), "table")
         pieces = self.row_groups(start, hi, rows, first_ctx, header_ctx)
-        if len(pieces) > 1:
-            for i, p in enumerate(pieces):
-                p.metadata.update(table_part=i + 1, table_parts=len(pieces))
+        for i, p in enumerate(pieces):
+            p.metadata.update(table_part=i + 1, table_parts=len(pieces))
         return self._tag(pieces, "table")
 
     def row_groups(self, start: int, hi: int, rows: list[tuple[int, int]], ctx: str,
