@@ -76,8 +76,9 @@ def split_llamaindex(text, size, overlap):
                             tokenizer=enc.encode_ordinary).split_text(text)
 
 
-PEERS = {"langchain": split_langchain, "langchain-chroma": split_langchain_chroma, "fixed": split_fixed, "semchunk": split_semchunk,
-         "text-splitter": split_text_splitter, "llamaindex": split_llamaindex}
+PEERS = {"langchain": split_langchain, "langchain-chroma": split_langchain_chroma,
+         "fixed": split_fixed, "semchunk": split_semchunk, "text-splitter": split_text_splitter,
+         "llamaindex": split_llamaindex}
 
 
 def locate(text: str, pieces):

@@ -2,6 +2,7 @@
 import pytest
 
 import chunkwise
+
 from helpers import (
     assert_invariants,
 )

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 import chunkwise
-from chunkwise.engine import DocumentIndex, Packer, PackPolicy, Span
+from chunkwise.engine import DocumentIndex, Packer, PackPolicy
 from chunkwise.errors import ConfigError
 from chunkwise.levels import TOKEN, WORD, Level, Positions
 
@@ -172,7 +172,7 @@ def test_hierarchy_remembers_a_bounded_number_of_parents(monkeypatch):
     monkeypatch.setattr(hierarchical, "PARENTS_KEPT", 10)
     chunker = chunkwise.HierarchicalChunker(sizes=(60, 20))
     for i in range(30):
-        chunker.chunk_document(chunkwise.Document(("Sentence number %d here. " % i) * 20, f"d{i}"))
+        chunker.chunk_document(chunkwise.Document(f"Sentence number {i} here. " * 20, f"d{i}"))
     assert chunker._n_parents <= 10 + 20 and len(chunker._parents) < 30
     kids = [c for c in chunker.chunk_document(chunkwise.Document("Last one here. " * 20, "last"))
             if c.level == 1]

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from chunkwise.cli import main
+
 from helpers import SAMPLES
 
 

@@ -10,7 +10,6 @@ import pytest
 
 from chunkwise.embed import CachedEmbedder, EmbedderError, OpenAIEmbedder, get_embedder
 
-
 pytestmark = pytest.mark.slow  # loads the MiniLM model
 
 TEXTS = ["The refund reaches your card in five days.",

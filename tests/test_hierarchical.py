@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.errors import ConfigError
+
 from helpers import (
     SAMPLES,
     check_hierarchy,

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.tokens import get_tokenizer
+
 from helpers import (
     assert_invariants,
     independent_minilm_count,

@@ -3,6 +3,7 @@
 
 import chunkwise
 from chunkwise.readers import parse, read_path
+
 from helpers import assert_invariants, by_text
 
 HTML = """<!doctype html><html><head><title>Site</title><script>var x = "<p>no</p>";</script>

@@ -3,6 +3,7 @@
 
 import chunkwise
 from chunkwise.readers import parse
+
 from helpers import assert_invariants, by_text
 
 

@@ -4,6 +4,7 @@ import pytest
 
 import chunkwise
 from chunkwise.readers import read_path
+
 from helpers import (
     QUAL,
     assert_invariants,

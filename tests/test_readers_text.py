@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.readers import parse, read_path
+
 from helpers import assert_invariants, by_text
 
 

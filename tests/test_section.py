@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.readers import parse
+
 from helpers import QUAL, assert_invariants, by_text, independent_minilm_count
 
 

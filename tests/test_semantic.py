@@ -5,9 +5,8 @@ import pytest
 
 import chunkwise
 from chunkwise.errors import ConfigError
+
 from helpers import TRANSCRIPT, assert_invariants, check_hierarchy, independent_minilm_count
-
-
 
 pytestmark = pytest.mark.slow  # loads the MiniLM model
 

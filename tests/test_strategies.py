@@ -4,6 +4,7 @@ import pytest
 
 import chunkwise
 from chunkwise.errors import ConfigError
+
 from helpers import (
     assert_invariants,
 )

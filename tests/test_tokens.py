@@ -7,6 +7,7 @@ from tokenizers import Tokenizer
 import chunkwise
 from chunkwise.errors import ConfigError
 from chunkwise.tokens import BPETokenizer, HFTokenizer, get_tokenizer, minilm_dir
+
 from helpers import (
     SAMPLES,
     independent_minilm_count,

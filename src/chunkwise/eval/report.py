@@ -98,7 +98,8 @@ def write_chart(results: Sequence[tuple[str, Result]], path: Path,
     if not budgets:
         path.write_text("<svg xmlns='http://www.w3.org/2000/svg'/>", encoding="utf-8")
         return
-    lo, hi = math.log(budgets[0]), math.log(budgets[-1]) if budgets[-1] > budgets[0] else math.log(budgets[0]) + 1
+    lo = math.log(budgets[0])
+    hi = math.log(budgets[-1]) if budgets[-1] > budgets[0] else lo + 1
 
     def x(b: float) -> float:
         return left + pw * (math.log(b) - lo) / (hi - lo)
@@ -116,7 +117,8 @@ def write_chart(results: Sequence[tuple[str, Result]], path: Path,
     for b in budgets:
         parts.append(f"<line x1='{x(b):.1f}' x2='{x(b):.1f}' y1='{top}' y2='{top + ph}' stroke='#eee'/>")
         parts.append(f"<text x='{x(b):.1f}' y='{top + ph + 18}' text-anchor='middle'>{b}</text>")
-    parts.append(f"<text x='{left + pw / 2}' y='{h - 10}' text-anchor='middle'>retrieved tokens (budget)</text>")
+    parts.append(f"<text x='{left + pw / 2}' y='{h - 10}' text-anchor='middle'>"
+                 "retrieved tokens (budget)</text>")
     parts.append(f"<text x='16' y='{top + ph / 2}' transform='rotate(-90 16 {top + ph / 2})' "
                  f"text-anchor='middle'>recall %</text>")
     for i, (name, r) in enumerate(results):

@@ -59,7 +59,8 @@ class Result:
                 "n_questions": self.n_questions, "n_chunks": self.n_chunks,
                 "truncated": self.truncated,
                 "mean_retrieved_tokens": round(self.retrieved_tokens, 1),
-                "config": self.config, "curve": self.curve, "by_corpus": self.by_corpus, "by_tag": self.by_tag,
+                "config": self.config, "curve": self.curve, "by_corpus": self.by_corpus,
+                "by_tag": self.by_tag,
                 "seconds": {k: round(v, 2) for k, v in self.seconds.items()}}
 
 
