@@ -111,9 +111,10 @@ def write_chart(results: Sequence[tuple[str, Result]], path: Path,
              f"font-family='sans-serif' font-size='12'>",
              f"<rect width='{w}' height='{h}' fill='white'/>",
              f"<text x='{left}' y='22' font-size='15'>{html.escape(title)}</text>"]
-    for v in range(0, 101, 20):
-        parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{y(v):.1f}' y2='{y(v):.1f}' stroke='#ddd'/>")
-        parts.append(f"<text x='{left - 8}' y='{y(v) + 4:.1f}' text-anchor='end'>{v}</text>")
+    for tick in range(0, 101, 20):
+        parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{y(tick):.1f}' y2='{y(tick):.1f}' "
+                     "stroke='#ddd'/>")
+        parts.append(f"<text x='{left - 8}' y='{y(tick) + 4:.1f}' text-anchor='end'>{tick}</text>")
     for b in budgets:
         parts.append(f"<line x1='{x(b):.1f}' x2='{x(b):.1f}' y1='{top}' y2='{top + ph}' stroke='#eee'/>")
         parts.append(f"<text x='{x(b):.1f}' y='{top + ph + 18}' text-anchor='middle'>{b}</text>")
