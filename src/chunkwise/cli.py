@@ -184,8 +184,9 @@ def _chunk_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--language", default=None,
                    help="language code for sentence boundaries (default: en)")
     p.add_argument("--input-format", default="auto",
-                   choices=("auto", "text", "markdown", "html", "pdf"),
-                   help="how to read the inputs (default: auto, by file extension, then content)")
+                   choices=("auto", "text", "markdown", "html", "html-all", "pdf"),
+                   help="how to read the inputs (default: auto, by file extension, then content; "
+                        "html-all keeps a whole web page, html keeps its main content)")
     p.add_argument("--merge-sections", action="store_true",
                    help="section strategy: merge small sibling sections up to --size")
     p.add_argument("--table-rows", choices=("group", "row"), default=None,
@@ -429,6 +430,13 @@ def cmd_distill(args: argparse.Namespace) -> int:
 COMMANDS = {"chunk": cmd_chunk, "eval": cmd_eval, "view": cmd_view, "distill": cmd_distill}
 
 
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    if issubclass(category, DeprecationWarning):  # third-party noise
+        return
+    _warning(str(message))
+
+
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise Terminated()
 
@@ -442,6 +450,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
+    # library warnings (a skipped file, a page that kept little text) as one line each
+    warnings.showwarning = _show_warning
     previous = None
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)

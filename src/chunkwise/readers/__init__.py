@@ -11,7 +11,7 @@ from ..errors import ChunkwiseError, ConfigError, InputError
 from ..types import Document
 from .text import decode_bytes, default_doc_id, parse_text
 
-FORMATS = ("text", "markdown", "html", "pdf")
+FORMATS = ("text", "markdown", "html", "html-all", "pdf")
 _EXTENSIONS = {
     ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".mkd": "markdown",
     ".html": "html", ".htm": "html", ".xhtml": "html",
@@ -85,7 +85,7 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
         return parse_pdf(data, doc_id, source)
     if isinstance(data, str):
         text = data
-    elif fmt == "html" and encoding is None:
+    elif fmt in ("html", "html-all") and encoding is None:
         text = decode_bytes(data, source, _declared_charset(data))
     else:
         text = decode_bytes(data, source, encoding)
@@ -93,10 +93,10 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
         from .markdown import parse_markdown
 
         return parse_markdown(text, doc_id, source)
-    if fmt == "html":
+    if fmt in ("html", "html-all"):
         from .html import parse_html
 
-        return parse_html(text, doc_id, source)
+        return parse_html(text, doc_id, source, main_content=fmt == "html")
     return parse_text(text, doc_id, source)
 
 
