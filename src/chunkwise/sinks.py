@@ -24,6 +24,8 @@ def check_destination(path: str | Path, inputs: Iterable[Path] = ()) -> Path:
     out = Path(path)
     if out.is_dir():
         raise OutputError(f"cannot write {out}: it is a directory")
+    if out.exists() and not out.is_file():
+        return out  # a pipe or device: written directly
     parent = out.parent if str(out.parent) else Path(".")
     if not parent.is_dir():
         raise OutputError(f"cannot write {out}: no such directory {parent}")
@@ -42,24 +44,33 @@ def check_destination(path: str | Path, inputs: Iterable[Path] = ()) -> Path:
 class AtomicFile:
     """A file written beside its target under a temporary name and renamed onto it
     on :meth:`commit`, so an interrupted run never leaves a complete-looking file;
-    :meth:`abort` removes the temporary file."""
+    :meth:`abort` removes the temporary file. A target that exists and is not a
+    regular file (a pipe, /dev/stdout, a device) is written directly."""
 
     def __init__(self, path: str | Path, binary: bool = False):
         self.path = Path(path)
         parent = self.path.parent if str(self.path.parent) else Path(".")
+        self.tmp: Path | None = None
+        if self.path.exists() and not self.path.is_file():
+            try:
+                self.stream: IO[Any] = (open(self.path, "wb") if binary  # noqa: SIM115
+                                        else open(self.path, "w", encoding="utf-8"))
+            except OSError as exc:
+                raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+            return
         try:
             fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{self.path.name}.",
                                        suffix=".part")
         except OSError as exc:
             raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         self.tmp = Path(tmp)
-        self.stream: IO[Any] = (os.fdopen(fd, "wb") if binary
-                                else os.fdopen(fd, "w", encoding="utf-8"))
+        self.stream = (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8"))
 
     def commit(self) -> None:
         try:
             self.stream.close()
-            os.replace(self.tmp, self.path)
+            if self.tmp is not None:
+                os.replace(self.tmp, self.path)
         except OSError as exc:
             self.abort()
             raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
@@ -69,10 +80,11 @@ class AtomicFile:
             self.stream.close()
         except OSError:
             pass
-        try:
-            self.tmp.unlink()
-        except FileNotFoundError:
-            pass
+        if self.tmp is not None:
+            try:
+                self.tmp.unlink()
+            except FileNotFoundError:
+                pass
 
 
 def write_atomic(path: str | Path, text: str) -> None:

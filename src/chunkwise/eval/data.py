@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 from collections.abc import Iterator
@@ -63,15 +64,43 @@ class Dataset:
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
-    """(line number, object) for each non-blank line; a clear error for bad JSON."""
-    with open(path, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield line_no, json.loads(line)
-            except ValueError as exc:
-                raise DatasetError(f"{path}:{line_no}: not JSON ({exc})") from None
+    """(line number, object) for each non-blank line; a clear error for bad JSON or
+    text that is not UTF-8."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise DatasetError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield line_no, json.loads(line)
+        except ValueError as exc:
+            raise DatasetError(f"{path}:{line_no}: not JSON ({exc})") from None
+
+
+def _offset(value: Any, name: str, where: str) -> int:
+    """A character offset: a non-negative integer (a float is refused, not truncated)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise DatasetError(f"{where}: {name} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def _inside(folder: Path, doc_id: str, where: str) -> Path:
+    """The document path for a doc_id, which must stay inside the dataset folder."""
+    if not isinstance(doc_id, str) or not doc_id:
+        raise DatasetError(f"{where}: doc_id must be a non-empty string, got {doc_id!r}")
+    candidate = Path(doc_id)
+    root = folder.resolve()
+    resolved = (folder / candidate).resolve()
+    if candidate.is_absolute() or (resolved != root and root not in resolved.parents):
+        raise DatasetError(f"{where}: doc_id {doc_id!r} points outside the dataset folder "
+                           f"{folder}")
+    return folder / candidate
 
 
 def load_chroma(path: str | Path) -> Dataset:
@@ -81,25 +110,38 @@ def load_chroma(path: str | Path) -> Dataset:
     if not csv_path.is_file():
         raise DatasetError(f"{folder}: no questions_df.csv (expected Chroma's format)")
     csv.field_size_limit(sys.maxsize)
-    questions, documents = [], {}
-    with open(csv_path, encoding="utf-8", newline="") as f:
-        for row_no, row in enumerate(csv.DictReader(f), start=2):
-            try:
-                refs = json.loads(row["references"])
-                corpus = row["corpus_id"]
-                q = Question(row["question"], corpus, tuple(
-                    Reference(int(r["start_index"]), int(r["end_index"]), r["content"])
-                    for r in refs), tags=(corpus,))
-            except (KeyError, ValueError, TypeError) as exc:
-                raise DatasetError(f"{csv_path}:{row_no}: malformed row ({exc})") from None
-            if corpus not in documents:
-                doc_path = folder / f"{corpus}.md"
-                if not doc_path.is_file():
-                    raise DatasetError(f"{csv_path}:{row_no}: corpus file {doc_path} missing")
-                doc = read_path(doc_path)
-                documents[corpus] = Document(doc.text, corpus, str(doc_path), doc.title,
-                                             doc.blocks, doc.metadata)
-            questions.append(q)
+    questions: list[Question] = []
+    documents: dict[str, Document] = {}
+    try:
+        text = csv_path.read_bytes().decode("utf-8-sig")
+        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{csv_path}: not valid UTF-8 (byte {exc.start})") from None
+    except (OSError, csv.Error) as exc:
+        raise DatasetError(f"{csv_path}: cannot be read ({exc})") from None
+    for row_no, row in enumerate(rows, start=2):
+        where = f"{csv_path}:{row_no}"
+        try:
+            refs = json.loads(row["references"])
+            corpus = row["corpus_id"]
+            q = Question(row["question"], corpus, tuple(
+                Reference(_offset(r["start_index"], "start_index", where),
+                          _offset(r["end_index"], "end_index", where), r["content"])
+                for r in refs), tags=(corpus,))
+        except (KeyError, ValueError, TypeError) as exc:
+            raise DatasetError(f"{where}: malformed row ({exc})") from None
+        if not q.references:
+            raise DatasetError(f"{where}: the question has no references (nothing to score)")
+        if corpus not in documents:
+            doc_path = _inside(folder, f"{corpus}.md", where)
+            if not doc_path.is_file():
+                raise DatasetError(f"{where}: corpus file {doc_path} missing")
+            doc = read_path(doc_path)
+            documents[corpus] = Document(doc.text, corpus, str(doc_path), doc.title,
+                                         doc.blocks, doc.metadata)
+        questions.append(q)
+    if not questions:
+        raise DatasetError(f"{csv_path}: no questions in it")
     ds = Dataset(f"chroma:{folder}", documents, questions)
     ds.validate()
     return ds
@@ -113,22 +155,31 @@ def load_jsonl(path: str | Path) -> Dataset:
     folder, qfile = (path, path / "questions.jsonl") if path.is_dir() else (path.parent, path)
     if not qfile.is_file():
         raise DatasetError(f"{path}: no questions.jsonl")
-    questions, documents = [], {}
+    questions: list[Question] = []
+    documents: dict[str, Document] = {}
     for line_no, obj in iter_jsonl(qfile):
+        where = f"{qfile}:{line_no}"
         try:
-            refs = tuple(Reference(int(r["start"]), int(r["end"]), r["content"])
+            if not isinstance(obj, dict):
+                raise TypeError("expected a JSON object")
+            refs = tuple(Reference(_offset(r["start"], "start", where),
+                                   _offset(r["end"], "end", where), str(r["content"]))
                          for r in obj["references"])
-            q = Question(obj["question"], obj["doc_id"], refs, tuple(obj.get("tags", ())))
+            q = Question(str(obj["question"]), obj["doc_id"], refs, tuple(obj.get("tags", ())))
         except (KeyError, ValueError, TypeError) as exc:
-            raise DatasetError(f"{qfile}:{line_no}: malformed line ({exc})") from None
+            raise DatasetError(f"{where}: malformed line ({type(exc).__name__}: {exc})") from None
+        if not refs:
+            raise DatasetError(f"{where}: the question has no references (nothing to score)")
         if q.doc_id not in documents:
-            doc_path = folder / q.doc_id
+            doc_path = _inside(folder, q.doc_id, where)
             if not doc_path.is_file():
                 raise DatasetError(f"{qfile}:{line_no}: document {doc_path} missing")
             doc = read_path(doc_path)
             documents[q.doc_id] = Document(doc.text, q.doc_id, str(doc_path), doc.title,
                                            doc.blocks, doc.metadata)
         questions.append(q)
+    if not questions:
+        raise DatasetError(f"{qfile}: no questions in it")
     ds = Dataset(f"jsonl:{path}", documents, questions)
     ds.validate()
     return ds

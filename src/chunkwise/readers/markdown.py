@@ -11,7 +11,8 @@ from ..types import Block, Document
 from .structure import HeadingTrail, table_block
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.S)
+_NL = r"(?:\r\n|\r|\n)"
+_FRONT_MATTER = re.compile(rf"\A(?:\ufeff)?---[ \t]*{_NL}(.*?{_NL})?---[ \t]*(?:{_NL}|\Z)", re.S)
 _KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
 
 
@@ -63,7 +64,9 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     body = "\n" * fm_lines + text[lines.starts[fm_lines]:] if fm_end else text
     if body.startswith("\ufeff"):  # a byte-order mark would hide a heading on line 1
         body = " " + body[1:]
-    tokens = MarkdownIt("commonmark").enable("table").parse(body)
+    # block structure only: inline content (emphasis, links) is never needed, and
+    # skipping the inline rules saves a third of the time
+    tokens = MarkdownIt("commonmark").enable("table").disable("inline").parse(body)
 
     trail = HeadingTrail()
     depth = 0  # nesting inside list items / blockquotes: only outermost blocks are emitted

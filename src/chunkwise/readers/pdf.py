@@ -10,6 +10,7 @@ number (1-based); offsets index the repaired text.
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -196,6 +197,9 @@ def _join(lines: list[str]) -> str:
 
 
 def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
+    # pdfminer (under pdfplumber) logs font quirks ("Could not get FontBBox ...") as
+    # warnings on stderr for every odd PDF; they say nothing about the text
+    logging.getLogger("pdfminer").setLevel(logging.ERROR)
     name = source or doc_id
     pdf = _open(data, name)
     try:

@@ -1,0 +1,128 @@
+"""Files are never destroyed and interrupted runs never look complete; every
+output problem is one line and exit 2 (red-team issue 14, items 2, 3, 7, 8, 9)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import chunkwise
+from chunkwise.cli import main
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err, needle):
+    assert needle in err, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_output_that_is_an_input_is_refused(capsys, tmp_path):
+    same = tmp_path / "same.txt"
+    same.write_text("Precious text that must survive.")
+    code, _, err = run(capsys, "chunk", same, "-o", same)
+    assert code == 2 and same.read_text() == "Precious text that must survive."
+    one_line_error(err, "it is one of the inputs")
+    # also when the input comes through a folder or a different spelling of the path
+    code, _, err = run(capsys, "chunk", tmp_path, "-o", tmp_path / ".." / tmp_path.name / "same.txt")
+    assert code == 2 and same.read_text() == "Precious text that must survive."
+
+
+@pytest.mark.parametrize("target,needle", [
+    ("nodir/out.jsonl", "no such directory"),
+    (".", "it is a directory"),
+])
+def test_bad_destinations_fail_before_any_work(capsys, tmp_path, target, needle):
+    (tmp_path / "in.txt").write_text("Some text.")
+    for fmt in ("jsonl", "parquet"):
+        code, _, err = run(capsys, "chunk", tmp_path / "in.txt", "--format", fmt,
+                           "-o", tmp_path / target)
+        assert code == 2
+        one_line_error(err, needle)
+    code, _, err = run(capsys, "view", tmp_path / "in.txt", "-o", tmp_path / target)
+    assert code == 2
+    one_line_error(err, needle)
+
+
+def test_full_disk_is_one_line(capsys, tmp_path):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    (tmp_path / "in.txt").write_text("Some text. " * 2000)
+    code, _, err = run(capsys, "chunk", tmp_path / "in.txt", "-o", "/dev/full", "--size", "16")
+    assert code == 2
+    one_line_error(err, "No space left on device")
+
+
+def _slow_corpus(folder: Path, n: int = 40) -> None:
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"doc{i:03d}.txt").write_text(f"Document {i} sentence. " * 4000)
+
+
+@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_an_interrupted_run_leaves_no_output(tmp_path, sig, code, fmt):
+    _slow_corpus(tmp_path / "in")
+    out = tmp_path / f"out.{fmt}"
+    proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "chunk", str(tmp_path / "in"),
+                             "-o", str(out), "--format", fmt, "--size", "32", "--no-progress"],
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(tmp_path.glob(f".out.{fmt}.*.part")):
+        time.sleep(0.05)  # wait until it is writing
+    time.sleep(0.3)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    assert not out.exists() and not list(tmp_path.glob(".out.*"))
+    assert "no partial output" in err and "Traceback" not in err
+
+
+def test_a_complete_run_replaces_the_output_atomically(capsys, tmp_path):
+    (tmp_path / "in.txt").write_text("New text here.")
+    out = tmp_path / "out.jsonl"
+    out.write_text("old content\n")
+    code, _, _ = run(capsys, "chunk", tmp_path / "in.txt", "-o", out)
+    assert code == 0 and json.loads(out.read_text())["text"] == "New text here."
+    assert not list(tmp_path.glob(".out.jsonl.*"))
+
+
+def test_a_symlink_loop_under_a_glob_does_not_hang(capsys, tmp_path):
+    (tmp_path / "docs" / "sub").mkdir(parents=True)
+    (tmp_path / "docs" / "sub" / "a.md").write_text("# A\n\nText.")
+    os.symlink(tmp_path / "docs", tmp_path / "docs" / "sub" / "loop")
+    t0 = time.perf_counter()
+    code, out, _ = run(capsys, "chunk", f"{tmp_path}/docs/**/*.md")
+    assert code == 0 and time.perf_counter() - t0 < 10
+    assert [json.loads(line)["text"] for line in out.splitlines()] == ["# A\n\nText."]
+    found = list(chunkwise.iter_chunks(tmp_path / "docs"))
+    assert len(found) == 1
+
+
+def test_bom_offsets_follow_the_readme_recipe(tmp_path):
+    path = tmp_path / "bom.md"
+    path.write_bytes("\ufeff# Title\r\n\r\nBody with a BOM.\r\n".encode("utf-8"))
+    chunks = chunkwise.chunk(path, size=16)
+    with open(path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    assert text.startswith("\ufeff")
+    for c in chunks:
+        assert text[c.start:c.end] == c.text
+        assert chunkwise.read_text(path)[c.start:c.end] == c.text
+    assert chunks[0].headings == ("Title",)  # the BOM does not hide the heading
+
+
+def test_nul_bytes_anywhere_mean_binary(tmp_path):
+    path = tmp_path / "late.txt"
+    path.write_bytes(b"text " * 20_000 + b"\x00 more")
+    with pytest.raises(chunkwise.InputError, match="binary file \\(a NUL byte at offset 100000\\)"):
+        chunkwise.chunk(path)
