@@ -87,6 +87,20 @@ def test_an_interrupted_run_leaves_no_output(tmp_path, sig, code, fmt):
     assert "no partial output" in err and "Traceback" not in err
 
 
+def test_a_killed_run_never_leaves_a_complete_looking_file(tmp_path):
+    _slow_corpus(tmp_path / "in")
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "chunk", str(tmp_path / "in"),
+                             "-o", str(out), "--size", "32", "--no-progress"])
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(tmp_path.glob(".out.jsonl.*.part")):
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.kill()  # SIGKILL: nothing can clean up, but the final name was never written
+    proc.wait(timeout=60)
+    assert not out.exists()
+
+
 def test_a_complete_run_replaces_the_output_atomically(capsys, tmp_path):
     (tmp_path / "in.txt").write_text("New text here.")
     out = tmp_path / "out.jsonl"
