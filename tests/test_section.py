@@ -64,8 +64,10 @@ def test_long_table_split_by_whole_rows_with_header_repeated():
     header = "| Code | Description | Retention |\n|---|---|---|"
     rows = {f"| R-{i:03d} |" for i in range(60)}
     seen = set()
+    assert tables[0].text.split("\n\n")[-1].startswith(header)  # the source header, whole
+    for t in tables[1:]:  # later parts: the compact header in context
+        assert t.context == "Register > Classes\n\nCode | Description | Retention\n"
     for t in tables:
-        assert (t.context + t.text).split("\n\n", 1)[1].startswith(header)  # renders as a table
         assert t.token_count <= 128
         for line in t.text.splitlines():
             if line.startswith("| R-"):
@@ -90,7 +92,8 @@ def test_giant_row_cut_at_cells_header_still_in_context():
     chunks = chunkwise.chunk(text, strategy="section", size=100, format="markdown")
     tables = [c for c in chunks if c.kind == "table"]
     assert all(c.token_count <= 100 for c in tables)
-    assert all("| A | B |" in c.context + c.text for c in tables)
+    assert "| A | B |\n|---|---|" in tables[0].text  # header and delimiter never separated
+    assert all(c.context.endswith("A | B\n") for c in tables[1:])
     assert_invariants(text, chunks, 100)
 
 
@@ -178,6 +181,54 @@ def test_row_over_size_but_under_max_tokens_stays_whole():
     assert 64 < big.token_count <= 254 and big.text.count("\n| w0") == 1  # whole row
     assert big.text.startswith("# T")  # the lone heading travels with its table
     rest = by_text(chunks, "| small | row |")[0]
-    assert rest.context.endswith("| A | B |\n|---|---|\n") and rest.token_count <= 64
+    assert rest.context.endswith("\n\nA | B\n") and rest.token_count <= 64
     assert [c for c in chunks if c.text.strip() == "# T"] == []
     assert_invariants(text, chunks, 254)
+
+
+def _formatter_table(rows=40, width=180):
+    """A GFM table as formatters write it: cells padded with spaces, a long delimiter."""
+    cols = ("Property", "Description", "Default")
+    pad = [20, width - 50, 20]
+
+    def line(cells):
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, pad)) + " |"
+
+    out = [line(cols), "|" + "|".join("-" * (w + 2) for w in pad) + "|"]
+    for i in range(rows):
+        out.append(line((f"prop.{i}", f"What property {i} controls, in a few words", f"{i}s")))
+    return "# Settings\n\n" + "\n".join(out) + "\n"
+
+
+def test_padded_tables_keep_a_compact_header_on_every_part():
+    """Issue 13, item 2: the header of a formatter-padded table costs more than half
+    the budget verbatim; its compact rendering goes on every later part, and the
+    header row is never cut from its delimiter row."""
+    text = _formatter_table()
+    chunks = chunkwise.chunk(text, strategy="section", size=128, format="markdown")
+    tables = [c for c in chunks if c.kind == "table"]
+    assert len(tables) > 3
+    first = tables[0].text
+    assert first.index("| Property") < first.index("|---") < first.index("| prop.0")
+    for t in tables[1:]:
+        assert t.context == "Settings\n\nProperty | Description | Default\n", t.context
+        assert "header_shortened" not in t.metadata
+    seen = [line.split("|")[1].strip() for t in tables for line in t.text.splitlines()
+            if line.startswith("| prop.")]
+    assert seen == [f"prop.{i}" for i in range(40)]  # every row, once, whole, in order
+    # the verbatim header and its 180-dash delimiter alone cost more than the size: like
+    # an oversized row, they stay whole (with the first row) up to max_tokens
+    assert 128 < tables[0].token_count <= 254
+    assert all(t.token_count <= 128 for t in tables[1:])
+    assert_invariants(text, chunks, 254, independent_minilm_count())
+
+
+def test_a_header_too_wide_for_half_the_budget_is_shortened_at_cell_borders():
+    cols = [f"Column number {i} with a long descriptive name" for i in range(12)]
+    rows = "\n".join("| " + " | ".join(f"v{i}{j}" for j in range(12)) + " |" for i in range(30))
+    text = ("# Wide\n\n| " + " | ".join(cols) + " |\n|" + "---|" * 12 + "\n" + rows + "\n")
+    chunks = chunkwise.chunk(text, strategy="section", size=96, format="markdown")
+    later = [c for c in chunks if c.kind == "table"][1:]
+    assert later and all(c.metadata.get("header_shortened") for c in later)
+    assert all(c.context.endswith(" | ...\n") and "Column number 0" in c.context for c in later)
+    assert_invariants(text, chunks, 254, independent_minilm_count())

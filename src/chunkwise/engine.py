@@ -84,7 +84,11 @@ class DocumentIndex:
             far = max(far, b.end)
             reach.append(far)
         self._block_reach = reach
+        # pages from the blocks, and from the page turns a reader found inside a block
+        # (a paragraph the PDF reader re-joined across a page break)
         paged = [(b.start, b.page) for b in blocks if b.page is not None]
+        turns = self.doc.metadata.get("page_turns") or ()
+        paged = sorted(paged + [(int(s), int(p)) for s, p in turns])
         self._page_starts = [s for s, _ in paged]
         self._pages = [pg for _, pg in paged]
 

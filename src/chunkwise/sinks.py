@@ -52,9 +52,9 @@ class AtomicFile:
         parent = self.path.parent if str(self.path.parent) else Path(".")
         self.tmp: Path | None = None
         if self.path.exists() and not self.path.is_file():
-            try:
-                self.stream: IO[Any] = (open(self.path, "wb") if binary  # noqa: SIM115
-                                        else open(self.path, "w", encoding="utf-8"))
+            try:  # closed by commit/abort
+                self.stream: IO[Any] = self.path.open("wb" if binary else "w",
+                                                      encoding=None if binary else "utf-8")
             except OSError as exc:
                 raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
             return

@@ -36,7 +36,8 @@ def _paragraphs(n=120, seed=3):
     import random
 
     rng = random.Random(seed)
-    words = "the of and a to in is was it for on with as his he by at from that this".split()
+    words = ["the", "of", "and", "a", "to", "in", "is", "was", "it", "for", "on", "with", "as",
+             "his", "he", "by", "at", "from", "that", "this"]
     return [" ".join(rng.choice(words) for _ in range(rng.randint(5, 60))).capitalize() + "."
             for _ in range(n)]
 

@@ -35,6 +35,8 @@ class _Para:
     kind: str = "paragraph"
     level: int | None = None
     rows: list | None = None
+    #: (offset in text, page) where a later page's text starts inside this paragraph
+    breaks: list[tuple[int, int]] | None = None
 
 
 def _normalise(line: str) -> str:
@@ -51,6 +53,35 @@ def _open(data: bytes, source: str) -> Any:
         if "password" in msg.lower():
             raise InputError(source, "encrypted PDF (a password is required)") from None
         raise InputError(source, f"not a readable PDF (corrupt or truncated: {msg})") from None
+
+
+_INFO_KEYS = {"Title": "title", "Author": "author", "Subject": "subject", "Keywords": "keywords",
+              "CreationDate": "created", "ModDate": "modified", "Creator": "creator",
+              "Producer": "producer"}
+_PDF_DATE = re.compile(r"^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?")
+
+
+def _info(pdf: Any) -> dict[str, Any]:
+    """The document information dictionary: title, author, subject, keywords, dates
+    (as ISO 8601 where the PDF date parses)."""
+    try:
+        raw = pdf.get_metadata_dict(skip_empty=True)
+    except Exception:  # a damaged info dictionary must not stop the text
+        return {}
+    out: dict[str, Any] = {}
+    for key, name in _INFO_KEYS.items():
+        value = raw.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        value = " ".join(value.split())
+        m = _PDF_DATE.match(value) if name in ("created", "modified") else None
+        if m:
+            y, mo, d, h, mi, s = (g or "" for g in m.groups())
+            value = "-".join(x for x in (y, mo, d) if x)
+            if h:
+                value += f"T{h}:{mi or '00'}:{s or '00'}"
+        out[name] = value
+    return out
 
 
 def _page_lines(pdf: Any) -> list[list[str]]:
@@ -203,6 +234,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
     name = source or doc_id
     pdf = _open(data, name)
     try:
+        info = _info(pdf)
         pages = _page_lines(pdf)
     except Exception as exc:
         raise InputError(name, f"cannot extract text from PDF ({exc})") from None
@@ -241,12 +273,17 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         prev = merged[-1] if merged else None
         if (prev is not None and prev.kind == p.kind == "paragraph" and prev.page != p.page
                 and p.text[:1].islower() and not prev.text.endswith(_TERMINAL)):
-            prev.text = _join([prev.text, p.text])
+            joined = _join([prev.text, p.text])
+            # where the page turns inside the joined paragraph
+            offset = len(joined) - len(p.text)
+            prev.breaks = (prev.breaks or []) + [(offset, p.page)]
+            prev.text = joined
             continue
         merged.append(p)
 
     out = TextBuilder()
     trail = HeadingTrail()
+    page_turns: list[tuple[int, int]] = []
     for p in merged:
         if p.kind == "table":
             out.add_table(p.rows or [], trail.path, page=p.page)
@@ -254,8 +291,13 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
             trail.push(p.level or 1, p.text)
             out.add_block("heading", p.text, trail.path, page=p.page, level=p.level)
         else:
-            out.add_block("paragraph", p.text, trail.path, page=p.page)
+            block = out.add_block("paragraph", p.text, trail.path, page=p.page)
+            if block is not None and p.breaks:
+                page_turns.extend((block.start + off, page) for off, page in p.breaks)
     if not out.text.strip():
         raise InputError(name, "PDF has no text layer (scanned images?); run OCR on it first")
+    metadata: dict[str, Any] = {"format": "pdf", "pages": len(pages), **info}
+    if page_turns:
+        metadata["page_turns"] = page_turns
     return Document(text=out.text, doc_id=doc_id, source=source, blocks=tuple(out.blocks),
-                    metadata={"format": "pdf", "pages": len(pages)})
+                    title=info.get("title"), metadata=metadata)

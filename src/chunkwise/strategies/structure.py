@@ -188,6 +188,29 @@ class StructuredPacking:
             return both
         return ctx
 
+    def header_context(self, ctx: str, block: Block) -> tuple[str, bool]:
+        """The context of a table part after the first: the trail plus a compact
+        rendering of the header (cells trimmed, no delimiter row: ``Property |
+        Description | Default``). Context is not source text, so it need not be
+        verbatim. Only when the compact header alone would take more than half the
+        budget is it shortened, at cell borders (the flag says so)."""
+        columns = [" ".join(str(c).split()) for c in block.metadata.get("columns", ())]
+        if not any(columns):
+            header = block.metadata.get("header")
+            if header is None:
+                return ctx, False
+            columns = [c.strip() for c in self.doc.text[header[0]:header[1]].splitlines()[0]
+                       .strip().strip("|").split("|")]
+        full = " | ".join(columns) + "\n"
+        if self.count(ctx + full) <= self.limit // 2 and len(ctx + full) <= self.max_chars // 2:
+            return ctx + full, False
+        for n in range(len(columns) - 1, 0, -1):  # cut at a cell border
+            short = " | ".join(columns[:n]) + " | ...\n"
+            if self.count(ctx + short) <= self.limit // 2 and \
+                    len(ctx + short) <= self.max_chars // 2:
+                return ctx + short, True
+        return ctx, True
+
     # -- packing ------------------------------------------------------------------
 
     def split(self, span: Span) -> list[Piece]:
@@ -255,28 +278,33 @@ class StructuredPacking:
         rows = [(s, e) for s, e in meta.get("rows", ()) if s >= lo and e <= hi]
         header = meta.get("header")
         header_inside = header is not None and header[0] >= lo and header[1] <= hi
-        header_ctx = ctx
-        if header is not None:
-            header_ctx = self.fits_context(ctx, text[header[0]:header[1]] + "\n")
+        header_ctx, shortened = self.header_context(ctx, block) if header else (ctx, False)
         first_ctx = ctx if header_inside or header is None else header_ctx
         if self.options.table_rows == "row" and rows and header:
-            return self.row_pieces(block, ctx, start, hi, header_inside)
-        fits_whole = whole <= self.table_limit and hi - start + len(ctx) <= self.max_chars
-        if fits_whole and (header_inside or header is None):
+            pieces = self.row_pieces(block, ctx, start, hi, header_inside, header_ctx)
+        elif whole <= self.table_limit and hi - start + len(ctx) <= self.max_chars and (
+                header_inside or header is None):
             return [Piece(start, hi, whole, ctx, kind="table")]
-        if not rows:
-            return self._tag(self.rows.pack(start, hi, first_ctx), "table")
-        pieces = self.row_groups(start, hi, rows, first_ctx, header_ctx)
-        for i, p in enumerate(pieces):
-            p.metadata.update(table_part=i + 1, table_parts=len(pieces))
+        elif not rows:
+            pieces = self.rows.pack(start, hi, first_ctx)
+        else:
+            header_end = header[1] if header_inside and header is not None else None
+            pieces = self.row_groups(start, hi, rows, first_ctx, header_ctx, header_end)
+            for i, p in enumerate(pieces):
+                p.metadata.update(table_part=i + 1, table_parts=len(pieces))
+        if shortened:
+            for p in pieces:
+                if p.context != first_ctx or not header_inside:
+                    p.metadata["header_shortened"] = True
         return self._tag(pieces, "table")
 
     def row_groups(self, start: int, hi: int, rows: list[tuple[int, int]], ctx: str,
-                   header_ctx: str) -> list[Piece]:
-        """Whole rows packed up to the size; the first group carries the header lines
-        in its text (when they are in the span), the others in their context. A
-        row larger than the size stays whole up to max_tokens; only a row beyond
-        that is cut, at cell borders."""
+                   header_ctx: str, header_end: int | None = None) -> list[Piece]:
+        """Whole rows packed into what the budget leaves after the context; the first
+        group carries the header and delimiter lines in its text (they are never
+        separated: the first cut comes after them), the others the compact header in
+        their context. A row larger than the size stays whole up to max_tokens; only
+        a row beyond that is cut, at cell borders."""
         text = self.doc.text
         pieces: list[Piece] = []
         group_start: int | None = start
@@ -305,8 +333,10 @@ class StructuredPacking:
                     continue
             if n <= self.max_tokens and e - group_start + len(gctx) <= cap:
                 pieces.append(Piece(group_start, e, n, gctx))  # one big row: kept whole
-            else:  # cut at cell borders; the header is context from the second piece on
-                cut = self.rows.pack(group_start, e, gctx)
+            else:  # cut at cell borders, never between the header and its delimiter row
+                floor = header_end if not pieces and header_end is not None and \
+                    group_start < header_end else None
+                cut = self.rows.pack(group_start, e, gctx, first_floor=floor)
                 pieces.append(cut[0])
                 if cut[0].end < e:
                     pieces.extend(self.rows.pack(cut[0].end, e, header_ctx))
@@ -318,13 +348,11 @@ class StructuredPacking:
         return pieces
 
     def row_pieces(self, block: Block, ctx: str, start: int, hi: int,
-                   header_inside: bool) -> list[Piece]:
+                   header_inside: bool, header_ctx: str) -> list[Piece]:
         """One chunk per row, the row rendered as 'column: value; ...' in context."""
         text = self.doc.text
         meta = block.metadata
         columns = meta.get("columns", ())
-        header = meta["header"]
-        header_ctx = self.fits_context(ctx, text[header[0]:header[1]] + "\n")
         pieces: list[Piece] = []
         first = True
         for i, ((s, e), cells) in enumerate(zip(meta["rows"], meta.get("cells", ()))):
@@ -341,7 +369,7 @@ class StructuredPacking:
                 pieces.extend(self.rows.pack(begin, e, ctx if first and header_inside
                                              else header_ctx))
             first = False
-        return self._tag(pieces, "table")
+        return pieces
 
     @staticmethod
     def _tag(pieces: list[Piece], kind: ChunkKind) -> list[Piece]:
