@@ -1,5 +1,6 @@
-"""Structure: readers, section chunking with heading trails, tables kept whole."""
+"""Section chunking: heading trails, tables kept whole."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +16,8 @@ def test_markdown_sections_one_chunk_each_with_trail():
     assert all(c.token_count <= 128 for c in chunks if c.kind != "table")
     purpose = by_text(chunks, "This procedure sets")
     assert len(purpose) == 1 and purpose[0].headings == ("QUAL-047", "1. Purpose")
-    assert purpose[0].context == "QUAL-047 > 1. Purpose\n\n"
+    # the chunk's text starts with both its headings: the trail does not repeat them
+    assert purpose[0].context == ""
     # the title heading has no body of its own: it travels with the first section
     assert purpose[0].text.startswith("# QUAL-047\n\n## 1. Purpose")
     storage = by_text(chunks, "document system")[0]
@@ -37,16 +39,38 @@ def test_headers_option_on_recursive_and_sentence():
     for strategy in ("recursive", "sentence"):
         chunks = chunkwise.chunk(QUAL, strategy=strategy, size=128, headers=True,
                                  format="markdown")
-        assert by_text(chunks, "document system")[0].context.startswith("QUAL-047 > 3. Records")
+        storage = by_text(chunks, "document system")[0]
+        assert storage.text.startswith("## 3. Records\n\n### 3.1 Storage")
+        assert storage.context == "QUAL-047\n\n"  # its own headings are in its text
+        assert storage.headings == ("QUAL-047", "3. Records", "3.1 Storage")
         plain = chunkwise.chunk(QUAL, strategy=strategy, size=128, format="markdown")
         assert all(c.context == "" for c in plain)
 
 
 def test_context_template_and_no_title():
     chunks = chunkwise.chunk(QUAL, strategy="section", size=128, format="markdown",
-                             context_template="Section: {trail}\n", trail_separator=" / ")
+                             context_template="Section: {trail}\n", trail_separator=" / ",
+                             dedupe_headings=False)
     c = by_text(chunks, "This procedure sets")[0]
     assert c.context == "Section: QUAL-047 / 1. Purpose\n"
+    untitled = chunkwise.chunk(QUAL, strategy="section", size=128, format="markdown",
+                               title=False, dedupe_headings=False)
+    assert by_text(untitled, "This procedure sets")[0].context == "QUAL-047 > 1. Purpose\n\n"
+
+
+def test_a_heading_is_not_embedded_twice():
+    """Issue 13, item 5: the trail leaves out headings the chunk's text starts with;
+    the later pieces of a long section, which do not show the heading, carry it."""
+    body = " ".join(f"Sentence {i} of the storage rules explains one more detail." for i in range(40))
+    text = f"# Manual\n\n## Storage\n\n{body}\n"
+    chunks = chunkwise.chunk(text, strategy="section", size=64, format="markdown")
+    assert len(chunks) > 3
+    assert chunks[0].text.startswith("# Manual\n\n## Storage") and chunks[0].context == ""
+    for c in chunks[1:]:
+        assert c.context == "Manual > Storage\n\n" and not c.text.startswith("#")
+    assert all(c.headings == ("Manual", "Storage") for c in chunks)
+    count = independent_minilm_count()
+    assert all(count(c.embed_text) == c.token_count <= 64 for c in chunks)
 
 
 def _big_table(rows=60):
@@ -232,3 +256,22 @@ def test_a_header_too_wide_for_half_the_budget_is_shortened_at_cell_borders():
     assert later and all(c.metadata.get("header_shortened") for c in later)
     assert all(c.context.endswith(" | ...\n") and "Column number 0" in c.context for c in later)
     assert_invariants(text, chunks, 254, independent_minilm_count())
+
+
+def _only_headings(chunk):
+    lines = [line for line in chunk.text.splitlines() if line.strip()]
+    return all(line.lstrip().startswith("#") for line in lines)
+
+
+@pytest.mark.parametrize("strategy", ["section", "auto"])
+def test_a_heading_never_forms_a_chunk_by_itself(strategy):
+    """Issue 13, item 3: sections whose first paragraph is over budget, empty
+    sections, and runs of bare headings: every heading travels with text."""
+    long_para = " ".join(f"Clause {i} adds one more obligation for the supplier." for i in range(30))
+    text = "# Contract\n\n" + "".join(
+        f"## Part {i}\n\n### Terms {i}\n\n{long_para}\n\n## Empty {i}\n\n" for i in range(5))
+    # (a run of headings longer than the whole budget would have to be cut alone)
+    text += "".join(f"# Bare {i}\n" for i in range(6)) + "\nFinally some text.\n"
+    chunks = chunkwise.chunk(text, strategy=strategy, size=64, format="markdown", doc_id="c")
+    assert not [c.text for c in chunks if _only_headings(c)]
+    assert_invariants(text, chunks, 64, independent_minilm_count())

@@ -207,7 +207,8 @@ class Packer:
         while cur < hi_content:
             must_pass = prev_end
             if not pieces and first_floor is not None and first_floor < hi_content:
-                must_pass = max(prev_end, first_floor)
+                # past the whitespace after the floor too: a cut there is trimmed back
+                must_pass = max(prev_end, index.skip_space(first_floor, hi))
             piece = self._next(cur, hi, levels, context, ctx_tokens, must_pass)
             if piece is None:  # overlap (or the floor) left no room: restart without it
                 cur = index.skip_space(prev_end, hi)

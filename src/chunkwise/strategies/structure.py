@@ -10,6 +10,7 @@ to the span, and a span that starts inside a section inherits its trail.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from ..levels import TOKEN, WORD, Positions
 from ..types import Block, ChunkKind
 
 STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max", "table_rows",
-                     "merge_sections")
+                     "merge_sections", "dedupe_headings")
 
 
 def _block_ends(index: DocumentIndex) -> list[int]:
@@ -66,6 +67,8 @@ class StructureOptions:
     table_max: int | None = None
     table_rows: str = "group"
     merge_sections: bool = False
+    #: leave a heading out of the trail when the chunk's text starts with it
+    dedupe_headings: bool = True
 
     def __post_init__(self) -> None:
         if self.table_rows not in ("group", "row"):
@@ -101,6 +104,7 @@ class Section:
     end: int
     headings: tuple[str, ...]
     blocks: list[Block] = field(default_factory=list)
+    body: int = 0  # blocks that are not headings
 
 
 def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
@@ -110,8 +114,7 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
     text = doc.text
     lo, hi = span.lo, span.hi
     before = index.block_at(lo)
-    trail = before.headings if before is not None and before.end > lo else (
-        before.headings if before is not None else span.headings)
+    trail = before.headings if before is not None else span.headings
     sections: list[Section] = []
     current = Section(lo, hi, trail or span.headings)
     for block in index.blocks_in(lo, hi):
@@ -121,17 +124,18 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
             current = Section(block.start, hi, block.headings, [block])
         else:
             current.blocks.append(block)
+            current.body += 1
     sections.append(current)
     sections = [s for s in sections if text[s.start:s.end].strip()]
-    # a heading with no body of its own ("5. Records" straight into "5.1 ...") joins
-    # the first subsection instead of becoming a chunk of one line
+    # a heading with no body of its own ("5. Records" straight into "5.1 ...", or an
+    # empty section before the next) joins the next section instead of becoming a
+    # chunk of one line: a heading never forms a chunk by itself
     merged: list[Section] = []
     for s in sections:
         prev = merged[-1] if merged else None
-        if (prev is not None and len(prev.blocks) == 1 and prev.blocks[0].kind == "heading"
-                and len(s.headings) > len(prev.headings)
-                and s.headings[:len(prev.headings)] == prev.headings):
-            merged[-1] = Section(prev.start, s.end, s.headings, prev.blocks + s.blocks)
+        if prev is not None and prev.blocks and not prev.body:
+            prev.end, prev.headings, prev.body = s.end, s.headings, s.body
+            prev.blocks.extend(s.blocks)  # in place: a run of 100,000 headings stays linear
         else:
             merged.append(s)
     return merged
@@ -155,6 +159,7 @@ class StructuredPacking:
         self.max_tokens = config.max_tokens
         self.max_chars = config.max_chars
         self._contexts: dict[tuple[str, ...], str] = {}
+        self._rendered: dict[tuple[str, ...], tuple[str, ...]] = {}
 
     # -- context ------------------------------------------------------------------
 
@@ -168,18 +173,10 @@ class StructuredPacking:
         """The rendered trail; outer headings are dropped while it would take more than
         half the budget (the text must keep room), and it is left out if even the
         innermost heading is too long."""
-        if headings in self._contexts:
-            return self._contexts[headings]
-        trail = self.trail(headings)
-        ctx = ""
-        while trail:
-            ctx = self.options.context_template.format(
-                trail=self.options.trail_separator.join(trail), title=self.doc.title or "")
-            if self.count(ctx) <= self.limit // 2 and len(ctx) <= self.max_chars // 2:
-                break
-            trail, ctx = trail[1:], ""
-        self._contexts[headings] = ctx
-        return ctx
+        if headings not in self._contexts:
+            self._contexts[headings], self._rendered[headings] = self.render(
+                self.trail(headings))
+        return self._contexts[headings]
 
     def fits_context(self, ctx: str, extra: str) -> str:
         """``ctx + extra`` if it leaves half the budget for text, else ``ctx``."""
@@ -219,6 +216,8 @@ class StructuredPacking:
             section_pieces = self.section_pieces(section, span)
             for p in section_pieces:
                 p.headings = section.headings
+            if self.options.dedupe_headings and section.headings:
+                self._drop_repeated_headings(section, section_pieces)
             if len(section_pieces) == 1 and section_pieces[0].kind == "prose":
                 section_pieces[0].metadata["whole_section"] = True
             out.extend(section_pieces)
@@ -227,6 +226,39 @@ class StructuredPacking:
         for p in out:
             p.metadata.pop("whole_section", None)
         return out
+
+    def _drop_repeated_headings(self, section: Section, pieces: list[Piece]) -> None:
+        """A piece whose text starts with its section's heading(s) would embed them
+        twice: leave those headings out of its trail (``headings`` keeps them)."""
+        full = self.context(section.headings)
+        if not full:
+            return
+        shown = self._rendered[section.headings]
+        heads = [b for b in section.blocks if b.kind == "heading" and b.headings]
+        starts = [b.start for b in heads]
+        for p in pieces:
+            if p.context != full:
+                continue
+            first = bisect_left(starts, p.start)
+            last = bisect_left(starts, p.end)
+            inside = {b.headings[-1] for b in heads[first:last] if b.end <= p.end}
+            if not inside:
+                continue
+            ctx = self.render(tuple(h for h in shown if h not in inside))[0]
+            n = self.count(ctx + self.doc.text[p.start:p.end])
+            if n <= p.token_count:
+                p.context, p.token_count = ctx, n
+
+    def render(self, trail: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+        """A trail as context, outer headings dropped while it would take more than half
+        the budget; also the part of the trail that made it in."""
+        while trail:
+            ctx = self.options.context_template.format(
+                trail=self.options.trail_separator.join(trail), title=self.doc.title or "")
+            if self.count(ctx) <= self.limit // 2 and len(ctx) <= self.max_chars // 2:
+                return ctx, trail
+            trail = trail[1:]
+        return "", ()
 
     def section_pieces(self, section: Section, span: Span) -> list[Piece]:
         ctx = self.context(section.headings) if section.headings else span.context
