@@ -68,3 +68,27 @@ def test_a_str_is_text_never_a_file(tmp_path):
     # text that happens to equal a path is chunked as text when wrapped in a Document
     doc = chunkwise.Document(str(secret), doc_id="t")
     assert chunkwise.chunk(doc)[0].text == str(secret)
+
+
+def test_document_metadata_reaches_every_chunk(tmp_path, capsys):
+    """Issue 13, item 6: front matter, HTML meta, PDF information and the user's own
+    fields are on every chunk, under metadata["doc"]."""
+    import json
+
+    from chunkwise.cli import main
+
+    md = "---\ntitle: Handbook\nowner: ops\n---\n# Handbook\n\n" + "Some text here. " * 60
+    chunks = chunkwise.chunk(md, format="markdown", size=32, doc_id="h", metadata={"team": "safety"})
+    assert len(chunks) > 2
+    for c in chunks:
+        assert c.metadata["doc"] == {"title": "Handbook", "owner": "ops", "team": "safety"}
+    page = "<html><head><title>T</title><meta name='author' content='Ann'></head><body><p>Hello.</p></body></html>"
+    (c,) = chunkwise.chunk({"p": page}, format="html")
+    assert c.metadata["doc"]["author"] == "Ann" and c.metadata["doc"]["title"] == "T"
+    (tmp_path / "n.txt").write_text("Plain note.")
+    assert main(["chunk", str(tmp_path / "n.txt"), "--metadata", "team=safety",
+                 "--metadata", "year=2026"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["metadata"]["doc"] == {"team": "safety", "year": "2026"}
+    assert main(["chunk", str(tmp_path / "n.txt"), "--metadata", "oops"]) == 2
+    assert "expected KEY=VALUE" in capsys.readouterr().err

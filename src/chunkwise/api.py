@@ -7,9 +7,11 @@ and streaming document by document.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from .errors import ChunkwiseError, ConfigError, InputError
@@ -63,11 +65,16 @@ def iter_loaded(sources: Iterator[Source], on_error: OnError = "raise",
 def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = "raise",
                           doc_id: str | None = None, encoding: str | None = None,
                           format: str | None = None, strings_are_paths: bool = False,
+                          metadata: Mapping[str, Any] | None = None,
                           ) -> Iterator[tuple[Document, list[Chunk]]]:
-    """(document, its chunks) for every document of ``source``, one at a time."""
+    """(document, its chunks) for every document of ``source``, one at a time;
+    ``metadata`` is added to every document's (and so to every chunk's)."""
     handle = _handler(on_error)
     sources = iter_sources(source, doc_id=doc_id, strings_are_paths=strings_are_paths)
     for src, doc in iter_loaded(sources, on_error, encoding, format):
+        if metadata:
+            doc = dataclasses.replace(doc, metadata=MappingProxyType({**doc.metadata,
+                                                                      **metadata}))
         try:
             chunks = chunker.chunk_document(doc)
         except ConfigError:
@@ -85,7 +92,7 @@ def iter_chunks(source: Any, strategy: str | Chunker = "auto", *, size: int | No
                 overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
                 on_error: OnError = "raise", doc_id: str | None = None,
                 encoding: str | None = None, format: str | None = None,
-                **options: Any) -> Iterator[Chunk]:
+                metadata: Mapping[str, Any] | None = None, **options: Any) -> Iterator[Chunk]:
     """Chunks of every document of ``source``, yielded document by document, so a
     million-file run never holds every chunk in memory.
 
@@ -103,21 +110,25 @@ def iter_chunks(source: Any, strategy: str | Chunker = "auto", *, size: int | No
     ``tokenizer`` and ``max_tokens`` configure it, with the strategy's own
     options as further keywords. ``format`` forces a reader ("text", "markdown",
     "html", "pdf", ...); ``doc_id`` names a single text or file.
+
+    ``metadata``: fields added to every document's own (front matter, HTML
+    meta, PDF information); every chunk carries them as ``metadata["doc"]``.
     """
     chunker = _chunker(strategy, size, overlap, tokenizer, max_tokens, options)
     for _, chunks in iter_documents_chunks(chunker, source, on_error=on_error, doc_id=doc_id,
-                                           encoding=encoding, format=format):
+                                           encoding=encoding, format=format, metadata=metadata):
         yield from chunks
 
 
 def chunk(source: Any, strategy: str | Chunker = "auto", *, size: int | None = None,
           overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
           on_error: OnError = "raise", doc_id: str | None = None, encoding: str | None = None,
-          format: str | None = None, **options: Any) -> list[Chunk]:
+          format: str | None = None, metadata: Mapping[str, Any] | None = None,
+          **options: Any) -> list[Chunk]:
     """All chunks of ``source`` as a list: :func:`iter_chunks`, collected."""
     return list(iter_chunks(source, strategy, size=size, overlap=overlap, tokenizer=tokenizer,
                             max_tokens=max_tokens, on_error=on_error, doc_id=doc_id,
-                            encoding=encoding, format=format, **options))
+                            encoding=encoding, format=format, metadata=metadata, **options))
 
 
 def _chunker(strategy: str | Chunker, size: int | None, overlap: Any, tokenizer: Any,

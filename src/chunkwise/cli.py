@@ -80,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output format (default: jsonl; parquet needs -o)")
     p.add_argument("-o", "--output", default=None, metavar="OUT",
                    help="output file (default: stdout for jsonl); never one of the inputs")
+    p.add_argument("--metadata", action="append", default=[], metavar="KEY=VALUE",
+                   help="add a field to every document's metadata (every chunk carries it in "
+                        "metadata.doc); repeatable")
     p.add_argument("--summary", action="store_true",
                    help="print documents, chunks, mean/max tokens and time; without -o the "
                         "chunks themselves are not printed")
@@ -265,6 +268,16 @@ def build_chunker(args: argparse.Namespace, strategy: str | None = None,
     return chunker
 
 
+def _key_values(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ChunkwiseError(f"--metadata: expected KEY=VALUE, got {item!r}")
+        out[key.strip()] = value
+    return out
+
+
 def _uses_embedder(name: str, options: dict[str, Any]) -> bool:
     if name == "semantic":
         return True
@@ -310,7 +323,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     try:
         for _, chunks in iter_documents_chunks(chunker, sources, on_error=report,
                                                encoding=args.encoding,
-                                               format=args.input_format):
+                                               format=args.input_format,
+                                               metadata=_key_values(args.metadata)):
             if progress is not None:
                 progress.update(1)
             if sink is not None:

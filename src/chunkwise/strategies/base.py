@@ -178,10 +178,11 @@ def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: Chu
         for j, i in enumerate(members):
             neighbours[i] = (ids[members[j - 1]] if j else None,
                              ids[members[j + 1]] if j + 1 < len(members) else None)
+    doc_meta = document_metadata(doc)
     out = []
     for i, p in enumerate(pieces):
         page = p.page
-        metadata = p.metadata
+        metadata = {**p.metadata, "doc": doc_meta} if doc_meta else p.metadata
         if index.has_pages:
             first, last = index.page_at(p.start), index.page_at(max(p.start, p.end - 1))
             page = first
@@ -195,6 +196,16 @@ def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: Chu
             prev_id=neighbours[i][0], next_id=neighbours[i][1],
             metadata=MappingProxyType(dict(metadata))))
     return out
+
+
+#: document metadata a reader keeps for itself, not copied onto chunks
+_INTERNAL_METADATA = ("page_turns",)
+
+
+def document_metadata(doc: Document) -> dict[str, Any]:
+    """What every chunk of a document carries as ``metadata["doc"]``: front matter,
+    HTML title and meta fields, PDF information, and what the user attached."""
+    return {k: v for k, v in doc.metadata.items() if k not in _INTERNAL_METADATA}
 
 
 # -- the registry ------------------------------------------------------------------
