@@ -173,3 +173,12 @@ def test_summary_for_every_strategy(capsys, strategy):
     assert code == 0, err
     assert f"strategy {strategy}" in out and "documents 2" in out
     assert "Traceback" not in err
+
+
+def test_chunk_warns_when_chunks_are_longer_than_the_embedder_reads(capsys):
+    code, _, err = run(capsys, "chunk", str(SAMPLES), "--summary", "-t", "cl100k_base",
+                       "--size", "500", "--embedder", "minilm")
+    assert code == 0 and err.count("\n") == 1
+    assert "all-MiniLM-L6-v2, which reads 254: the tail of a longer chunk is ignored" in err
+    code, _, err = run(capsys, "chunk", str(SAMPLES), "--summary", "--embedder", "minilm")
+    assert code == 0 and err == ""

@@ -175,3 +175,16 @@ def test_parent_expansion_and_table_neighbours(tmp_path):
     assert plain.n_chunks > 3
     assert wide.retrieved_tokens > plain.retrieved_tokens  # table hits bring their neighbours
     assert wide.metrics["recall"] == 100.0
+
+
+def test_eval_reports_truncated_chunks(tiny, capsys):
+    """Issue 13, item 8: chunks counted in one tokenizer but longer than the embedder
+    reads are counted and warned about, not silently cut."""
+    code = main(["eval", "--dataset", f"jsonl:{tiny}", "--retriever", "bm25", "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["truncated"] == 0
+    from chunkwise.embed import OnnxMiniLMEmbedder
+    from chunkwise.eval.run import count_truncated
+
+    emb = OnnxMiniLMEmbedder()
+    long = "word " * 400
+    assert count_truncated(emb, ["short text", long, long]) == 2

@@ -121,3 +121,71 @@ def test_segments_never_cut_where_bert_joins_words():
     single = HFTokenizer(Tokenizer.from_file(str(minilm_dir() / "tokenizer.json")))
     single.SEGMENT = 10 ** 9
     assert np.array_equal(tok.tokenize(text).starts, single.tokenize(text).starts)
+
+
+def test_a_transformers_tokenizer_object():
+    """Issue 13, item 7: tokenizers users already hold work as tokenizer=."""
+    from transformers import AutoTokenizer
+
+    hf = AutoTokenizer.from_pretrained(str(minilm_dir()), local_files_only=True)
+    hf.model_max_length = 256
+    tok = get_tokenizer(hf)
+    assert tok.max_tokens == 254 and tok.max_sequence == 256
+    text = "Tokenizers users already hold work as they are, offsets and all."
+    assert tok.count(text) == independent_minilm_count()(text)
+    chunks = chunkwise.chunk(text * 20, tokenizer=hf, size=32, doc_id="t")
+    assert all(c.token_count <= 32 for c in chunks)
+    assert hf("x", padding="max_length", max_length=8)["input_ids"].__len__() == 8  # untouched
+
+
+def _cl100k_tiktoken():
+    """A real tiktoken.Encoding for cl100k_base, built offline from the ranks that
+    bpe-openai ships (tiktoken itself would download them)."""
+    import bpe_openai
+    import tiktoken
+
+    src = bpe_openai.get_encoding("cl100k_base")
+    return tiktoken.Encoding("cl100k_base", pat_str=src._pat_str,
+                             mergeable_ranks=dict(src._mergeable_ranks), special_tokens={})
+
+
+def test_a_tiktoken_encoding():
+    enc = _cl100k_tiktoken()
+    tok = get_tokenizer(enc)
+    text = "Ünïcödé text, numbers 12345 and emoji 👍🏽 all count the same."
+    assert tok.count(text) == len(enc.encode_ordinary(text)) == get_tokenizer("cl100k_base").count(text)
+    chunks = chunkwise.chunk(text * 30, tokenizer=enc, size=40, doc_id="t")
+    assert all(len(enc.encode_ordinary(c.embed_text)) == c.token_count <= 40 for c in chunks)
+
+
+def test_a_model_name_from_the_local_hugging_face_cache(tmp_path, monkeypatch):
+    """The real cache layout (refs/main -> snapshots/<commit>/tokenizer.json)."""
+    import shutil
+
+    repo = tmp_path / "models--acme--tiny-bert"
+    snap = repo / "snapshots" / "0123abcd"
+    snap.mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("0123abcd")
+    for name in ("tokenizer.json", "tokenizer_config.json", "sentence_bert_config.json"):
+        if (minilm_dir() / name).exists():
+            shutil.copy(minilm_dir() / name, snap / name)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    from chunkwise import tokens
+
+    tokens._named.cache_clear()
+    tok = get_tokenizer("acme/tiny-bert")
+    assert tok.name == "acme/tiny-bert" and tok.count("hello world") == 2
+    with pytest.raises(ConfigError, match=f"'acme/missing' is not in the local Hugging Face cache \\({tmp_path}\\)"):
+        get_tokenizer("acme/missing")
+    tokens._named.cache_clear()
+
+
+@pytest.mark.slow
+def test_a_sentence_transformers_model():
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(minilm_dir()), device="cpu", local_files_only=True)
+    tok = get_tokenizer(model)
+    assert tok.max_tokens == model.max_seq_length - 2
+    assert tok.count("one two three") == 3

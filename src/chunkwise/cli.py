@@ -72,8 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "patterns ('docs/**/*.md'), or - for standard input")
     _chunk_options(p)
     p.add_argument("--embedder", default=None, metavar="SPEC",
-                   help="semantic: minilm (default), minilm-onnx, model2vec:PATH, "
-                        "openai:MODEL[@URL], or a sentence-transformers folder")
+                   help="the embedder the chunks are for: semantic uses it to find topic "
+                        "shifts; every strategy warns when chunks may be longer than it reads "
+                        "(minilm, minilm-onnx, model2vec:PATH, openai:MODEL[@URL], or a "
+                        "sentence-transformers folder)")
     p.add_argument("--encoding", default=None,
                    help="text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM)")
     p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default="jsonl",
@@ -257,14 +259,19 @@ def build_chunker(args: argparse.Namespace, strategy: str | None = None,
         if embedder is not None:
             options.setdefault("embedder", embedder)
         options.setdefault("cache", not getattr(args, "no_cache", False))
-    elif embedder is not None and args.command != "eval":
-        options["embedder"] = embedder  # the library says which strategy takes none
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         chunker = get_chunker(name, **options)
     for w in caught:
         if not issubclass(w.category, DeprecationWarning):  # third-party noise
             _warning(str(w.message))
+    if embedder is not None and args.command in ("chunk", "view"):
+        from .embed import get_embedder, truncation_warning
+
+        message = truncation_warning(chunker.max_tokens, chunker.tokenizer,
+                                     get_embedder(embedder))
+        if message:
+            _warning(message)
     return chunker
 
 

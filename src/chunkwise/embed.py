@@ -336,6 +336,33 @@ def distill(output: str | Path, pca_dims: int = 256) -> Path:
     return output
 
 
+_SAMPLE = ("Retrieval-augmented generation cuts documents into passages, embeds them, and "
+           "retrieves the closest ones for each question. Chunk sizes are counted in tokens "
+           "of a tokenizer, 1,024 of them at most; tables, code and names (Lyon, Zürich) count "
+           "too.")
+
+
+def truncation_warning(max_tokens: int, tokenizer: TokenCounter, embedder: Embedder) -> str | None:
+    """A warning when chunks of up to ``max_tokens`` tokens of ``tokenizer`` are longer
+    than the embedder reads (their tails would be ignored when embedding), else None.
+    With another tokenizer than the embedder's, the comparison goes through the
+    ratio of their counts on a sample of English."""
+    limit = embedder.token_limit()
+    counter = embedder.token_counter()
+    if limit is None or counter is None:
+        return None
+    if tokenizer.name == counter.name:
+        estimate = max_tokens
+    else:
+        ratio = counter.count(_SAMPLE) / max(1, tokenizer.count(_SAMPLE))
+        estimate = int(max_tokens * ratio)
+    if estimate <= limit:
+        return None
+    return (f"chunks of up to {max_tokens} {tokenizer.name} tokens are about {estimate} tokens "
+            f"for {embedder.name}, which reads {limit}: the tail of a longer chunk is ignored "
+            f"when it is embedded; lower --max-tokens (or --size)")
+
+
 def get_embedder(spec: Any = None, cache: bool | str | Path = False) -> Embedder:
     """Resolve an embedder spec (see the module docstring); ``cache`` wraps it on disk."""
     if isinstance(spec, Embedder):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -212,14 +213,21 @@ class BPETokenizer(TokenCounter):
     # under both even at 4 tokens a character
     _PIECE = 40_000
 
-    def __init__(self, encoding: str):
-        import bpe_openai
+    def __init__(self, encoding: str | Any):
+        """``encoding``: a name that bpe-openai ships (cl100k_base, o200k_base), or an
+        encoding object with ``encode_ordinary`` and ``decode_tokens_bytes`` (a
+        ``tiktoken.Encoding`` the user already holds)."""
+        if isinstance(encoding, str):
+            import bpe_openai
 
-        try:
-            self._enc = bpe_openai.get_encoding(encoding)
-        except Exception:
-            raise ConfigError(f"tokenizer: unknown BPE encoding {encoding!r}") from None
-        self.name = encoding
+            try:
+                self._enc = bpe_openai.get_encoding(encoding)
+            except Exception:
+                raise ConfigError(f"tokenizer: unknown BPE encoding {encoding!r}") from None
+            self.name = encoding
+        else:
+            self._enc = encoding
+            self.name = str(getattr(encoding, "name", type(encoding).__name__))
         self.max_tokens = None
 
     def _pieces(self, text: str) -> Iterator[tuple[int, str]]:
@@ -330,6 +338,33 @@ def minilm_dir() -> Path:
     return Path(spec.origin).parent / "model"
 
 
+def hf_cache_dir() -> Path:
+    """Where the Hugging Face hub keeps downloaded models (HF_HUB_CACHE, HF_HOME)."""
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    home = os.environ.get("HF_HOME") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "huggingface")
+    return Path(home).expanduser() / "hub"
+
+
+def _from_hf_cache(name: str) -> TokenCounter | None:
+    """A model name (``org/model``) whose tokenizer.json is in the local Hugging Face
+    cache; never downloads."""
+    if name.count("/") != 1 or name.startswith((".", "/", "~")):
+        return None
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:  # pragma: no cover - installed with sentence-transformers
+        return None
+    try:
+        found = try_to_load_from_cache(name, "tokenizer.json", cache_dir=str(hf_cache_dir()))
+    except Exception:  # an invalid repository name
+        return None
+    if isinstance(found, str) and Path(found).is_file():
+        return HFTokenizer.from_file(found, name=name)
+    return None
+
+
 @lru_cache(maxsize=16)
 def _named(name: str) -> TokenCounter:
     key = name.lower()
@@ -344,22 +379,74 @@ def _named(name: str) -> TokenCounter:
     path = Path(name).expanduser()
     if path.exists():
         return HFTokenizer.from_file(path)
+    cached = _from_hf_cache(name)
+    if cached is not None:
+        return cached
+    if name.count("/") == 1 and not path.is_absolute():
+        raise ConfigError(
+            f"tokenizer: {name!r} is not in the local Hugging Face cache ({hf_cache_dir()}); "
+            "chunkwise never downloads: fetch the model once with huggingface-cli, or pass "
+            "the path to its tokenizer.json")
     raise ConfigError(
         f"tokenizer: unknown tokenizer {name!r} (expected minilm, cl100k_base, o200k_base, "
-        "chars, words, or a path to a tokenizer.json or model folder)"
+        "chars, words, a path to a tokenizer.json or model folder, or a model name in the "
+        "local Hugging Face cache)"
     )
 
 
+def _from_transformers(tok: Any, name: str | None = None,
+                       sequence: int | None = None) -> TokenCounter:
+    """A ``transformers`` tokenizer: its fast backend when it has one (a copy, so the
+    user's object keeps its padding and truncation), else its ``encode``."""
+    name = name or str(getattr(tok, "name_or_path", "") or type(tok).__name__)
+    try:
+        specials = int(tok.num_special_tokens_to_add())
+    except Exception:  # an older or unusual tokenizer: count them on an empty input
+        try:
+            specials = len(tok("")["input_ids"])
+        except Exception:
+            specials = 0
+    if sequence is None:
+        length = getattr(tok, "model_max_length", None)
+        sequence = length if isinstance(length, int) and 0 < length < 1_000_000 else None
+    max_tokens = sequence - specials if sequence else None
+    backend = getattr(tok, "backend_tokenizer", None)
+    if backend is not None:
+        from tokenizers import Tokenizer
+
+        return HFTokenizer(Tokenizer.from_str(backend.to_str()), name=name,
+                           max_tokens=max_tokens, max_sequence=sequence)
+    return CallableCounter(lambda t: len(tok.encode(t, add_special_tokens=False)), name=name,
+                           max_tokens=max_tokens)
+
+
 def get_tokenizer(spec: Any = None) -> TokenCounter:
-    """Resolve a tokenizer spec: a name, a path, a callable or a backend instance."""
+    """Resolve a tokenizer spec: a name (minilm, cl100k_base, o200k_base, chars,
+    words, or a model name in the local Hugging Face cache), a path to a
+    tokenizer.json or model folder, or an object the user already holds: a
+    ``tokenizers.Tokenizer``, a ``transformers`` tokenizer, a
+    ``sentence_transformers.SentenceTransformer``, a ``tiktoken.Encoding``, a
+    :class:`TokenCounter`, or any callable ``str -> int``."""
     if spec is None:
         return _named(DEFAULT_TOKENIZER)
     if isinstance(spec, TokenCounter):
         return spec
     if isinstance(spec, (str, Path)):
         return _named(str(spec))
-    if type(spec).__module__.startswith("tokenizers") and hasattr(spec, "encode_batch"):
-        return HFTokenizer(spec)
+    module = type(spec).__module__
+    if module.startswith("tokenizers") and hasattr(spec, "encode_batch"):
+        from tokenizers import Tokenizer
+
+        return HFTokenizer(Tokenizer.from_str(spec.to_str()))
+    if module.startswith("sentence_transformers") and hasattr(spec, "tokenizer"):
+        sequence = getattr(spec, "max_seq_length", None)
+        return _from_transformers(spec.tokenizer, sequence=sequence if isinstance(
+            sequence, int) else None)
+    if hasattr(spec, "encode_ordinary") and hasattr(spec, "decode_tokens_bytes"):
+        return BPETokenizer(spec)  # tiktoken.Encoding (and bpe-openai's encodings)
+    if hasattr(spec, "backend_tokenizer") or (
+            module.startswith("transformers") and hasattr(spec, "encode")):
+        return _from_transformers(spec)
     if callable(spec):
         return CallableCounter(spec)
     raise ConfigError(f"tokenizer: cannot use {spec!r} as a tokenizer")
