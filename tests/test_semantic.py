@@ -74,3 +74,28 @@ def test_semantic_children_inside_parents(embedder):
     assert cuts
     ends = {c.end for c in children}
     assert all(cut in ends for cut in cuts)  # every topic cut is a child boundary
+
+
+def test_min_size_is_honoured_everywhere_but_the_last_piece(embedder):
+    """Issue 13, item 4: with size 120 and min_size 100 no chunk in the middle is small."""
+    text = " ".join([TRANSCRIPT] * 4)
+    chunks = chunkwise.chunk(text, strategy="semantic", size=120, min_size=100,
+                             embedder=embedder, doc_id="t")
+    assert all(c.token_count >= 100 for c in chunks[:-1])
+    assert_invariants(text, chunks, 120, independent_minilm_count())
+    plain = chunkwise.chunk(text, strategy="semantic", size=120, embedder=embedder, doc_id="t")
+    assert any(c.token_count < 100 for c in plain[:-1])  # the option changes something
+
+
+def test_threshold_as_a_distance_and_ties_cut(embedder):
+    few = chunkwise.chunk(TRANSCRIPT, strategy="semantic", size=254, threshold=1.9,
+                          embedder=embedder, doc_id="t")
+    many = chunkwise.chunk(TRANSCRIPT, strategy="semantic", size=254, threshold=0.01,
+                           embedder=embedder, doc_id="t")
+    assert len(few) == 1 and len(many) > 6
+    with pytest.raises(ConfigError, match="cosine distance in \\(0, 2\\)"):
+        chunkwise.get_chunker("semantic", threshold=2.5)
+    # identical sentences: every distance ties; ">=" still cuts (">" made no cut at all)
+    same = " ".join(["The same sentence again."] * 12)
+    assert len(chunkwise.chunk(same, strategy="semantic", size=254, embedder=embedder,
+                               doc_id="s")) > 1

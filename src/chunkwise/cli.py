@@ -52,6 +52,17 @@ def _overlap(value: str) -> int | float:
             f"expected a token count (32) or a fraction of size (0.15), got {value!r}") from None
 
 
+def _threshold(value: str) -> str | float:
+    if value in ("percentile", "std", "interquartile", "gradient"):
+        return value
+    try:
+        return float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected percentile, std, interquartile, gradient or a distance, got {value!r}"
+        ) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="chunkwise",
@@ -197,9 +208,10 @@ def _chunk_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--table-rows", choices=("group", "row"), default=None,
                    help="tables longer than the table budget split into row groups with the "
                         "header repeated (group, default), or one chunk per row (row)")
-    p.add_argument("--threshold", choices=("percentile", "std", "interquartile", "gradient"),
-                   default=None, help="semantic: how the cut threshold is taken from the "
-                                      "distribution of neighbour distances (default: percentile)")
+    p.add_argument("--threshold", type=_threshold, default=None, metavar="METHOD|DISTANCE",
+                   help="semantic: percentile, std, interquartile or gradient (the threshold "
+                        "taken from the distribution of neighbour distances), or a cosine "
+                        "distance such as 0.25 (cut wherever the distance reaches it)")
     p.add_argument("--amount", type=float, default=None,
                    help="semantic: the threshold's parameter (percentile 90, std 1.5, ...)")
     p.add_argument("--window", type=int, default=None,

@@ -172,12 +172,15 @@ class Packer:
     """Packs spans of one document under a hard token limit and a character cap."""
 
     def __init__(self, index: DocumentIndex, policy: PackPolicy, limit: int, overlap: int = 0,
-                 max_chars: int | None = None):
+                 max_chars: int | None = None, min_size: int = 0):
         if limit < 1:
             raise ConfigError(f"token limit must be at least 1, got {limit}")
         self.index = index
         self.limit = limit
         self.overlap = overlap
+        #: smallest piece in tokens (context included); only a span's last piece may
+        #: be smaller
+        self.min_size = min_size
         self.max_chars = max_chars if max_chars is not None else 1 << 62
         self._levels = policy.levels
         self._overlap_levels = policy.overlap_levels
@@ -251,12 +254,15 @@ class Packer:
         sep = index.counter.separates
         additive = (self._additive and (cur == 0 or sep(text[cur - 1]))
                     and (not context or sep(context[-1])))
+        small = base + self.min_size - ctx_tokens  # candidates below this are too small
         while budget >= 1:
             end = None
             for pos, cpos in levels:
                 first = int(np.searchsorted(pos, floor, side="right"))
                 last = min(int(np.searchsorted(cpos, base + budget, side="right")),
                            int(np.searchsorted(pos, char_end, side="right"))) - 1
+                if self.min_size and last >= first and int(pos[last]) != hi:
+                    first = max(first, int(np.searchsorted(cpos, small, side="left")))
                 if last >= first:
                     end = int(pos[last])
                     break

@@ -28,8 +28,12 @@ METHODS = ("percentile", "std", "interquartile", "gradient")
 _DEFAULT_AMOUNT = {"percentile": 90.0, "std": 1.5, "interquartile": 1.5, "gradient": 90.0}
 
 
-def breakpoint_threshold(distances: np.ndarray, method: str, amount: float) -> float:
-    """Distance above which neighbouring windows are cut apart."""
+def breakpoint_threshold(distances: np.ndarray, method: str | float, amount: float) -> float:
+    """Distance at or above which neighbouring windows are cut apart: a number is an
+    absolute cosine distance; a method name takes it from the distances' own
+    distribution."""
+    if not isinstance(method, str):
+        return float(method)
     if method == "percentile":
         return float(np.percentile(distances, amount))
     if method == "std":
@@ -70,12 +74,17 @@ class SemanticChunker(Chunker):
     """
 
     def __init__(self, size: int | None = None, *, embedder: Any = None,
-                 threshold: str = "percentile", amount: float | None = None, window: int = 2,
+                 threshold: str | float = "percentile", amount: float | None = None, window: int = 2,
                  min_size: int = 0, merge: float | None = None, cache: bool = False,
                  language: str = "en", sentence_splitter: SentenceSplitter | None = None,
                  **options: Any):
-        if threshold not in METHODS:
-            raise ConfigError(f"unknown threshold method {threshold!r} (expected {', '.join(METHODS)})")
+        if isinstance(threshold, bool) or not (
+                threshold in METHODS or (isinstance(threshold, (int, float))
+                                         and 0.0 < float(threshold) < 2.0)):
+            raise ConfigError(f"threshold must be a method ({', '.join(METHODS)}) or a cosine "
+                              f"distance in (0, 2), got {threshold!r}")
+        if not isinstance(threshold, str):
+            threshold = float(threshold)
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise ConfigError(f"window must be a positive integer, got {window!r}")
         if merge is not None and not (-1.0 <= merge <= 1.0):
@@ -85,7 +94,8 @@ class SemanticChunker(Chunker):
                 0 <= min_size <= self.limit:
             raise ConfigError(f"min_size must be between 0 and size ({self.limit}), got {min_size!r}")
         self.threshold = threshold
-        self.amount = float(_DEFAULT_AMOUNT[threshold] if amount is None else amount)
+        self.amount = float(_DEFAULT_AMOUNT.get(str(threshold), 0.0) if amount is None
+                            else amount)
         self.window = window
         self.min_size = min_size
         self.merge = merge
@@ -135,44 +145,47 @@ class SemanticChunker(Chunker):
         text = index.text
         vectors = self.embedder.embed([text[s:e] for s, e in spans])
         distances = 1.0 - window_similarities(vectors, self.window)
+        # ">=": a tie at the threshold is a cut (with "<", equal distances made none)
         if self.threshold == "gradient":
             scores = np.gradient(distances) if len(distances) > 1 else distances
-            cut = scores > float(np.percentile(scores, self.amount))
+            cut = scores >= float(np.percentile(scores, self.amount))
         else:
-            cut = distances > breakpoint_threshold(distances, self.threshold, self.amount)
+            cut = distances >= breakpoint_threshold(distances, self.threshold, self.amount)
         return [spans[i][1] for i in np.nonzero(cut)[0]]
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         text = doc.text
         cuts = self.cut_positions(index)
         inner = cuts[bisect_right(cuts, span.lo):bisect_left(cuts, span.hi)]
-        bounds = [span.lo] + inner + [span.hi]
+        bounds = [span.lo, *inner, span.hi]
         segments = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
-        if self.min_size:
-            segments = self._merge_small(index, segments)
-        packer = Packer(index, self._policy, self.limit, self.overlap, self.max_chars)
+        packer = Packer(index, self._policy, self.limit, self.overlap, self.max_chars,
+                        min_size=self.min_size)
         pieces: list[Piece] = []
-        for a, b in segments:
-            pieces.extend(packer.pack(a, b, span.context))
+        carry: int | None = None  # a small tail that joins the next topic segment
+        for k, (a, b) in enumerate(segments):
+            got = packer.pack(a if carry is None else carry, b, span.context)
+            carry = None
+            if self.min_size and k < len(segments) - 1 and got and \
+                    got[-1].token_count < self.min_size:
+                carry = got.pop().start  # only the span's last piece may be smaller
+            pieces.extend(got)
+        if self.min_size and len(pieces) > 1 and pieces[-1].token_count < self.min_size:
+            pieces[-2:] = self._join(index, pieces[-2], pieces[-1], span.context)
         if self.merge is not None and len(pieces) > 1:
             pieces = self._merge_similar(index, pieces, span.context)
         for p in pieces:
             p.headings = span.headings
         return pieces
 
-    def _merge_small(self, index: DocumentIndex,
-                     segments: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        tokens = index.tokens
-        out: list[list[int]] = []
-        for a, b in segments:
-            if out and int(tokens.before(out[-1][1]) - tokens.before(out[-1][0])) < self.min_size:
-                out[-1][1] = b
-            else:
-                out.append([a, b])
-        if len(out) > 1 and int(tokens.before(out[-1][1]) - tokens.before(out[-1][0])) < self.min_size:
-            last = out.pop()
-            out[-1][1] = last[1]
-        return [(s, e) for s, e in out]
+    def _join(self, index: DocumentIndex, a: Piece, b: Piece, context: str) -> list[Piece]:
+        """The two pieces as one when that fits the budget, else as they are."""
+        if b.start < a.end:
+            return [a, b]
+        n = index.counter.count(context + index.text[a.start:b.end])
+        if n <= self.limit and b.end - a.start + len(context) <= self.max_chars:
+            return [Piece(a.start, b.end, n, context)]
+        return [a, b]
 
     def _merge_similar(self, index: DocumentIndex, pieces: Sequence[Piece],
                        context: str) -> list[Piece]:
