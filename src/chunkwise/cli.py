@@ -200,7 +200,8 @@ def _chunk_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--language", default=None,
                    help="language code for sentence boundaries (default: en)")
     p.add_argument("--input-format", default="auto",
-                   choices=("auto", "text", "markdown", "html", "html-all", "pdf"),
+                   choices=("auto", "text", "markdown", "html", "html-all", "pdf", "csv", "tsv",
+                            "docx"),
                    help="how to read the inputs (default: auto, by file extension, then content; "
                         "html-all keeps a whole web page, html keeps its main content)")
     p.add_argument("--merge-sections", action="store_true",

@@ -11,11 +11,15 @@ from ..errors import ChunkwiseError, ConfigError, InputError
 from ..types import Document
 from .text import decode_bytes, default_doc_id, parse_text
 
-FORMATS = ("text", "markdown", "html", "html-all", "pdf")
+FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx")
+#: formats read from bytes (a str cannot hold them)
+BINARY_FORMATS = ("pdf", "docx")
 _EXTENSIONS = {
     ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".mkd": "markdown",
     ".html": "html", ".htm": "html", ".xhtml": "html",
     ".pdf": "pdf",
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv",
+    ".docx": "docx",
 }
 
 
@@ -24,6 +28,8 @@ def sniff_format(data: bytes, name: str = "") -> str:
     ext = Path(name).suffix.lower()
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
+    if data.startswith(b"PK\x03\x04") and b"word/" in data[:65536]:
+        return "docx"
     head = data[:1024].lstrip().lower()
     if head.startswith(b"%pdf-"):
         return "pdf"
@@ -77,12 +83,18 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
 
 def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
            doc_id: str) -> Document:
+    if fmt in BINARY_FORMATS and isinstance(data, str):
+        raise InputError(source, f"a {fmt.upper()} file must be given as bytes or a path")
     if fmt == "pdf":
         from .pdf import parse_pdf
 
-        if isinstance(data, str):
-            raise InputError(source, "a PDF must be given as bytes or a path")
+        assert isinstance(data, bytes)
         return parse_pdf(data, doc_id, source)
+    if fmt == "docx":
+        from .docx import parse_docx
+
+        assert isinstance(data, bytes)
+        return parse_docx(data, doc_id, source)
     if isinstance(data, str):
         text = data
     elif fmt in ("html", "html-all") and encoding is None:
@@ -97,6 +109,10 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
         from .html import parse_html
 
         return parse_html(text, doc_id, source, main_content=fmt == "html")
+    if fmt in ("csv", "tsv"):
+        from .tabular import parse_csv
+
+        return parse_csv(text, doc_id, source, delimiter="\t" if fmt == "tsv" else None)
     return parse_text(text, doc_id, source)
 
 

@@ -33,18 +33,20 @@ def _table_rows(index: DocumentIndex) -> list[int]:
 
 
 def _table_cells(index: DocumentIndex) -> list[int]:
-    """Cell borders: every unescaped ``|`` inside a row of a pipe table."""
+    """Cell borders: every unescaped ``|`` inside a row of a pipe table, every
+    delimiter inside a row of a CSV table."""
     text = index.text
     out = []
     for b in index.blocks:
         if b.kind != "table":
             continue
+        sep = b.metadata.get("delimiter") or "|"
         for s, e in b.metadata.get("rows", ()):
-            i = text.find("|", s + 1, e - 1)
+            i = text.find(sep, s + 1, e - 1)
             while i != -1:
                 if text[i - 1] != "\\":
-                    out.append(i)
-                i = text.find("|", i + 1, e - 1)
+                    out.append(i + (1 if sep != "|" else 0))
+                i = text.find(sep, i + 1, e - 1)
     return out
 
 
