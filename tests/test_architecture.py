@@ -164,7 +164,7 @@ def test_section_within_section_keeps_trails_and_tables():
     tables = [c for c in kids if c.kind == "table"]
     assert len(tables) == 1 and tables[0].text.endswith("| C5 | meaning 5 |")  # kept whole
     assert tables[0].context == "Guide > Codes\n\n"
-    assert all(c.context.startswith("Guide") for c in kids)
+    assert all(c.context.startswith("Guide") or c.text.startswith("# Guide") for c in kids)
     assert all(c.headings[:1] == ("Guide",) for c in kids)
 
 

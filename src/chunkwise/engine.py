@@ -172,7 +172,7 @@ class Packer:
     """Packs spans of one document under a hard token limit and a character cap."""
 
     def __init__(self, index: DocumentIndex, policy: PackPolicy, limit: int, overlap: int = 0,
-                 max_chars: int | None = None, min_size: int = 0):
+                 max_chars: int | None = None, min_size: int = 0, line_starts: bool = False):
         if limit < 1:
             raise ConfigError(f"token limit must be at least 1, got {limit}")
         self.index = index
@@ -181,6 +181,8 @@ class Packer:
         #: smallest piece in tokens (context included); only a span's last piece may
         #: be smaller
         self.min_size = min_size
+        #: pieces start at the start of their line, indentation included (source code)
+        self.line_starts = line_starts
         self.max_chars = max_chars if max_chars is not None else 1 << 62
         self._levels = policy.levels
         self._overlap_levels = policy.overlap_levels
@@ -205,7 +207,7 @@ class Packer:
         overlap_levels = _LazyLevels(self, self._overlap_levels, lo, hi)
         hi_content = index.trim_end(lo, hi)
         pieces: list[Piece] = []
-        cur = index.skip_space(lo, hi)
+        cur = self._start(lo, index.skip_space(lo, hi), lo)
         prev_end = lo
         while cur < hi_content:
             must_pass = prev_end
@@ -214,7 +216,7 @@ class Packer:
                 must_pass = max(prev_end, index.skip_space(first_floor, hi))
             piece = self._next(cur, hi, levels, context, ctx_tokens, must_pass)
             if piece is None:  # overlap (or the floor) left no room: restart without it
-                cur = index.skip_space(prev_end, hi)
+                cur = self._start(prev_end, index.skip_space(prev_end, hi), lo)
                 piece = self._next(cur, hi, levels, context, ctx_tokens, prev_end)
                 assert piece is not None
             pieces.append(piece)
@@ -224,8 +226,19 @@ class Packer:
             nxt = piece.end
             if self.overlap and overlap_levels:
                 nxt = self._overlap_start(piece.start, piece.end, overlap_levels)
-            cur = index.skip_space(nxt, hi)
+            cur = self._start(nxt, index.skip_space(nxt, hi), lo)
         return pieces
+
+    def _start(self, floor: int, first: int, lo: int) -> int:
+        """Where a piece starts: its first non-space character, or (``line_starts``)
+        the start of that line when only indentation precedes it since ``floor``."""
+        if not self.line_starts:
+            return first
+        text = self.index.text
+        start = first
+        while start > max(floor, lo) and text[start - 1] in " \t":
+            start -= 1
+        return start if start == 0 or text[start - 1] in "\n\r" else first
 
     # -- internals --------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from ..errors import ChunkwiseError, ConfigError, InputError
 from ..types import Document
 from .text import decode_bytes, default_doc_id, parse_text
 
-FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx")
+FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code")
 #: formats read from bytes (a str cannot hold them)
 BINARY_FORMATS = ("pdf", "docx")
 _EXTENSIONS = {
@@ -25,9 +25,13 @@ _EXTENSIONS = {
 
 def sniff_format(data: bytes, name: str = "") -> str:
     """The format from the extension, else from the first bytes."""
+    from .code import EXTENSIONS as CODE_EXTENSIONS
+
     ext = Path(name).suffix.lower()
     if ext in _EXTENSIONS:
         return _EXTENSIONS[ext]
+    if ext in CODE_EXTENSIONS:
+        return "code"
     if data.startswith(b"PK\x03\x04") and b"word/" in data[:65536]:
         return "docx"
     head = data[:1024].lstrip().lower()
@@ -109,6 +113,12 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
         from .html import parse_html
 
         return parse_html(text, doc_id, source, main_content=fmt == "html")
+    if fmt == "code":
+        from .code import EXTENSIONS as CODE_EXTENSIONS
+        from .code import parse_code
+
+        return parse_code(text, doc_id, source,
+                          language=CODE_EXTENSIONS.get(Path(source).suffix.lower()))
     if fmt in ("csv", "tsv"):
         from .tabular import parse_csv
 

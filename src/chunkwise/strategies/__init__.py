@@ -18,11 +18,12 @@ from .basic import (
                     SectionChunker,
                     SentenceChunker,
 )
+from .code import CodeChunker
 from .hierarchical import HierarchicalChunker, expand
 from .semantic import SemanticChunker
 from .structure import StructureOptions
 
-__all__ = ["STRATEGIES", "AutoChunker", "Chunker", "FixedChunker", "HierarchicalChunker",
+__all__ = ["STRATEGIES", "AutoChunker", "Chunker", "CodeChunker", "FixedChunker", "HierarchicalChunker",
            "PackingChunker", "RecursiveChunker", "Registry", "SectionChunker",
            "SemanticChunker", "SentenceChunker", "StructureOptions", "expand", "get_chunker",
            "make_chunks", "option_names", "register"]

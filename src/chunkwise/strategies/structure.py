@@ -17,7 +17,7 @@ from typing import Any
 from ..config import ChunkConfig
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
 from ..errors import ConfigError
-from ..levels import TOKEN, WORD, Positions
+from ..levels import TOKEN, WORD, Pattern, Positions
 from ..types import Block, ChunkKind
 
 STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max", "table_rows",
@@ -54,6 +54,8 @@ BLOCK = Positions("block", _block_ends)
 TABLE_ROW = Positions("table-row", _table_rows)
 TABLE_CELL = Positions("table-cell", _table_cells)
 TABLE_ROW_POLICY = PackPolicy(levels=(TABLE_ROW, TABLE_CELL, WORD, TOKEN))
+CODE_LINES_POLICY = PackPolicy(levels=(Pattern("code-blank", r"\n[ \t]*\n"),
+                                       Pattern("code-line", r"\n", use_end=True), WORD, TOKEN))
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +158,8 @@ class StructuredPacking:
         self.prose = Packer(index, PackPolicy((BLOCK,) + policy.levels, policy.overlap_levels),
                             config.limit, config.overlap, config.max_chars)
         self.rows = Packer(index, TABLE_ROW_POLICY, config.limit, 0, config.max_chars)
+        self.code = Packer(index, CODE_LINES_POLICY, config.limit, 0, config.max_chars,
+                           line_starts=True)
         table_max = options.table_max if options.table_max is not None else 2 * config.size
         self.table_limit = min(table_max, config.max_tokens)
         self.max_tokens = config.max_tokens
@@ -286,10 +290,39 @@ class StructuredPacking:
                     p.kind = "front_matter"
                     pieces.append(p)
                 cur, pending = block.end, []
+            elif block.kind == "code" and not clipped and self._too_big(ctx, block):
+                # a code block that cannot fit is cut at lines; from the second piece
+                # on, its opening fence line (with the language) is in context
+                if cur < block.start:
+                    pieces.extend(self._prose(cur, block.start, ctx, pending))
+                pieces.extend(self.code_pieces(block, ctx))
+                cur, pending = block.end, []
             else:
                 pending.append(block)
         if cur < section.end:
             pieces.extend(self._prose(cur, section.end, ctx, pending))
+        return pieces
+
+    def _too_big(self, ctx: str, block: Block) -> bool:
+        return (block.end - block.start + len(ctx) > self.max_chars
+                or self.count(ctx + self.doc.text[block.start:block.end]) > self.limit)
+
+    def code_pieces(self, block: Block, ctx: str) -> list[Piece]:
+        text = self.doc.text
+        nl = text.find("\n", block.start, block.end)
+        fence = text[block.start:nl].strip() if nl != -1 else ""
+        if not fence.startswith(("```", "~~~")):
+            fence = ""  # an indented code block, or a <pre>: nothing to reopen
+        first = self.code.pack(block.start, block.end, ctx)[:1]
+        rest_ctx = self.fits_context(ctx, fence + "\n") if fence else ctx
+        rest = self.code.pack(first[0].end, block.end, rest_ctx) if first and \
+            first[0].end < block.end else []
+        pieces = first + rest
+        for i, p in enumerate(pieces):
+            p.kind = "code"
+            p.metadata.update(code_part=i + 1, code_parts=len(pieces))
+            if block.metadata.get("language"):
+                p.metadata["language"] = block.metadata["language"]
         return pieces
 
     def _prose(self, lo: int, hi: int, ctx: str, pending: list[Block]) -> list[Piece]:

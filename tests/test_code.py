@@ -1,0 +1,145 @@
+"""The code strategy: definitions from tree-sitter in nine languages (issue 9)."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.readers import parse, read_path
+from chunkwise.readers.code import find_definitions
+
+from helpers import ROOT, assert_invariants, check_hierarchy, independent_minilm_count
+
+DATA = ROOT / "tests" / "data" / "code"
+
+EXPECTED = {
+    "shop.py": {"Item", "Item.total", "Cart", "Cart.__init__", "Cart.add", "Cart.subtotal",
+                "Cart.discount", "Cart.total", "cheapest", "round_up"},
+    "shop.ts": {"Item", "Cart", "Cart.constructor", "Cart.add", "Cart.subtotal", "cheapest",
+                "Currency"},
+    "shop.js": {"Cart", "Cart.constructor", "Cart.add", "cheapest", "double"},
+    "shop.go": {"Item", "Cart", "Cart.Add", "Cart.Subtotal", "Describe"},
+    "shop.rs": {"Item", "Item.total", "Priced", "Priced.price", "cheapest"},
+    "Shop.java": {"Shop", "Shop.Shop", "Shop.add", "Shop.size", "Shop.Listener",
+                  "Shop.Listener.changed"},
+    "shop.c": {"item", "item_total", "main"},
+    "shop.cpp": {"shop", "shop.Cart", "shop.Cart.add", "shop.Cart.size", "main"},
+    "Shop.cs": {"Shop", "Shop.Cart", "Shop.Cart.Add"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_definitions_in_every_language(name):
+    doc = read_path(DATA / name)
+    symbols = {b.metadata["symbol"] for b in doc.blocks}
+    assert EXPECTED[name] <= symbols, EXPECTED[name] - symbols
+    chunks = chunkwise.chunk(DATA / name, strategy="code", size=64)
+    text = doc.text
+    assert_invariants(text, chunks, 64, independent_minilm_count())
+    for c in chunks:
+        assert c.start == 0 or text[c.start - 1] == "\n"  # every chunk starts a line
+        assert c.kind == "code" and c.metadata["language"] == doc.metadata["language"]
+        first, last = c.metadata["lines"]
+        assert text.count("\n", 0, c.start) + 1 == first <= last
+
+
+def test_a_big_class_is_split_into_methods_with_the_class_in_context():
+    path = DATA / "shop.py"
+    chunks = chunkwise.chunk(path, strategy="code", size=80)
+    methods = [c for c in chunks if c.metadata.get("kind") == "method"
+               or any("." in s for s in c.metadata.get("symbols", ()))]
+    assert methods
+    for c in methods:
+        assert c.context.startswith((f"{path} > Cart", f"{path} > Item"))
+        assert "class Cart:" in c.context or "class Item:" in c.context
+    discount = [c for c in chunks if "def discount" in c.text][0]
+    assert discount.metadata == {**discount.metadata, "symbol": "Cart.discount", "kind": "method"}
+    # small neighbouring definitions share a chunk
+    tail = [c for c in chunks if "def cheapest" in c.text][0]
+    assert "def round_up" in tail.text and tail.metadata["symbols"] == ["cheapest", "round_up"]
+    # module docstring and imports are kept
+    assert chunks[0].text.startswith('"""A small shop module')
+    # a class that fits is one chunk (with its neighbours, up to the size)
+    whole = chunkwise.chunk(path, strategy="code", size=254)
+    item = [c for c in whole if "class Item:" in c.text]
+    assert len(item) == 1 and "return self.price * self.quantity" in item[0].text
+
+
+def test_a_function_too_big_is_cut_at_statements_with_its_signature_in_context():
+    body = "\n".join(f"    value_{i} = compute(argument_{i}, other={i})" for i in range(80))
+    src = f"def huge(a, b):\n    \"\"\"Do many things.\"\"\"\n{body}\n    return a\n"
+    chunks = chunkwise.chunk({"huge.py": src}, strategy="code", language="python", size=96)
+    assert len(chunks) > 3
+    assert chunks[0].text.startswith("def huge(a, b):")
+    for c in chunks[1:]:
+        assert "def huge(a, b):" in c.context and c.text.startswith("    value_")
+        assert c.metadata["symbol"] == "huge" and c.metadata["parts"] == len(chunks)
+    assert_invariants(src, chunks, 96, independent_minilm_count())
+
+
+def test_syntax_errors_and_unknown_languages_still_chunk():
+    broken = "def ok():\n    return 1\n\ndef broken(:\n    pass\n\nclass Fine:\n    x = 1\n"
+    doc = parse(broken, "b.py", fmt="code")
+    assert doc.metadata["syntax_errors"] is True
+    chunks = chunkwise.chunk({"b.py": broken}, strategy="code", language="python", size=32)
+    assert_invariants(broken, chunks, 32)
+    ruby = "class Cart\n  def add(item)\n    @items << item\n  end\n\n  def size\n    @items.size\n  end\nend\n" * 6
+    rchunks = chunkwise.chunk({"cart.rb": ruby}, strategy="code", size=40)
+    assert len(rchunks) > 1 and all(c.text.strip() for c in rchunks)
+    assert_invariants(ruby, rchunks, 40)
+    with pytest.raises(chunkwise.ConfigError, match="unknown language 'cobol'"):
+        chunkwise.get_chunker("code", language="cobol")
+
+
+def test_code_works_as_a_child_level():
+    text = (DATA / "shop.py").read_text()
+    doc = read_path(DATA / "shop.py")
+    chunks = chunkwise.chunk(doc, strategy="hierarchical", sizes=[200, 48],
+                             strategies=["code", "code"])
+    check_hierarchy(text, chunks, (200, 48))
+    kids = [c for c in chunks if c.level == 1]
+    assert all(c.kind == "code" for c in kids)
+
+
+def test_a_markdown_code_fence_split_reopens_in_context():
+    code = "\n".join(f"    value_{i} = compute_something(argument_{i}, other={i})" for i in range(40))
+    text = f"# Guide\n\nIntro.\n\n```python\ndef big():\n{code}\n```\n\nAfter.\n"
+    chunks = chunkwise.chunk(text, strategy="section", size=96, format="markdown", doc_id="g")
+    parts = [c for c in chunks if c.kind == "code"]
+    assert len(parts) > 2 and parts[0].text.startswith("```python")
+    assert all(c.context.endswith("```python\n") for c in parts[1:])
+    assert_invariants(text, chunks, 96, independent_minilm_count())
+
+
+_IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
+_STMT = st.builds(lambda a, b, n: f"{a} = {b}({n})", _IDENT, _IDENT, st.integers(0, 999))
+
+
+@st.composite
+def python_modules(draw):
+    parts = []
+    for _ in range(draw(st.integers(1, 6))):
+        name = draw(_IDENT)
+        body = draw(st.lists(_STMT, min_size=1, max_size=30))
+        if draw(st.booleans()):
+            methods = "\n\n".join(
+                f"    def {draw(_IDENT)}(self):\n" + "\n".join(f"        {s}" for s in body)
+                for _ in range(draw(st.integers(1, 4))))
+            parts.append(f"class {name.title()}:\n{methods}\n")
+        else:
+            parts.append(f"def {name}():\n" + "\n".join(f"    {s}" for s in body) + "\n")
+    return "import os\n\n" + "\n\n".join(parts)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(src=python_modules(), size=st.integers(24, 200))
+def test_code_invariants(src, size):
+    chunks = chunkwise.chunk({"m.py": src}, strategy="code", language="python", size=size)
+    assert_invariants(src, chunks, size, independent_minilm_count())
+    for prev, c in zip([None, *chunks], chunks):
+        line = src.rfind("\n", 0, c.start) + 1
+        # a chunk starts a line, unless that line alone is longer than the budget
+        assert c.start == line or (prev is not None and prev.end > line)
+    assert find_definitions(src, "python")[0]
