@@ -1,7 +1,5 @@
 """The code strategy: definitions from tree-sitter in nine languages (issue 9)."""
 
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
