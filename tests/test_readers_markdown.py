@@ -21,6 +21,6 @@ def test_markdown_offsets_with_crlf_setext_front_matter_and_code():
     chunks = chunkwise.chunk(text, strategy="section", size=64, format="markdown")
     assert_invariants(text, chunks, 64)
     body = by_text(chunks, "Body text.")[0]
-    assert body.headings == ("Setext Heading",) and body.context == "Handbook\n\n"
+    assert body.headings == ("Setext Heading",) and body.context == "Handbook > Setext Heading\n\n"
     assert body.text.startswith("Setext Heading")
     assert chunks[0].kind == "front_matter"

@@ -82,7 +82,8 @@ def test_overlap_as_fraction_and_validation():
 def test_max_tokens_is_hard_and_defaults_to_model_length():
     text = "word " * 2000
     chunker = chunkwise.get_chunker("fixed")
-    assert chunker.max_tokens == 254 and chunker.limit == 254
+    assert chunker.max_tokens == 254 and chunker.limit == chunker.size == 160  # the default
+    assert chunkwise.get_chunker("fixed", size=256).limit == 254  # capped at the model
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         big = chunkwise.get_chunker("fixed", size=1000)

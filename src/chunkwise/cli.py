@@ -121,10 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "doc_id and text; start/end used when present)")
     e.add_argument("--grid", default=None, metavar="FILE.toml",
                    help="run several configurations ([[run]] tables) and print them side by side")
-    e.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="dense",
+    e.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="hybrid",
                    help="dense (exact cosine), bm25, or hybrid (dense and BM25 fused: by "
                         "default a weighted sum of z-scored scores, see --fusion); "
-                        "default: dense")
+                        "default: hybrid")
     e.add_argument("--fusion", choices=("zscore", "rrf"), default="zscore",
                    help="hybrid: weighted sum of z-scored dense and BM25 scores (default) or "
                         "reciprocal-rank fusion")

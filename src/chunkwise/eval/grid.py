@@ -28,7 +28,7 @@ MakeChunker = Callable[[str | None, dict[str, Any]], Chunker]
 
 @dataclass(frozen=True, slots=True)
 class EvalSettings:
-    retriever: str = "dense"
+    retriever: str = "hybrid"
     k: int = 5
     embedder: str | None = None
     scope: str = "all"

@@ -107,7 +107,7 @@ def spans_from_jsonl(path: str | Path, dataset: Dataset, tokenizer: Any = None) 
 
 
 def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[Span] | None = None,
-             retriever: str = "dense", k: int = 5, embedder: Any = None, scope: str = "all",
+             retriever: str = "hybrid", k: int = 5, embedder: Any = None, scope: str = "all",
              budget: int = 1000, expand: str | None = None, neighbours: int = 0,
              fusion: str = "zscore", alpha: float = 0.7, config: dict[str, Any] | None = None,
              curve_budgets: Sequence[int] = CURVE_BUDGETS) -> Result:

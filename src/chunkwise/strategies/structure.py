@@ -71,8 +71,9 @@ class StructureOptions:
     table_max: int | None = None
     table_rows: str = "group"
     merge_sections: bool = False
-    #: leave a heading out of the trail when the chunk's text starts with it
-    dedupe_headings: bool = True
+    #: leave a heading out of the trail when the chunk's text starts with it (off by
+    #: default: measured, repeating it retrieves about a point better)
+    dedupe_headings: bool = False
 
     def __post_init__(self) -> None:
         if self.table_rows not in ("group", "row"):
