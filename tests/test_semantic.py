@@ -17,14 +17,20 @@ def embedder():
     return get_embedder()
 
 
-def test_semantic_transcript_gives_three_topic_chunks(embedder):
-    chunks = chunkwise.chunk(TRANSCRIPT, strategy="semantic", size=200, embedder=embedder)
+@pytest.mark.parametrize("size", [200, None])  # None: the default size
+def test_semantic_transcript_gives_three_topic_chunks(embedder, size):
+    from chunkwise.config import DEFAULT_SIZE
+
+    options = {} if size is None else {"size": size}
+    size = size or DEFAULT_SIZE
+    chunks = chunkwise.chunk({"call": TRANSCRIPT}, strategy="semantic", embedder=embedder,
+                             **options)
     assert len(chunks) == 3
     refund, shipping, warranty = (c.text for c in chunks)
     assert "refund" in refund and "Refunds reach" in refund and "parcel" not in refund
     assert shipping.startswith("Customer: Also, my second order") and "Standard shipping" in shipping
     assert warranty.startswith("Customer: One more thing") and "warranty claim" in warranty
-    assert_invariants(TRANSCRIPT, chunks, 200, independent_minilm_count())
+    assert_invariants(TRANSCRIPT, chunks, size, independent_minilm_count())
 
 
 def test_semantic_hard_budget_and_min_size(embedder):
