@@ -14,10 +14,11 @@ from chunkwise.levels import TOKEN, WORD, Level, Positions
 from helpers import QUAL, assert_invariants, check_hierarchy, independent_minilm_count
 
 PUBLIC = {
-    "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "ConfigError",
-    "Document", "FixedChunker", "HierarchicalChunker", "InputError", "Level", "RecursiveChunker",
-    "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "SkippedInputWarning",
-    "TokenCounter", "UnstableIdWarning", "__version__", "chunk", "expand", "get_chunker",
+    "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "CodeChunker",
+    "ConfigError", "Document", "FaqChunker", "FixedChunker", "HierarchicalChunker", "InputError",
+    "JsonChunker", "LegalChunker", "Level", "RecursiveChunker", "STRATEGIES", "SectionChunker",
+    "SemanticChunker", "SentenceChunker", "SkippedInputWarning", "TokenCounter",
+    "TranscriptChunker", "UnstableIdWarning", "__version__", "chunk", "expand", "get_chunker",
     "get_tokenizer", "iter_chunks", "read_text", "register",
 }
 
@@ -33,7 +34,8 @@ def test_public_api_is_exactly_all():
 
 
 def test_every_strategy_class_is_registered_and_exported():
-    for name in ("fixed", "sentence", "recursive", "section", "auto", "hierarchical", "semantic"):
+    for name in ("fixed", "sentence", "recursive", "section", "auto", "hierarchical", "semantic",
+                 "code", "transcript", "faq", "legal", "json"):
         cls = chunkwise.STRATEGIES[name]
         assert cls.name == name and issubclass(cls, chunkwise.Chunker)
         assert getattr(chunkwise, cls.__name__) is cls

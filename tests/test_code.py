@@ -68,7 +68,7 @@ def test_a_big_class_is_split_into_methods_with_the_class_in_context():
 def test_a_function_too_big_is_cut_at_statements_with_its_signature_in_context():
     body = "\n".join(f"    value_{i} = compute(argument_{i}, other={i})" for i in range(80))
     src = f"def huge(a, b):\n    \"\"\"Do many things.\"\"\"\n{body}\n    return a\n"
-    chunks = chunkwise.chunk({"huge.py": src}, strategy="code", language="python", size=96)
+    chunks = chunkwise.chunk({"huge.py": src}, strategy="code", code_language="python", size=96)
     assert len(chunks) > 3
     assert chunks[0].text.startswith("def huge(a, b):")
     for c in chunks[1:]:
@@ -81,14 +81,14 @@ def test_syntax_errors_and_unknown_languages_still_chunk():
     broken = "def ok():\n    return 1\n\ndef broken(:\n    pass\n\nclass Fine:\n    x = 1\n"
     doc = parse(broken, "b.py", fmt="code")
     assert doc.metadata["syntax_errors"] is True
-    chunks = chunkwise.chunk({"b.py": broken}, strategy="code", language="python", size=32)
+    chunks = chunkwise.chunk({"b.py": broken}, strategy="code", code_language="python", size=32)
     assert_invariants(broken, chunks, 32)
     ruby = "class Cart\n  def add(item)\n    @items << item\n  end\n\n  def size\n    @items.size\n  end\nend\n" * 6
     rchunks = chunkwise.chunk({"cart.rb": ruby}, strategy="code", size=40)
     assert len(rchunks) > 1 and all(c.text.strip() for c in rchunks)
     assert_invariants(ruby, rchunks, 40)
-    with pytest.raises(chunkwise.ConfigError, match="unknown language 'cobol'"):
-        chunkwise.get_chunker("code", language="cobol")
+    with pytest.raises(chunkwise.ConfigError, match="unknown code_language .cobol."):
+        chunkwise.get_chunker("code", code_language="cobol")
 
 
 def test_code_works_as_a_child_level():
@@ -134,7 +134,7 @@ def python_modules(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(src=python_modules(), size=st.integers(24, 200))
 def test_code_invariants(src, size):
-    chunks = chunkwise.chunk({"m.py": src}, strategy="code", language="python", size=size)
+    chunks = chunkwise.chunk({"m.py": src}, strategy="code", code_language="python", size=size)
     assert_invariants(src, chunks, size, independent_minilm_count())
     for prev, c in zip([None, *chunks], chunks):
         line = src.rfind("\n", 0, c.start) + 1

@@ -14,12 +14,17 @@ from .strategies import (
                          STRATEGIES,
                          AutoChunker,
                          Chunker,
+                         CodeChunker,
+                         FaqChunker,
                          FixedChunker,
                          HierarchicalChunker,
+                         JsonChunker,
+                         LegalChunker,
                          RecursiveChunker,
                          SectionChunker,
                          SemanticChunker,
                          SentenceChunker,
+                         TranscriptChunker,
                          expand,
                          get_chunker,
                          register,
@@ -30,9 +35,10 @@ from .types import Block, Chunk, Document
 __version__ = "0.2.0"
 
 __all__ = [
-    "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "ConfigError",
-    "Document", "FixedChunker", "HierarchicalChunker", "InputError", "Level", "RecursiveChunker",
-    "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "SkippedInputWarning",
-    "TokenCounter", "UnstableIdWarning", "__version__", "chunk", "expand", "get_chunker",
+    "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "CodeChunker",
+    "ConfigError", "Document", "FaqChunker", "FixedChunker", "HierarchicalChunker", "InputError",
+    "JsonChunker", "LegalChunker", "Level", "RecursiveChunker", "STRATEGIES", "SectionChunker",
+    "SemanticChunker", "SentenceChunker", "SkippedInputWarning", "TokenCounter",
+    "TranscriptChunker", "UnstableIdWarning", "__version__", "chunk", "expand", "get_chunker",
     "get_tokenizer", "iter_chunks", "read_text", "register",
 ]

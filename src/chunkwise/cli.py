@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 from . import __version__
 from .config import DEFAULT_SIZE
 from .errors import ChunkwiseError, InputError
+from .readers import FORMATS
 from .strategies import STRATEGIES, Chunker, get_chunker
 
 EXIT_BAD_INPUT = 2
@@ -200,10 +201,20 @@ def _chunk_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--language", default=None,
                    help="language code for sentence boundaries (default: en)")
     p.add_argument("--input-format", default="auto",
-                   choices=("auto", "text", "markdown", "html", "html-all", "pdf", "csv", "tsv",
-                            "docx"),
+                   choices=("auto", *FORMATS),
                    help="how to read the inputs (default: auto, by file extension, then content; "
-                        "html-all keeps a whole web page, html keeps its main content)")
+                        "html-all keeps a whole web page, html keeps its main content; code "
+                        "reads source files, srt/vtt subtitles, chat a chat JSON, transcript "
+                        "speaker lines)")
+    p.add_argument("--code-language", default=None, metavar="LANG",
+                   help="code strategy: the programming language when the file extension "
+                        "does not say (python, javascript, typescript, tsx, go, rust, java, c, "
+                        "cpp, c_sharp)")
+    p.add_argument("--window-seconds", type=float, default=None, metavar="S",
+                   help="transcript strategy: a new chunk where each S-second window starts")
+    p.add_argument("--references-budget", type=int, default=None, metavar="TOKENS",
+                   help="legal strategy: tokens of context for resolved cross-references and "
+                        "definitions (default: a quarter of the size)")
     p.add_argument("--merge-sections", action="store_true",
                    help="section strategy: merge small sibling sections up to --size")
     p.add_argument("--table-rows", choices=("group", "row"), default=None,
@@ -251,6 +262,8 @@ def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
         "window": args.window, "min_size": args.min_size, "merge": args.merge,
         "merge_sections": True if args.merge_sections else None,
         "headers": True if args.headers else None,
+        "code_language": args.code_language, "window_seconds": args.window_seconds,
+        "references_budget": args.references_budget,
     }
     if args.sizes:
         try:

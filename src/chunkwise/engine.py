@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,34 @@ from .errors import ConfigError
 from .levels import Level
 from .tokens import TokenCounter, Tokens
 from .types import Block, ChunkKind, Document
+
+
+def complete_table(block: Block, text: str) -> Block:
+    """A table block from another extractor (no ``rows``/``header`` metadata) gets
+    them from its lines: each non-empty line a row, the first the header, cells at
+    ``metadata["delimiter"]`` (or pipes, tabs or commas, whichever the header has)."""
+    meta = block.metadata
+    if meta.get("rows"):
+        return block
+    rows = []
+    pos = block.start
+    for line in text[block.start:block.end].splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        if body.strip():
+            lead = len(body) - len(body.lstrip())
+            rows.append((pos + lead, pos + len(body.rstrip())))
+        pos += len(line)
+    if len(rows) < 2:
+        return block
+    header = rows[0]
+    first = text[header[0]:header[1]]
+    delimiter = meta.get("delimiter") or next(
+        (d for d in ("|", "\t", ",", ";") if d in first), None)
+    extra: dict[str, Any] = {"header": header, "rows": tuple(rows[1:])}
+    if delimiter:
+        extra["delimiter"] = delimiter
+        extra["columns"] = tuple(c.strip() for c in first.strip("|").split(delimiter))
+    return replace(block, metadata=MappingProxyType({**meta, **extra}))
 
 
 class DocumentIndex:
@@ -74,7 +103,8 @@ class DocumentIndex:
     # -- structure ------------------------------------------------------------------
 
     def _block_index(self) -> None:
-        blocks = sorted(self.doc.blocks, key=lambda b: (b.start, -b.end))
+        blocks = sorted((complete_table(b, self.text) if b.kind == "table" else b
+                         for b in self.doc.blocks), key=lambda b: (b.start, -b.end))
         self._blocks = blocks
         self._block_starts = [b.start for b in blocks]
         # the furthest end of any block up to each position: blocks overlapping a

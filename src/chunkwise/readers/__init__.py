@@ -11,7 +11,8 @@ from ..errors import ChunkwiseError, ConfigError, InputError
 from ..types import Document
 from .text import decode_bytes, default_doc_id, parse_text
 
-FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code")
+FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
+           "vtt", "transcript", "chat", "json", "jsonl")
 #: formats read from bytes (a str cannot hold them)
 BINARY_FORMATS = ("pdf", "docx")
 _EXTENSIONS = {
@@ -20,6 +21,8 @@ _EXTENSIONS = {
     ".pdf": "pdf",
     ".csv": "csv", ".tsv": "tsv", ".tab": "tsv",
     ".docx": "docx",
+    ".srt": "srt", ".vtt": "vtt",
+    ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
 }
 
 
@@ -66,14 +69,16 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
 
     The border of the readers: whatever a parser library raises on a malformed
     input is translated into an :class:`InputError` naming the source."""
-    if fmt is None or fmt == "auto":
+    sniffed = fmt is None or fmt == "auto"
+    if sniffed:
         fmt = sniff_format(data if isinstance(data, bytes) else data[:1024].encode(
             "utf-8", "surrogatepass"), source)
     if fmt not in FORMATS:
         raise ConfigError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
     doc_id = doc_id or source
+    assert fmt is not None
     try:
-        return _parse(data, source, fmt, encoding, doc_id)
+        return _parse(data, source, fmt, encoding, doc_id, sniffed)
     except ChunkwiseError:
         raise
     except RecursionError:
@@ -86,7 +91,7 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
 
 
 def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
-           doc_id: str) -> Document:
+           doc_id: str, sniffed: bool = False) -> Document:
     if fmt in BINARY_FORMATS and isinstance(data, str):
         raise InputError(source, f"a {fmt.upper()} file must be given as bytes or a path")
     if fmt == "pdf":
@@ -123,6 +128,20 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
         from .tabular import parse_csv
 
         return parse_csv(text, doc_id, source, delimiter="\t" if fmt == "tsv" else None)
+    if fmt in ("srt", "vtt"):
+        from .transcript import parse_subtitles
+
+        return parse_subtitles(text, doc_id, source, fmt)
+    if fmt in ("json", "jsonl", "chat"):
+        from .jsondoc import parse_json
+
+        return parse_json(text, doc_id, source, lines=fmt == "jsonl" or (
+            fmt == "chat" and Path(source).suffix.lower() in (".jsonl", ".ndjson")),
+            chat=None if fmt != "chat" else True)
+    from .transcript import looks_like_transcript, parse_speaker_text
+
+    if fmt == "transcript" or (sniffed and looks_like_transcript(text[:200_000])):
+        return parse_speaker_text(text, doc_id, source)
     return parse_text(text, doc_id, source)
 
 

@@ -19,11 +19,16 @@ from .basic import (
                     SentenceChunker,
 )
 from .code import CodeChunker
+from .faq import FaqChunker
 from .hierarchical import HierarchicalChunker, expand
+from .jsondoc import JsonChunker
+from .legal import LegalChunker
 from .semantic import SemanticChunker
 from .structure import StructureOptions
+from .transcript import TranscriptChunker
 
-__all__ = ["STRATEGIES", "AutoChunker", "Chunker", "CodeChunker", "FixedChunker", "HierarchicalChunker",
-           "PackingChunker", "RecursiveChunker", "Registry", "SectionChunker",
-           "SemanticChunker", "SentenceChunker", "StructureOptions", "expand", "get_chunker",
-           "make_chunks", "option_names", "register"]
+__all__ = ["STRATEGIES", "AutoChunker", "Chunker", "CodeChunker", "FaqChunker", "FixedChunker",
+           "HierarchicalChunker", "JsonChunker", "LegalChunker", "PackingChunker",
+           "RecursiveChunker", "Registry", "SectionChunker", "SemanticChunker", "SentenceChunker",
+           "StructureOptions", "TranscriptChunker", "expand", "get_chunker", "make_chunks",
+           "option_names", "register"]

@@ -156,10 +156,90 @@ class SectionChunker(RecursiveChunker):
 
 @register("auto")
 class AutoChunker(SectionChunker):
-    """``section`` for documents with headings or tables, ``recursive`` otherwise."""
+    """The strategy each document needs: ``code`` for source files, ``transcript`` for
+    subtitles, chats and speaker-line transcripts, ``json`` for JSON and JSON Lines,
+    ``faq`` for documents that are clearly questions and answers, and otherwise
+    ``section`` for documents with headings or tables (``recursive`` for the rest).
+    The choice is in every chunk's ``metadata["strategy"]``."""
+
+    def __init__(self, size: int | None = None, *, code_language: str | None = None,
+                 path_context: bool = True, window_seconds: float | None = None,
+                 references_budget: int | None = None, **options: Any):
+        super().__init__(size, **options)
+        self._delegates: dict[str, Chunker] = {}
+        # the options of the strategies auto may choose, checked now (not at the first
+        # document that needs them)
+        self._delegate_options: dict[str, dict[str, Any]] = {
+            "code": {"code_language": code_language, "path_context": path_context},
+            "transcript": {"window_seconds": window_seconds, "language": self.language},
+            "legal": {"references_budget": references_budget, "language": self.language},
+        }
+        for name in ("code", "transcript", "legal"):
+            if any(v is not None for k, v in self._delegate_options[name].items()
+                   if k not in ("language", "path_context")):
+                self.delegate(name)
+
+    def options(self) -> dict[str, Any]:
+        out = dict(super().options())
+        for opts in self._delegate_options.values():
+            for k, v in opts.items():
+                if k != "language" and v is not None and not (k == "path_context" and v):
+                    out[k] = v
+        return out
 
     def structure_aware(self, doc: Document) -> bool:
         return any(b.kind in ("heading", "table") for b in doc.blocks)
+
+    def choose(self, doc: Document, index: DocumentIndex) -> str:
+        found = index.memo.get("auto-choice")
+        if found is not None:
+            return str(found)
+        from ..readers.transcript import looks_like_transcript
+        from .faq import looks_like_faq
+        from .legal import looks_like_contract
+
+        fmt = doc.metadata.get("format")
+        if fmt == "code":
+            choice = "code"
+        elif fmt in ("srt", "vtt", "chat", "transcript") or any(
+                b.kind == "turn" for b in index.blocks):
+            choice = "transcript"
+        elif fmt in ("json", "jsonl"):
+            choice = "json"
+        elif fmt in (None, "text") and looks_like_transcript(doc.text[:200_000]):
+            choice = "transcript"
+        elif looks_like_faq(doc, index):
+            choice = "faq"
+        elif looks_like_contract(doc.text, [doc.text[b.start:b.end] for b in index.blocks
+                                            if b.kind == "heading"]):
+            choice = "legal"
+        else:
+            choice = "section" if self.structure_aware(doc) else "recursive"
+        index.memo["auto-choice"] = choice
+        return choice
+
+    def delegate(self, name: str) -> Chunker:
+        if name not in self._delegates:
+            from .base import STRATEGIES
+
+            extra: dict[str, Any] = {}
+            if name == "faq" and self.structure is not None:
+                extra = {**self.structure.changed(), "language": self.language}
+            else:
+                extra = {k: v for k, v in self._delegate_options.get(name, {}).items()
+                         if v is not None}
+            self._delegates[name] = STRATEGIES[name](config=self.config, **extra)
+        return self._delegates[name]
+
+    def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
+        choice = self.choose(doc, index)
+        if choice in ("section", "recursive"):
+            pieces = super().split(doc, index, span)
+        else:
+            pieces = self.delegate(choice).split(doc, index, span)
+        for p in pieces:
+            p.metadata["strategy"] = choice
+        return pieces
 
 
 __all__ = ["AutoChunker", "FixedChunker", "PackingChunker", "RecursiveChunker",

@@ -59,21 +59,21 @@ class CodeChunker(Chunker):
 
     kind = "code"
 
-    def __init__(self, size: int | None = None, *, language: str | None = None,
+    def __init__(self, size: int | None = None, *, code_language: str | None = None,
                  path_context: bool = True, **options: Any):
         from ..readers.code import LANGUAGES
 
-        if language is not None and language not in LANGUAGES:
-            raise ConfigError(f"strategy 'code': unknown language {language!r} "
+        if code_language is not None and code_language not in LANGUAGES:
+            raise ConfigError(f"strategy 'code': unknown code_language {code_language!r} "
                               f"(expected one of {', '.join(LANGUAGES)})")
-        self.language = language
+        self.language = code_language
         self.path_context = bool(path_context)
         super().__init__(size, **options)
 
     def options(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.language:
-            out["language"] = self.language
+            out["code_language"] = self.language
         if not self.path_context:
             out["path_context"] = False
         return out

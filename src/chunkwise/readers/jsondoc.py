@@ -1,0 +1,37 @@
+"""JSON and JSON Lines. A chat-shaped value (messages with a speaker and a text)
+becomes a chat transcript; anything else keeps its text as read, for the
+``json`` strategy to cut at element boundaries (its parse errors are reported
+here, with the position)."""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import InputError
+from ..types import Document
+from .transcript import parse_chat_json
+
+
+def parse_json(text: str, doc_id: str, source: str | None = None, lines: bool = False,
+               chat: bool | None = None) -> Document:
+    name = source or doc_id
+    if chat is not False:
+        doc = parse_chat_json(text, doc_id, source, lines)
+        if doc is not None:
+            return doc
+        if chat:
+            raise InputError(name, "not a chat (expected messages with a speaker or role and "
+                                   "a content or text)")
+    if lines:
+        for n, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    json.loads(line)
+                except ValueError as exc:
+                    raise InputError(name, f"line {n} is not JSON ({exc})") from None
+        return Document(text=text, doc_id=doc_id, source=source, metadata={"format": "jsonl"})
+    try:
+        json.loads(text)
+    except ValueError as exc:
+        raise InputError(name, f"not valid JSON ({exc})") from None
+    return Document(text=text, doc_id=doc_id, source=source, metadata={"format": "json"})

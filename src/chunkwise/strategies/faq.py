@@ -1,0 +1,140 @@
+"""FAQs: one question and its answer per chunk.
+
+Questions are found in Markdown (headings that ask, ``**bold questions?**``,
+``Q:``/``A:``), HTML (``dt``/``dd``, headings, ``details``/``summary``) and plain
+text (``Q:``/``A:``, ``Question:``/``Answer:``, numbered questions). A pair runs
+from its question to the next question (or to the next heading that is not a
+question). Pairs are never merged with each other, however small: one question
+per chunk is the point. An answer too long for the budget is cut at
+paragraphs, then sentences, the question repeated in context on every piece
+after the first. What is not a question and answer (an introduction, a section
+of prose) is cut as ``section`` would.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
+from ..levels import CLAUSE, LINE, PARAGRAPH, TOKEN, WORD
+from ..types import Document
+from .base import register
+from .basic import SectionChunker
+from .structure import StructuredPacking
+
+_Q_LINE = re.compile(
+    r"^[ \t]*(?:"
+    r"(?:Q|Question)[ \t]*\d*[ \t]*[:.)\-][ \t]*(?P<qa>\S.*)"            # Q: / Question:
+    r"|\d{1,3}[.)][ \t]+(?P<num>\S.*\?)[ \t]*"                          # 1. How ...?
+    r"|\*\*(?P<bold>[^*\n]+\?)[ \t]*\*\*.*"                            # **How ...?**
+    r"|#{1,6}[ \t]+(?P<head>\S.*\?)[ \t]*#*[ \t]*"                       # ## How ...?
+    r")$", re.IGNORECASE | re.MULTILINE)
+_QUESTION_TAGS = {"dt", "summary"}
+
+
+@dataclass(slots=True)
+class _Pair:
+    start: int
+    end: int
+    question: str
+
+
+def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[_Pair]:
+    """Question starts in ``[lo, hi)``, each running to the next question or to a
+    heading that is not one."""
+    text = doc.text
+    starts: dict[int, str] = {}
+    for m in _Q_LINE.finditer(text, lo, hi):
+        q = next(g for g in (m.group("qa"), m.group("num"), m.group("bold"), m.group("head"))
+                 if g)
+        starts[m.start() + len(m.group(0)) - len(m.group(0).lstrip())] = q.strip()
+    stops: list[int] = []
+    for b in index.blocks_in(lo, hi):
+        tag = b.metadata.get("tag")
+        body = text[b.start:b.end].strip()
+        if tag in _QUESTION_TAGS or (b.kind == "heading" and body.rstrip("#").rstrip()
+                                     .endswith("?")):
+            starts.setdefault(b.start, body.lstrip("#").strip())
+        elif b.kind == "heading" and b.start not in starts:
+            stops.append(b.start)
+    ordered = sorted(s for s in starts if lo <= s < hi)
+    bounds = sorted(set(ordered) | {s for s in stops if lo <= s < hi} | {hi})
+    pairs = []
+    for s in ordered:
+        e = bounds[bisect_right(bounds, s)]
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            pairs.append(_Pair(s, e, starts[s]))
+    return pairs
+
+
+def looks_like_faq(doc: Document, index: DocumentIndex) -> bool:
+    """Clearly an FAQ: three questions or more whose answers cover most of the text."""
+    pairs = find_pairs(doc, index, 0, len(doc.text))
+    if len(pairs) < 3:
+        return False
+    covered = sum(len(doc.text[p.start:p.end].split()) for p in pairs)
+    return covered >= 0.6 * max(1, len(doc.text.split()))
+
+
+@register("faq")
+class FaqChunker(SectionChunker):
+    """One question and its answer per chunk; a long answer is cut with the question
+    in context; text that is not a question and answer is cut like ``section``."""
+
+    kind = "qa"
+
+    def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
+        pairs = find_pairs(doc, index, span.lo, span.hi)
+        if not pairs:
+            return super().split(doc, index, span)
+        packer = Packer(index, PackPolicy((PARAGRAPH, LINE, self.sentences, CLAUSE, WORD, TOKEN),
+                                          (self.sentences,)),
+                        self.limit, self.overlap, self.max_chars)
+        assert self.structure is not None
+        trails = StructuredPacking(index, self.policy(), self.config, self.structure)
+        out: list[Piece] = []
+        cur = span.lo
+        for pair in pairs:
+            if index.text[cur:pair.start].strip():  # prose between pairs
+                out.extend(super().split(doc, index, Span(cur, pair.start, span.context,
+                                                          span.headings, span.page)))
+            out.extend(self._pair(index, packer, pair, span, trails))
+            cur = pair.end
+        if index.text[cur:span.hi].strip():
+            out.extend(super().split(doc, index, Span(cur, span.hi, span.context, span.headings,
+                                                      span.page)))
+        return out
+
+    def _pair(self, index: DocumentIndex, packer: Packer, pair: _Pair, span: Span,
+              trails: StructuredPacking) -> list[Piece]:
+        text = index.text
+        count = self.tokenizer.count
+        block = index.block_at(pair.start)
+        headings = block.headings if block is not None else span.headings
+        if block is not None and block.kind == "heading" and block.start == pair.start:
+            headings = headings[:-1]  # the question itself is in the text
+        ctx = trails.context(headings) if headings else span.context
+        n = count(ctx + text[pair.start:pair.end])
+        meta: dict[str, Any] = {"question": pair.question}
+        if n <= self.limit and pair.end - pair.start + len(ctx) <= self.max_chars:
+            return [Piece(pair.start, pair.end, n, ctx, kind="qa", headings=headings,
+                          metadata=meta)]
+        q_ctx = ctx + f"Q: {pair.question}\n"
+        if count(q_ctx) > self.limit // 2 or len(q_ctx) > self.max_chars // 2:
+            q_ctx = ctx  # a question longer than half the budget cannot be repeated
+        first = packer.pack(pair.start, pair.end, ctx)[:1]
+        rest = packer.pack(first[0].end, pair.end, q_ctx) if first and \
+            first[0].end < pair.end else []
+        pieces = first + rest
+        for i, p in enumerate(pieces):
+            p.kind, p.headings = "qa", headings
+            p.metadata.update(meta, answer_part=i + 1, answer_parts=len(pieces))
+        return pieces
+
+
+__all__ = ["FaqChunker", "find_pairs", "looks_like_faq"]

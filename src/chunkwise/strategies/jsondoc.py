@@ -1,0 +1,269 @@
+"""JSON and JSON Lines, cut at element boundaries.
+
+A value that fits the budget is one chunk. A container that does not is cut
+into runs of whole members (objects) or elements (arrays), packed up to the
+size, each chunk a verbatim slice of the file with its JSON path
+(``$.items[3].address``) in context and ``metadata``; a member too big is cut
+the same way one level down. JSON Lines: one record, or a pack of whole
+records, per chunk. A value too big to open further (a very long string) is
+cut at words, then tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import json.decoder
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
+from ..levels import CLAUSE, LINE, TOKEN, WORD
+from ..types import Document
+from .base import Chunker, register
+
+_WS = re.compile(r"[ \t\n\r]*")
+# the standard library's JSON string scanner (it returns where the string ends)
+scanstring: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")  # noqa: B009
+_DECODER = json.JSONDecoder()
+_FALLBACK = PackPolicy((LINE, CLAUSE, WORD, TOKEN))
+
+
+@dataclass(slots=True)
+class _Element:
+    path: str
+    start: int
+    end: int
+    value_start: int
+
+
+def _skip(text: str, i: int) -> int:
+    m = _WS.match(text, i)
+    return m.end() if m else i
+
+
+def _key(name: str) -> str:
+    return f".{name}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else f"[{json.dumps(name)}]"
+
+
+def children(text: str, start: int, path: str) -> list[_Element]:
+    """The members of the object, or elements of the array, at ``start``; each
+    element's span takes in the comma after it, so that nothing falls between."""
+    out: list[_Element] = []
+    opening = text[start:start + 1]
+    if opening not in ("{", "["):
+        return out
+    closing = "}" if opening == "{" else "]"
+    i = _skip(text, start + 1)
+    n = 0
+    while i < len(text) and text[i] != closing:
+        if opening == "{":
+            if text[i] != '"':
+                break
+            key, j = scanstring(text, i + 1)
+            j = _skip(text, j)
+            if text[j:j + 1] != ":":
+                break
+            value_start = _skip(text, j + 1)
+            child = path + _key(key)
+        else:
+            value_start, child = i, f"{path}[{n}]"
+        _, end = _DECODER.raw_decode(text, value_start)
+        after = _skip(text, end)
+        if text[after:after + 1] == ",":
+            end = after + 1
+            after = _skip(text, end)
+        out.append(_Element(child, i, end, value_start))
+        n += 1
+        i = after
+    return out
+
+
+def root(text: str) -> _Element | None:
+    start = _skip(text, 0)
+    if start >= len(text):
+        return None
+    try:
+        _, end = _DECODER.raw_decode(text, start)
+    except ValueError:
+        return None
+    return _Element("$", start, end, start)
+
+
+@register("json")
+class JsonChunker(Chunker):
+    """Whole JSON elements packed up to the size, the JSON path in context."""
+
+    kind = "json"
+
+    def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
+        text = index.text
+        fallback = Packer(index, _FALLBACK, self.limit, self.overlap, self.max_chars)
+        if doc.metadata.get("format") == "jsonl":
+            return self._records(index, span, fallback)
+        top = root(text)
+        if top is None:  # not JSON: lines
+            return fallback.pack(span.lo, span.hi, span.context)
+        # the smallest element that holds the span
+        node = top
+        while node.end - node.start > span.hi - span.lo:
+            inner = [c for c in children(text, node.value_start, node.path)
+                     if c.start <= span.lo and span.hi <= c.end]
+            if not inner:
+                break
+            node = inner[0]
+        if span.lo <= node.start and node.end <= span.hi:
+            pieces = self._value(index, node, span.context, fallback)
+            around = [(span.lo, node.start), (node.end, span.hi)]
+        else:
+            units = [c for c in children(text, node.value_start, node.path)
+                     if c.end > span.lo and c.start < span.hi]
+            pieces = self._units(index, units, node.path, span, fallback)
+            around = [(span.lo, units[0].start), (units[-1].end, span.hi)] if units else \
+                [(span.lo, span.hi)]
+        for lo, hi in around:  # brackets and text around the elements (never lost)
+            if hi > lo and text[lo:hi].strip():
+                pieces.extend(fallback.pack(lo, hi, span.context))
+        pieces.sort(key=lambda p: p.start)
+        for p in pieces:
+            p.kind = "json"
+        return pieces
+
+    def _fits(self, ctx: str, s: int, e: int, text: str) -> int | None:
+        n = self.tokenizer.count(ctx + text[s:e])
+        return n if n <= self.limit and e - s + len(ctx) <= self.max_chars else None
+
+    def _ctx(self, inherited: str, path: str) -> str:
+        ctx = inherited + path + "\n"
+        if self.tokenizer.count(ctx) > self.limit // 2 or len(ctx) > self.max_chars // 2:
+            return inherited
+        return ctx
+
+    def _value(self, index: DocumentIndex, el: _Element, inherited: str,
+               fallback: Packer) -> list[Piece]:
+        """One element: whole if it fits, else its members in runs (its opening and
+        closing brackets joined to the first and last run where they fit)."""
+        text = index.text
+        ctx = self._ctx(inherited, el.path)
+        n = self._fits(ctx, el.start, el.end, text)
+        if n is not None:
+            return [Piece(el.start, el.end, n, ctx, kind="json", metadata={"json_path": el.path})]
+        units = children(text, el.value_start, el.path)
+        if not units:  # a scalar too big: a very long string
+            pieces = fallback.pack(el.start, el.end, ctx)
+            for p in pieces:
+                p.metadata["json_path"] = el.path
+            return pieces
+        head, tail = (el.start, units[0].start), (units[-1].end, el.end)
+        lead = head[0] if text[head[0]:head[1]].strip() else None  # the key, the bracket
+        trail = tail[1] if text[tail[0]:tail[1]].strip() else None  # the closing bracket
+        body = self._units(index, units, el.path, Span(el.start, el.end, inherited), fallback,
+                           lead, trail)
+        out: list[Piece] = []
+        if lead is not None and body[0].start != lead:  # no room for the key: on its own
+            out.extend(self._tagged(fallback.pack(head[0], head[1], ctx), el.path))
+        if trail is not None and body[-1].end != trail:
+            body.extend(self._tagged(fallback.pack(tail[0], tail[1], ctx), el.path))
+        return out + body
+
+    @staticmethod
+    def _tagged(pieces: list[Piece], path: str) -> list[Piece]:
+        for p in pieces:
+            p.metadata["json_path"] = path
+        return pieces
+
+    def _units(self, index: DocumentIndex, units: list[_Element], path: str, span: Span,
+               fallback: Packer, lead: int | None = None,
+               trail: int | None = None) -> list[Piece]:
+        """Runs of whole sibling elements packed up to the budget. ``lead``: where the
+        first run starts if it has room (the container's key and opening bracket);
+        ``trail``: where the last run ends if it has room (the closing bracket)."""
+        text = index.text
+        ctx = self._ctx(span.context, path)
+        out: list[Piece] = []
+        group: list[_Element] = []
+        group_n = 0
+        lead_open = lead is not None
+
+        def start_of(first: _Element) -> int:
+            return lead if lead_open and lead is not None else first.start
+
+        def close() -> None:
+            nonlocal group, group_n, lead_open
+            if group:
+                meta = {"json_path": path, "first": group[0].path, "last": group[-1].path}
+                out.append(Piece(start_of(group[0]), group[-1].end, group_n, ctx, kind="json",
+                                 metadata=meta))
+                lead_open = False
+            group, group_n = [], 0
+
+        for el in units:
+            lo, hi = max(el.start, span.lo), min(el.end, span.hi)
+            if (lo, hi) != (el.start, el.end):  # clipped by the span: its part, by lines
+                close()
+                out.extend(self._tagged(fallback.pack(lo, hi, ctx), path))
+                lead_open = False
+                continue
+            s = start_of(group[0] if group else el)
+            n = self._fits(ctx, s, el.end, text)
+            if n is not None:
+                group.append(el)
+                group_n = n
+                continue
+            if not group and lead_open:  # the key does not fit with its first element
+                lead_open = False
+                n = self._fits(ctx, el.start, el.end, text)
+                if n is not None:
+                    group, group_n = [el], n
+                    continue
+            close()
+            n = self._fits(ctx, el.start, el.end, text)
+            if n is not None:
+                group, group_n = [el], n
+                continue
+            out.extend(self._value(index, el, span.context, fallback))
+            lead_open = False
+        if group and trail is not None:  # the closing bracket joins the last run
+            n = self._fits(ctx, start_of(group[0]), trail, text)
+            if n is None and len(group) > 1:  # or the last element and the bracket alone
+                last = group.pop()
+                n_last = self._fits(ctx, last.start, trail, text)
+                if n_last is not None:
+                    group_n = self._fits(ctx, start_of(group[0]), group[-1].end, text) or group_n
+                    close()
+                    out.append(Piece(last.start, trail, n_last, ctx, kind="json",
+                                     metadata={"json_path": path, "first": last.path,
+                                               "last": last.path}))
+                    return out
+                group.append(last)
+            if n is not None:
+                close()
+                out[-1] = Piece(out[-1].start, trail, n, ctx, kind="json",
+                                metadata=out[-1].metadata)
+                return out
+        close()
+        if trail is not None and out and out[-1].end == units[-1].end:  # after an opened one
+            last_piece = out[-1]
+            n = self._fits(last_piece.context, last_piece.start, trail, text)
+            if n is not None:
+                out[-1] = Piece(last_piece.start, trail, n, last_piece.context, kind="json",
+                                metadata=last_piece.metadata)
+        return out
+
+    def _records(self, index: DocumentIndex, span: Span, fallback: Packer) -> list[Piece]:
+        """JSON Lines: whole records packed up to the budget, a record too big opened."""
+        text = index.text
+        units: list[_Element] = []
+        pos = 0
+        for n, line in enumerate(text.splitlines(keepends=True)):
+            body = line.rstrip("\r\n")
+            s = pos + len(body) - len(body.lstrip())
+            e = pos + len(body.rstrip())
+            if e > s and s >= span.lo and e <= span.hi:
+                units.append(_Element(f"$[{n}]", s, e, s))
+            pos += len(line)
+        pieces = self._units(index, units, "$", span, fallback) if units else \
+            fallback.pack(span.lo, span.hi, span.context)
+        for p in pieces:
+            p.kind = "json"
+        return pieces

@@ -1,0 +1,439 @@
+"""Contracts and regulations: numbered clauses as the hierarchy, cross-references
+and defined terms resolved into context.
+
+Clauses are found at line starts (``1.``, ``1.1``, ``1.1.1``, ``(a)``, ``(i)``,
+``Article 3``, ``Section 7``, ``Clause 2``, ``§ 4``) and inline, where a
+sub-clause starts mid-line after a colon or semicolon (``...as follows: (a) the
+first; (b) the second``). Each top-level clause is cut on its own, at its
+sub-clauses first; every chunk carries its clause trail (``7. Termination >
+7.2``) in context. Defined terms (``"Confidential Information" means ...``) are
+collected; a chunk that refers to another clause (``as defined in 4.2``,
+``subject to Section 7(b)``, ``pursuant to Article 3``) or uses a defined term
+gets the referenced clause's number and heading and the definition's first
+sentence in context, as far as ``references_budget`` tokens (default a quarter
+of the budget) allow; what was resolved is listed in ``metadata.references``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
+from ..errors import ConfigError
+from ..levels import PARAGRAPH, TOKEN, WORD, Positions, Sentences, SentenceSplitter
+from ..types import Document
+from .base import Chunker, register
+
+_ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+_NUMBERED = re.compile(
+    r"^[ \t>#*]*(?:(?P<word>Article|Section|Clause|Schedule|Part|§)\s*"
+    r"(?P<wnum>[0-9]+[A-Za-z]?(?:\.[0-9]+)*|[IVXLC]+)\.?"
+    r"|(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,4})(?:\.(?=\s)|(?=\s)))"
+    r"[ \t]*[-–—:.]?[ \t]*(?P<title>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
+_LETTERED = re.compile(r"^[ \t]*\((?P<item>[a-z]{1,4})\)[ \t]+(?P<title>[^\n]*)$",
+                       re.MULTILINE)
+_INLINE = re.compile(r"(?<=[:;])[ \t]+(?:and[ \t]+|or[ \t]+)?\((?P<item>[a-z]{1,4})\)[ \t]+")
+_DEFINITION = re.compile(
+    r"[\"“](?P<term>[A-Z][^\"”\n]{1,80})[\"”]\s+(?:means|shall mean|has the meaning|refers to|"
+    r"is defined as|includes)\b")
+_REFERENCE = re.compile(
+    r"\b(?:(?:Section|Clause|Article|Paragraph|Schedule|§)\s*(?P<a>[0-9]+[A-Za-z]?(?:\.[0-9]+)*"
+    r"(?:\([a-z0-9]+\))*|[IVXLC]+\b)"
+    r"|(?:as defined in|defined in|set out in|referred to in|under|pursuant to|in accordance "
+    r"with|subject to|in)\s+(?P<b>[0-9]+(?:\.[0-9]+)+(?:\([a-z0-9]+\))*))",
+    re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class Clause:
+    number: str  # "4", "4.2", "4.2(a)", "4.2(a)(i)"
+    title: str
+    start: int
+    level: int
+    parent: int | None
+    end: int = 0
+    children: list[int] = field(default_factory=list)
+    prefix: str = ""  # "Article", "Section", "§" where the clause is numbered so
+
+    @property
+    def name(self) -> str:
+        return f"{self.prefix} {self.number}".strip()
+
+    @property
+    def heading(self) -> str:
+        """The clause's heading when its first line is one (short, not a sentence)."""
+        t = self.title.strip()
+        return t.rstrip(":") if t and len(t) <= 80 and not t.endswith((".", ";", ",")) else ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} {self.heading}".strip()
+
+    def summary(self, text: str) -> str:
+        """What a reference to the clause says: its number and heading, or its number
+        and first sentence."""
+        if self.heading:
+            return f"{self.name} {self.heading}"
+        body = " ".join(w for w in text[self.start:self.end].split() if w.strip("#"))
+        body = body[len(self.name):].lstrip(" .)") if body.startswith(self.name) else body
+        end = body.find(". ")
+        sentence = body[:end + 1] if end != -1 else body
+        if len(sentence) > 240:
+            sentence = sentence[:237].rsplit(" ", 1)[0] + "..."
+        return f"{self.name}: {sentence}"
+
+
+@dataclass(slots=True)
+class Definition:
+    term: str
+    clause: str | None
+    sentence: str
+    start: int
+    end: int
+
+
+def _roman(item: str) -> bool:
+    return bool(_ROMAN.match(item))
+
+
+def find_clauses(text: str) -> list[Clause]:
+    """The clause tree of a text, in document order."""
+    marks: list[tuple[int, str, str, str]] = []  # start, kind, item, title
+    for m in _NUMBERED.finditer(text):
+        # the clause starts at its line (Markdown markers included), after indentation
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(" \t"))
+        if m.group("word"):
+            marks.append((start, "word:" + m.group("word").capitalize(), m.group("wnum"),
+                          m.group("title")))
+        else:
+            marks.append((start, "num", m.group("num"), m.group("title")))
+    for m in _LETTERED.finditer(text):
+        marks.append((m.start("item") - 1, "letter", m.group("item"), m.group("title")))
+    for m in _INLINE.finditer(text):
+        marks.append((m.start("item") - 1, "letter", m.group("item"), ""))
+    marks.sort()
+    clauses: list[Clause] = []
+    stack: list[int] = []  # open clauses, outermost first
+
+    def item_of(c: Clause) -> str:
+        return c.number.rsplit("(", 1)[-1].rstrip(")") if c.number.endswith(")") else ""
+
+    for start, kind, item, title in marks:
+        word = kind[5:] if kind.startswith("word:") else ""
+        if kind == "num" or word:
+            depth = item.count(".") + 1 if kind == "num" else 1
+            if kind == "num" and depth == 1 and not title.strip():
+                continue  # a bare number on a line (a page number, an amount)
+            while stack and (clauses[stack[-1]].level >= depth or
+                             clauses[stack[-1]].number.endswith(")")):
+                stack.pop()
+            number, level = item, depth
+        else:
+            top = clauses[stack[-1]] if stack else None
+            top_item = item_of(top) if top is not None else ""
+            letter_top = bool(top_item) and not _roman(top_item)
+            roman_top = bool(top_item) and _roman(top_item)
+            if _roman(item) and letter_top and not (item == "i" and top_item == "h"):
+                pass  # (i) under (a): one level down
+            elif _roman(item) and roman_top and not (len(item) == 1 and item != "i" and
+                                                      item == chr(ord(top_item[-1]) + 1)):
+                stack.pop()  # (ii) after (i): a sibling
+            else:
+                while stack and clauses[stack[-1]].number.endswith(")"):
+                    stack.pop()  # (b) after (a) or after (a)(iii): back to the letters
+            parent_clause = clauses[stack[-1]] if stack else None
+            number = f"{parent_clause.number if parent_clause else ''}({item})"
+            level = parent_clause.level + 1 if parent_clause else 1
+        parent = stack[-1] if stack else None
+        clauses.append(Clause(number, title, start, level, parent, prefix=word))
+        if parent is not None:
+            clauses[parent].children.append(len(clauses) - 1)
+        stack.append(len(clauses) - 1)
+    # a clause ends where the next clause of its level or above starts (one pass)
+    open_: list[int] = []
+    for i, c in enumerate(clauses):
+        while open_ and clauses[open_[-1]].level >= c.level:
+            clauses[open_.pop()].end = c.start
+        open_.append(i)
+    for i in open_:
+        clauses[i].end = len(text)
+    return clauses
+
+
+def find_definitions(text: str, clauses: list[Clause]) -> dict[str, Definition]:
+    starts = [c.start for c in clauses]
+    out: dict[str, Definition] = {}
+    for m in _DEFINITION.finditer(text):
+        term = m.group("term").strip()
+        if term in out:
+            continue
+        end = len(text)
+        for stop in (". ", ".\n", ";\n"):
+            j = text.find(stop, m.end())
+            if j != -1:
+                end = min(end, j + 1)
+        sentence = " ".join(text[m.start():end].split())
+        if len(sentence) > 400:
+            sentence = sentence[:397].rsplit(" ", 1)[0] + "..."
+        i = bisect_right(starts, m.start()) - 1
+        out[term] = Definition(term, clauses[i].number if i >= 0 else None, sentence,
+                               m.start(), end)
+    return out
+
+
+def _heading_lines_end(text: str, lo: int, hi: int) -> int | None:
+    """Where the heading lines at ``lo`` end (a clause's title line, Markdown headings
+    under it), so that they travel with the text after them; None when there are none."""
+    end = None
+    pos = lo
+    first = True
+    while pos < hi:
+        nl = text.find("\n", pos, hi)
+        line_end = hi if nl == -1 else nl
+        line = text[pos:line_end].strip()
+        if line:
+            short = len(line) <= 120 and not line.endswith((".", ";", ":", ","))
+            if not (line.startswith("#") or (first and short)):
+                break
+            end = line_end
+            first = False
+        if nl == -1:
+            break
+        pos = nl + 1
+    return end
+
+
+def looks_like_contract(text: str, headings: list[str] | None = None) -> bool:
+    """Clearly a contract or regulation: five numbered clauses or more, and defined
+    terms or cross-references between clauses; where the document has headings
+    (``headings``: their texts), most of them are numbered clauses."""
+    if headings:
+        numbered = sum(1 for h in headings if _NUMBERED.match(h.lstrip("# ")))
+        if numbered < 0.6 * len(headings):
+            return False  # a structured document that mentions clauses: section
+    sample = text[:200_000]
+    clauses = [c for c in find_clauses(sample) if "(" not in c.number]
+    numbers = {c.number.lower() for c in clauses}
+    if len(numbers) < 5:  # five different clause numbers, not one repeated
+        return False
+    refs = sum(1 for m in _REFERENCE.finditer(sample)
+               if (m.group("a") or m.group("b") or "").lower() in numbers)
+    return len(find_definitions(sample, clauses)) >= 2 or refs >= 2
+
+
+@register("legal")
+class LegalChunker(Chunker):
+    """Clauses as the hierarchy, their trail in context, references and defined
+    terms resolved into context within ``references_budget`` tokens."""
+
+    kind = "clause"
+
+    def __init__(self, size: int | None = None, *, references_budget: int | None = None,
+                 language: str = "en", sentence_splitter: SentenceSplitter | None = None,
+                 **options: Any):
+        super().__init__(size, **options)
+        if references_budget is None:
+            references_budget = self.limit // 4
+        if isinstance(references_budget, bool) or not isinstance(references_budget, int) or \
+                not 0 <= references_budget <= self.limit // 2:
+            raise ConfigError(f"references_budget must be between 0 and half the budget "
+                              f"({self.limit // 2}), got {references_budget!r}")
+        self.references_budget = references_budget
+        self.sentences = Sentences(language=language, splitter=sentence_splitter)
+
+    def options(self) -> dict[str, Any]:
+        return {"references_budget": self.references_budget}
+
+    def _analysis(self, index: DocumentIndex) -> tuple[list[Clause], dict[str, Definition]]:
+        found = index.memo.get("legal")
+        if found is None:
+            clauses = find_clauses(index.text)
+            found = (clauses, find_definitions(index.text, clauses))
+            index.memo["legal"] = found
+        return found
+
+    def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
+        text = index.text
+        clauses, definitions = self._analysis(index)
+        starts = [c.start for c in clauses]
+
+        def level_starts(depth: int) -> Positions:
+            return Positions(f"clause-{depth}", lambda ix: [c.start for c in clauses
+                                                            if c.level == depth],
+                             key=str(id(clauses)))
+
+        policy = PackPolicy((level_starts(2), level_starts(3), level_starts(4), PARAGRAPH,
+                             self.sentences, WORD, TOKEN), (self.sentences,))
+        packer = Packer(index, policy, self.limit - self.references_budget, self.overlap,
+                        self.max_chars)
+        # the preamble and every top-level clause, each cut on its own
+        tops = [i for i, c in enumerate(clauses)
+                if c.parent is None and span.lo <= c.start < span.hi]
+        out: list[Piece] = []
+        lead_end = clauses[tops[0]].start if tops else span.hi
+        lead = text[span.lo:lead_end].strip()
+        first_lo = None
+        if tops and lead and "\n" not in lead and len(lead) <= 120:
+            first_lo = span.lo  # a title line goes with the first clause
+        elif lead:
+            first = index.skip_space(span.lo, lead_end)
+            i = bisect_right(starts, first) - 1  # a span inside a clause (a child level)
+            out.extend(self._cut(index, packer, clauses, i, span.lo, lead_end, span.context))
+        carry: int | None = first_lo
+        for k, i in enumerate(tops):
+            hi = min(clauses[i].end, span.hi)
+            if k + 1 < len(tops):
+                hi = min(hi, clauses[tops[k + 1]].start)
+            lo = carry if carry is not None else clauses[i].start
+            floor = _heading_lines_end(text, clauses[i].start, hi)
+            if k + 1 < len(tops) and (floor is not None and not text[floor:hi].strip()):
+                carry = lo  # a clause of headings only: it goes with the next clause
+                continue
+            carry = None
+            out.extend(self._cut(index, packer, clauses, i, lo, hi, span.context))
+        for p in out:
+            j = bisect_right(starts, p.start) - 1
+            if j < 0 and starts and starts[0] < p.end:  # a title line, then the first clause
+                j = 0
+            p.kind = "clause"
+            if j >= 0:
+                p.metadata["clause"] = clauses[j].number
+            p.headings = tuple(self._trail(clauses, j))
+        return [self._with_references(index, p, clauses, definitions,
+                                      bisect_right(starts, p.start) - 1) for p in out]
+
+    def _ctx(self, inherited: str, clauses: list[Clause], i: int) -> str:
+        """The clause trail (``7 Termination > 7.2``) in context; only the clause's own
+        label where the trail would take more than a quarter of the budget."""
+        trail = self._trail(clauses, i)
+        if not trail:
+            return inherited
+        ctx = inherited + " > ".join(trail) + "\n"
+        if self.tokenizer.count(ctx) > self.limit // 4:
+            ctx = inherited + trail[-1] + "\n"
+            if self.tokenizer.count(ctx) > self.limit // 4:
+                return inherited
+        return ctx
+
+    def _cut(self, index: DocumentIndex, packer: Packer, clauses: list[Clause], i: int,
+             lo: int, hi: int, inherited: str) -> list[Piece]:
+        """Clause ``i`` (``[lo, hi)``): whole if it fits with its trail; else its
+        sub-clauses cut the same way, one level down (the clause's first line going
+        with the first of them), whole neighbours joined again under this clause's
+        trail while they fit; a clause without sub-clauses packed at paragraphs and
+        sentences."""
+        text = index.text
+        count = self.tokenizer.count
+        budget = self.limit - self.references_budget
+        lo = index.skip_space(lo, hi)
+        # a first sub-clause holding its parent's first line is under the parent's trail
+        own = clauses[i].parent if i >= 0 and lo < clauses[i].start else i
+        ctx = self._ctx(inherited, clauses, own) if own is not None and own >= 0 else inherited
+        hi = index.trim_end(lo, hi)
+        if hi <= lo:
+            return []
+        n = count(ctx + text[lo:hi])
+        if n <= budget and hi - lo + len(ctx) <= self.max_chars:
+            return [Piece(lo, hi, n, ctx, kind="clause")]
+        kids = [k for k in (clauses[i].children if i >= 0 else ())
+                if lo < clauses[k].start < hi]
+        if not kids:
+            return packer.pack(lo, hi, ctx, first_floor=_heading_lines_end(text, lo, hi))
+        groups: list[list[Piece]] = []  # per sub-clause (the lead text first)
+        lead = (lo, clauses[kids[0]].start)
+        lead_text = text[lead[0]:lead[1]].strip()
+        with_first = bool(lead_text) and "\n" not in lead_text and len(lead_text) <= 120
+        if lead_text and not with_first:
+            groups.append(packer.pack(lead[0], lead[1], ctx,
+                                      first_floor=_heading_lines_end(text, lead[0], lead[1])))
+        for m, k in enumerate(kids):
+            s = lo if m == 0 and with_first else clauses[k].start
+            e = clauses[kids[m + 1]].start if m + 1 < len(kids) else hi
+            groups.append(self._cut(index, packer, clauses, k, s, e, inherited))
+        # whole sub-clauses (single pieces) joined while they fit under this trail
+        out: list[Piece] = []
+        run: Piece | None = None
+        for g in groups:
+            if len(g) == 1 and run is not None:
+                e = g[0].end
+                n = count(ctx + text[run.start:e])
+                if n <= budget and e - run.start + len(ctx) <= self.max_chars:
+                    run = Piece(run.start, e, n, ctx, kind="clause")
+                    continue
+            if run is not None:
+                out.append(run)
+                run = None
+            if len(g) == 1:
+                run = g[0]
+            else:
+                out.extend(g)
+        if run is not None:
+            out.append(run)
+        return out
+
+    @staticmethod
+    def _trail(clauses: list[Clause], i: int) -> list[str]:
+        trail = []
+        while i is not None and i >= 0:
+            c = clauses[i]
+            above = clauses[c.parent].number if c.parent is not None else ""
+            short = c.number[len(above):] if above and c.number.startswith(above + "(") \
+                else c.number  # "(b)" under "2.2", not "2.2(b)" again
+            trail.append(f"{c.prefix} {short} {c.heading}".strip() if short == c.number
+                         else f"{short} {c.heading}".strip())
+            i = c.parent if c.parent is not None else -1
+        return list(reversed(trail))
+
+    def _with_references(self, index: DocumentIndex, piece: Piece, clauses: list[Clause],
+                         definitions: dict[str, Definition], own: int) -> Piece:
+        """References and defined terms of the piece's text, resolved into its context
+        while they fit the budget."""
+        text = index.text[piece.start:piece.end]
+        by_number = {c.number.lower(): c for c in clauses}
+        own_numbers = set()
+        k: int | None = own
+        while k is not None and k >= 0:
+            own_numbers.add(clauses[k].number.lower())
+            k = clauses[k].parent
+        items: list[tuple[int, str, dict[str, Any]]] = []  # by where the chunk first uses them
+        seen: set[str] = set()
+        for m in _REFERENCE.finditer(text):
+            ref = (m.group("a") or m.group("b") or "").strip()
+            target = by_number.get(ref.lower())
+            if target is None and "(" in ref:  # "7(b)" without an item (b) found: clause 7
+                target = by_number.get(ref.split("(")[0].lower())
+            if target is None or target.number.lower() in own_numbers or target.number in seen \
+                    or piece.start <= target.start < piece.end:
+                continue  # its own clause, or a clause the chunk itself holds
+            seen.add(target.number)
+            items.append((m.start(), f"See {target.summary(index.text)}",
+                          {"ref": m.group(0).strip(), "clause": target.number,
+                           "heading": target.heading}))
+        for term, d in definitions.items():
+            if term in seen or (piece.start <= d.start and d.end <= piece.end) or \
+                    (d.clause is not None and d.clause in seen):
+                continue  # the definition is in the chunk, or its clause already in context
+            used = re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text)
+            if used:
+                seen.add(term)
+                items.append((used.start(), d.sentence, {"term": term, "clause": d.clause}))
+        if not items or not self.references_budget:
+            return piece
+        count = self.tokenizer.count
+        ctx = piece.context
+        ceiling = min(self.limit, piece.token_count + self.references_budget)
+        refs: list[dict[str, Any]] = []
+        for _, line, meta in sorted(items, key=lambda item: item[0]):
+            candidate = ctx + line + "\n"
+            if count(candidate + text) <= ceiling and \
+                    len(candidate) + len(text) <= self.max_chars:
+                ctx = candidate
+                refs.append(meta)
+        if refs:
+            piece.context = ctx
+            piece.token_count = count(ctx + text)
+            piece.metadata["references"] = refs
+        return piece

@@ -1,0 +1,517 @@
+"""Transcripts and chat, FAQs, legal clauses, JSON and auto's choice (issue 9)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.errors import ConfigError, InputError
+from chunkwise.readers import parse, read_path
+
+from helpers import ROOT, SAMPLES, assert_invariants, check_hierarchy, independent_minilm_count
+
+DATA = ROOT / "tests" / "data"
+COUNT = independent_minilm_count()
+FAST = settings(max_examples=25, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+def invariants_outside_markup(doc, chunks, limit):
+    """The DESIGN.md invariants, where subtitle markup (cue numbers, timing lines,
+    the WEBVTT header) may be left out between chunks, never inside a cue."""
+    markup = doc.metadata.get("markup", [])
+    text = list(doc.text)
+    for s, e in markup:
+        text[s:e] = [" "] * (e - s)  # markup is the only text allowed to go uncovered
+    assert_invariants("".join(text), [_blank(c, markup) for c in chunks], limit, None)
+    for c in chunks:  # and against the real text: verbatim, recounted
+        assert doc.text[c.start:c.end] == c.text
+        assert COUNT(c.embed_text) == c.token_count <= limit
+
+
+def _blank(c, markup):
+    text = list(c.text)
+    for s, e in markup:
+        lo, hi = max(s, c.start), min(e, c.end)
+        if lo < hi:
+            text[lo - c.start:hi - c.start] = [" "] * (hi - lo)
+    return _View(c, "".join(text))
+
+
+class _View:
+    def __init__(self, c, text):
+        self.__dict__.update({k: getattr(c, k) for k in ("id", "start", "end", "context",
+                                                          "token_count")})
+        self.text = text
+        self.embed_text = c.context + text
+
+
+# -- transcripts ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["standup.srt", "call.vtt", "chat.json"])
+@pytest.mark.parametrize("size", [48, 96, 160])
+def test_subtitles_and_chats_have_speakers_and_times_on_every_chunk(name, size):
+    path = DATA / "transcripts" / name
+    doc = read_path(path)
+    chunks = chunkwise.chunk(path, size=size)  # auto
+    assert chunks and {c.metadata["strategy"] for c in chunks} == {"transcript"}
+    invariants_outside_markup(doc, chunks, size)
+    turn_starts = {b.start for b in doc.blocks}
+    for c in chunks:
+        assert c.metadata["speakers"], c
+        assert isinstance(c.metadata["start"], float) and c.metadata["start_stamp"]
+        assert c.metadata["end"] >= c.metadata["start"]
+        assert ", ".join(c.metadata["speakers"]) in c.context
+        if c.metadata.get("turn_part", 1) == 1:
+            assert c.start in turn_starts  # a chunk starts at a cue's text
+    stamps = [c.metadata["start"] for c in chunks]
+    assert stamps == sorted(stamps)
+
+
+def test_srt_times_are_exact_and_in_context():
+    chunks = chunkwise.chunk(DATA / "transcripts" / "standup.srt", strategy="transcript",
+                             size=64)
+    first = chunks[0]
+    assert first.metadata["start"] == 1.0 and first.metadata["start_stamp"] == "00:00:01,000"
+    assert "Maria" in first.context and "00:01–" in first.context
+    second = [c for c in chunks if c.metadata["start_stamp"] == "00:00:22,300"]
+    assert second and second[0].metadata["start"] == pytest.approx(22.3)
+    # webvtt: milliseconds kept (the library's start_in_seconds drops them)
+    vtt = chunkwise.chunk(DATA / "transcripts" / "call.vtt", strategy="transcript", size=160)
+    assert any(c.metadata["start"] == pytest.approx(22.5) for c in vtt)
+
+
+def test_turns_are_never_cut_and_a_long_turn_repeats_its_speaker():
+    long_turn = " ".join(f"Sentence {i} of the long answer is here." for i in range(40))
+    text = ("[00:00:01] Alice: Hello, can you hear me?\n"
+            "[00:00:04] Bob: Yes, loud and clear.\n"
+            f"[00:00:07] Alice: {long_turn}\n"
+            "[00:02:10] Bob: Thanks, that was thorough.\n")
+    doc = parse(text, "meeting.txt")
+    assert doc.metadata["format"] == "transcript"
+    chunks = chunkwise.chunk({"meeting": text}, size=64)
+    assert {c.metadata["strategy"] for c in chunks} == {"transcript"}
+    assert_invariants(text, chunks, 64, COUNT)
+    starts = {b.start for b in doc.blocks}
+    long_pieces = [c for c in chunks if "long answer" in c.text]
+    assert len(long_pieces) > 2
+    for c in long_pieces:
+        assert "Alice" in c.context and "00:07" in c.context
+    for c in chunks:  # a chunk not inside the long turn starts and ends at turn borders
+        if "long answer" not in c.text:
+            assert c.start in starts
+            assert c.text.rstrip().endswith((".", "?"))
+    # the end time of a speaker-line turn is the next turn's start
+    assert doc.blocks[0].metadata["end"] == 4.0
+
+
+def test_window_seconds_cuts_at_time_windows():
+    path = DATA / "transcripts" / "standup.srt"
+    doc = read_path(path)
+    chunks = chunkwise.chunk(path, strategy="transcript", size=254, window_seconds=15)
+    assert len(chunks) >= 3
+    windows = []
+    for c in chunks:  # every change of speaker inside a chunk starts in the chunk's window
+        cues = [b for b in doc.blocks if c.start <= b.start < c.end]
+        window = int(cues[0].metadata["start"] // 15)
+        for prev, b in zip(cues, cues[1:]):
+            if b.metadata["speaker"] != prev.metadata["speaker"]:
+                assert int(b.metadata["start"] // 15) == window
+        windows.append(window)
+    assert windows == sorted(set(windows))  # at this size, one chunk per window
+    with pytest.raises(ConfigError, match="window_seconds"):
+        chunkwise.chunk(path, strategy="transcript", window_seconds=0)
+
+
+def test_bad_subtitles_are_one_clear_error(tmp_path):
+    bad = tmp_path / "broken.vtt"
+    bad.write_text("this is not WEBVTT at all\n00:01 --> nonsense\n")
+    with pytest.raises(InputError, match="broken.vtt.*VTT"):
+        chunkwise.chunk(bad)
+    chat = tmp_path / "notchat.jsonl"
+    chat.write_text('{"a": 1}\n{"b": 2}\n')
+    with pytest.raises(InputError, match="not a chat"):
+        chunkwise.chunk(chat, format="chat")
+
+
+# -- FAQ --------------------------------------------------------------------------------
+
+FAQ_MD = """# Help centre
+
+Answers to common questions.
+
+## How do I reset my password?
+
+Open the login page and choose "Forgot password".
+
+## Can I change my e-mail address?
+
+Yes, in Settings.
+
+**Do you ship abroad?**
+
+We ship to 40 countries.
+
+Q: Is there a student discount?
+A: Yes, 20 % with a valid student card.
+"""
+
+
+def test_faq_markdown_one_question_per_chunk_never_merged():
+    chunks = chunkwise.chunk({"faq.md": FAQ_MD}, format="markdown", size=254)
+    assert {c.metadata["strategy"] for c in chunks} == {"faq"}
+    questions = [c.metadata.get("question") for c in chunks if c.metadata.get("question")]
+    assert questions == ["How do I reset my password?", "Can I change my e-mail address?",
+                         "Do you ship abroad?", "Is there a student discount?"]
+    for c in chunks:
+        assert c.text.count("?") <= 1 or "question" not in c.metadata
+    discount = [c for c in chunks if c.metadata.get("question", "").startswith("Is there")][0]
+    assert "20 %" in discount.text
+    assert_invariants(FAQ_MD, chunks, 254, COUNT)
+
+
+@pytest.mark.parametrize("html", [
+    "<dl><dt>What is the warranty?</dt><dd>Two years on every kettle.</dd>"
+    "<dt>Who pays return postage?</dt><dd>We do, with the label we send.</dd>"
+    "<dt>How fast are refunds?</dt><dd>Within five working days.</dd></dl>",
+    "<details><summary>What is the warranty?</summary><p>Two years on every kettle.</p></details>"
+    "<details><summary>Who pays return postage?</summary><p>We do, with the label we send.</p>"
+    "</details><details><summary>How fast are refunds?</summary><p>Within five working days."
+    "</p></details>",
+    "<h2>What is the warranty?</h2><p>Two years on every kettle.</p>"
+    "<h2>Who pays return postage?</h2><p>We do, with the label we send.</p>"
+    "<h2>How fast are refunds?</h2><p>Within five working days.</p>",
+])
+def test_faq_html_definition_lists_details_and_headings(html):
+    page = f"<html><body><main><h1>Support</h1>{html}</main></body></html>"
+    doc = parse(page, "faq.html")
+    chunks = chunkwise.chunk({"faq.html": page}, format="html", size=254)
+    assert {c.metadata["strategy"] for c in chunks} == {"faq"}, [c.metadata for c in chunks]
+    pairs = [c for c in chunks if "question" in c.metadata]
+    assert [c.metadata["question"] for c in pairs] == [
+        "What is the warranty?", "Who pays return postage?", "How fast are refunds?"]
+    assert "Two years" in pairs[0].text and "Two years" not in pairs[1].text
+    assert_invariants(doc.text, chunks, 254, COUNT)
+
+
+@pytest.mark.parametrize("style", ["qa", "question", "numbered"])
+def test_faq_plain_text_pairs(style):
+    qs = [("How do I pay?", "By card or bank transfer."),
+          ("When is my order shipped?", "The next working day."),
+          ("Can I cancel?", "Yes, until it ships."),
+          ("Do you have a shop?", "Only online.")]
+    if style == "qa":
+        text = "\n\n".join(f"Q: {q}\nA: {a}" for q, a in qs)
+    elif style == "question":
+        text = "\n\n".join(f"Question: {q}\nAnswer: {a}" for q, a in qs)
+    else:
+        text = "\n\n".join(f"{i}. {q}\n{a}" for i, (q, a) in enumerate(qs, 1))
+    chunks = chunkwise.chunk({"faq": text}, size=254)
+    assert len(chunks) == 4  # small pairs are never merged
+    assert [c.metadata["question"] for c in chunks] == [q for q, _ in qs]
+    for c, (q, a) in zip(chunks, qs):
+        assert q in c.text and a in c.text
+    assert_invariants(text, chunks, 254, COUNT)
+
+
+def test_a_long_answer_is_cut_with_its_question_in_context():
+    answer = " ".join(f"Step {i}: do the thing number {i} carefully." for i in range(60))
+    text = f"Q: How do I migrate my account?\nA: {answer}\n\nQ: Is it free?\nA: Yes.\n\n" \
+           "Q: How long does it take?\nA: A day."
+    chunks = chunkwise.chunk({"faq": text}, strategy="faq", size=64)
+    parts = [c for c in chunks if c.metadata.get("question") == "How do I migrate my account?"]
+    assert len(parts) > 2 and parts[0].metadata["answer_parts"] == len(parts)
+    for c in parts[1:]:
+        assert "Q: How do I migrate my account?" in c.context
+    assert_invariants(text, chunks, 64, COUNT)
+
+
+# -- legal ------------------------------------------------------------------------------
+
+CONTRACT = """MASTER SERVICES AGREEMENT
+
+1. Definitions
+
+1.1 "Confidential Information" means any information disclosed by one party to the other that is marked confidential. It excludes public information.
+
+1.2 "Services" means the services described in Schedule 1.
+
+2. Services
+
+2.1 The Supplier shall perform the Services with reasonable skill and care.
+
+2.2 The Customer shall pay for the Services as follows: (a) the fees within 30 days of invoice; (b) the expenses at cost; and (c) taxes as the law requires.
+
+3. Confidentiality
+
+3.1 Each party shall protect the Confidential Information of the other party.
+
+3.2 Confidential Information may be disclosed only as required by law, subject to Section 5.
+
+4. Liability
+
+4.1 Neither party is liable for loss of Confidential Information caused by events beyond its control.
+
+4.2 Liability for the Services is limited as stated in Clause 5, pursuant to Article 2.
+
+5. Term and Termination
+
+5.1 This Agreement runs for two years.
+
+5.2 Either party may end it on 90 days' notice.
+"""
+
+
+def test_definitions_referenced_from_three_clauses_are_carried_in_context():
+    size = 96
+    chunks = chunkwise.chunk({"msa": CONTRACT}, size=size)  # auto picks legal
+    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
+    assert_invariants(CONTRACT, chunks, size, COUNT)
+    users = [c for c in chunks if "Confidential Information" in c.text
+             and '"Confidential Information" means' not in c.text]
+    clauses_using = {c.metadata["clause"].split(".")[0] for c in users}
+    assert {"3", "4"} <= clauses_using
+    for c in users:
+        terms = [r.get("term") for r in c.metadata.get("references", ())]
+        assert "Confidential Information" in terms, c
+        assert '"Confidential Information" means any information disclosed' in c.context
+        assert "It excludes" not in c.context  # the first sentence only
+        assert c.token_count <= size
+
+
+def test_clause_trail_inline_sub_clauses_and_cross_references():
+    chunks = chunkwise.chunk({"msa": CONTRACT}, strategy="legal", size=48,
+                             references_budget=10)
+    assert_invariants(CONTRACT, chunks, 48, COUNT)
+    subs = [c for c in chunks if c.metadata.get("clause", "").startswith("2.2")]
+    assert len(subs) >= 2  # 2.2 is cut at its inline (a), (b), (c)
+    assert any(c.text.startswith("(b)") or c.text.startswith("(c)") for c in subs)
+    for c in subs:
+        assert c.context.startswith("2 Services > 2.2")
+    # "subject to Section 5", "pursuant to Article 2", "Clause 5"
+    refs = {r["clause"] for c in chunkwise.chunk({"msa": CONTRACT}, strategy="legal", size=160)
+            for r in c.metadata.get("references", ()) if "ref" in r}
+    assert {"5", "2"} <= refs
+    with pytest.raises(ConfigError, match="references_budget"):
+        chunkwise.chunk({"msa": CONTRACT}, strategy="legal", size=100, references_budget=90)
+
+
+def test_references_budget_zero_adds_nothing():
+    chunks = chunkwise.chunk({"msa": CONTRACT}, strategy="legal", size=96, references_budget=0)
+    assert not any(c.metadata.get("references") for c in chunks)
+    assert_invariants(CONTRACT, chunks, 96, COUNT)
+
+
+# -- JSON -------------------------------------------------------------------------------
+
+def test_json_is_cut_at_elements_with_paths():
+    path = SAMPLES / "mixed" / "catalog.json"
+    text = path.read_text()
+    chunks = chunkwise.chunk(path, size=96)
+    assert {c.metadata["strategy"] for c in chunks} == {"json"}
+    assert_invariants(text, chunks, 96, COUNT)
+    data = json.loads(text)
+    for c in chunks:
+        assert c.metadata["json_path"] in c.context
+        first = c.metadata.get("first")
+        if first:  # a run of whole elements: each parses on its own
+            m = re.fullmatch(r"\$\.products\[(\d+)\]", first)
+            if m:
+                sku = data["products"][int(m.group(1))]["sku"]
+                assert f'"sku": "{sku}"' in c.text
+    assert any(c.metadata.get("first") == "$.products[0]" and c.text.startswith('"products"')
+               for c in chunks)  # the key joins its first elements
+    assert chunks[-1].text.rstrip().endswith("]\n}") or chunks[-1].text.rstrip().endswith("}")
+
+
+def test_jsonl_records_are_whole():
+    records = [{"id": i, "title": f"Record {i}", "body": "word " * (i * 7 % 50)} for i in range(30)]
+    text = "\n".join(json.dumps(r) for r in records) + "\n"
+    chunks = chunkwise.chunk({"data.jsonl": text}, format="jsonl", size=64)
+    assert_invariants(text, chunks, 64, COUNT)
+    for c in chunks:
+        if c.metadata.get("json_path") == "$":  # whole records: every line parses
+            for line in c.text.splitlines():
+                json.loads(line)
+    assert sum(1 for c in chunks if c.metadata.get("json_path") == "$") > 3
+
+
+def test_invalid_json_is_one_clear_error(tmp_path):
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"a": [1, 2,')
+    with pytest.raises(InputError, match="broken.json.*not valid JSON"):
+        chunkwise.chunk(bad)
+    bad = tmp_path / "broken.jsonl"
+    bad.write_text('{"a": 1}\n{oops}\n')
+    with pytest.raises(InputError, match="line 2 is not JSON"):
+        chunkwise.chunk(bad)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=6),
+    max_leaves=40)
+
+
+@FAST
+@given(value=json_values, indent=st.sampled_from([None, 2]), size=st.sampled_from([8, 24, 64]))
+def test_json_invariants(value, indent, size):
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    chunks = chunkwise.chunk({"v.json": text}, strategy="json", format="json", size=size)
+    assert_invariants(text, chunks, size, COUNT)
+
+
+# -- auto's choice -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,expected", [
+    ("code/shop.py", "code"), ("code/shop.js", "code"), ("code/shop.ts", "code"),
+    ("code/shop.go", "code"), ("code/shop.rs", "code"), ("code/Shop.java", "code"),
+    ("transcripts/standup.srt", "transcript"), ("transcripts/call.vtt", "transcript"),
+    ("transcripts/chat.json", "transcript"),
+])
+def test_auto_picks_the_strategy_from_the_extension(name, expected):
+    chunks = chunkwise.chunk(DATA / name)
+    assert {c.metadata["strategy"] for c in chunks} == {expected}
+
+
+def test_auto_picks_for_json_jsonl_csv_docx_and_content(tmp_path):
+    from docx import Document as Docx
+
+    (tmp_path / "a.json").write_text(json.dumps({"items": list(range(200))}))
+    (tmp_path / "b.jsonl").write_text('{"a": 1}\n{"a": 2}\n')
+    (tmp_path / "c.csv").write_text("sku,name\n1,bolt\n2,nut\n")
+    d = Docx()
+    d.add_heading("Report", 1)
+    d.add_paragraph("Body text of the report.")
+    d.save(str(tmp_path / "d.docx"))
+    (tmp_path / "e.txt").write_text("Alice: Hi there.\nBob: Hello.\nAlice: Shall we start?\n"
+                                    "Bob: Yes, let us.\n")
+    (tmp_path / "f.txt").write_text("Q: One?\nA: Yes.\n\nQ: Two?\nA: No.\n\nQ: Three?\nA: Maybe.\n")
+    (tmp_path / "g.md").write_text("# Notes\n\nPlain notes, no questions here.\n")
+    got = {}
+    for c in chunkwise.chunk(tmp_path):
+        got.setdefault(Path(c.doc_id).name, set()).add(c.metadata["strategy"])
+    assert got == {"a.json": {"json"}, "b.jsonl": {"json"}, "c.csv": {"section"},
+                   "d.docx": {"section"}, "e.txt": {"transcript"}, "f.txt": {"faq"},
+                   "g.md": {"section"}}
+    csv = chunkwise.chunk(tmp_path / "c.csv")
+    assert csv[0].kind == "table"
+
+
+def test_the_mixed_samples(tmp_path):
+    chunks = chunkwise.chunk(SAMPLES / "mixed")
+    by_doc: dict[str, set[str]] = {}
+    for c in chunks:
+        by_doc.setdefault(Path(c.doc_id).name, set()).add(c.metadata["strategy"])
+    assert by_doc == {"catalog.json": {"json"}, "inventory.py": {"code"},
+                      "price-list.csv": {"section"}, "returns-faq.md": {"faq"},
+                      "supply-agreement.txt": {"legal"}, "support-call.vtt": {"transcript"}}
+
+
+def test_a_users_table_block_without_pipes_keeps_its_header():
+    from chunkwise.types import Block, Document
+
+    rows = ["Part\tStock\tBin"] + [f"P-{i:03d}\t{i * 7}\tB{i % 9}" for i in range(80)]
+    text = "Inventory\n\n" + "\n".join(rows) + "\n"
+    start = text.index("Part")
+    doc = Document(text=text, doc_id="inv", blocks=(
+        Block("paragraph", 0, 9), Block("table", start, len(text) - 1,
+                                        metadata={"delimiter": "\t"})))
+    chunks = chunkwise.chunk(doc, strategy="section", size=64)
+    assert_invariants(text, chunks, 64, COUNT)
+    tables = [c for c in chunks if c.kind == "table"]
+    assert len(tables) > 2
+    for c in tables[1:]:
+        assert "Part | Stock | Bin" in c.context
+        assert c.text.startswith("P-")  # whole rows
+
+
+# -- every strategy as an inner level of a hierarchy -----------------------------------------
+
+@pytest.mark.parametrize("strategy,source", [
+    ("transcript", DATA / "transcripts" / "standup.srt"),
+    ("faq", {"faq": FAQ_MD}),
+    ("legal", {"msa": CONTRACT}),
+    ("json", SAMPLES / "mixed" / "catalog.json"),
+    ("code", DATA / "code" / "shop.py"),
+])
+def test_each_strategy_is_a_child_level(strategy, source):
+    sizes = (200, 48)
+    chunks = chunkwise.chunk(source, strategy="hierarchical", sizes=sizes,
+                             strategies=("recursive", strategy))
+    text = read_path(source).text if isinstance(source, Path) else next(iter(source.values()))
+    if strategy == "transcript":
+        doc = read_path(source)
+        for level, size in enumerate(sizes):
+            invariants_outside_markup(doc, [c for c in chunks if c.level == level], size)
+        children = [c for c in chunks if c.level == 1]
+        assert all(c.metadata["speakers"] for c in children)
+    else:
+        check_hierarchy(text, chunks, sizes)
+    kind = {"transcript": "turn", "faq": "qa", "legal": "clause", "json": "json",
+            "code": "code"}[strategy]
+    children = [c for c in chunks if c.level == 1]
+    assert sum(1 for c in children if c.kind == kind) >= len(children) // 2
+
+
+# -- property tests: the invariants under every content strategy -----------------------------
+
+speakers = st.sampled_from(["Alice", "Bob", "Dr. Chen", "Agent"])
+sentence = st.lists(st.sampled_from(["refund", "parcel", "warranty", "kettle", "ok", "the",
+                                     "order", "12", "café", "—"]), min_size=1, max_size=30
+                    ).map(lambda ws: " ".join(ws) + ".")
+
+
+@FAST
+@given(turns=st.lists(st.tuples(speakers, st.lists(sentence, min_size=1, max_size=6)),
+                      min_size=1, max_size=12),
+       timed=st.booleans(), size=st.sampled_from([16, 48, 128]))
+def test_transcript_invariants(turns, timed, size):
+    lines = []
+    for i, (who, sents) in enumerate(turns):
+        stamp = f"[00:{i // 60:02d}:{i % 60:02d}] " if timed else ""
+        lines.append(f"{stamp}{who}: {' '.join(sents)}")
+    text = "\n".join(lines) + "\n"
+    chunks = chunkwise.chunk({"t": text}, strategy="transcript", format="transcript", size=size)
+    assert_invariants(text, chunks, size, COUNT)
+    for c in chunks:
+        assert c.metadata["speakers"]
+
+
+@FAST
+@given(pairs=st.lists(st.tuples(sentence, st.lists(sentence, min_size=1, max_size=8)),
+                      min_size=1, max_size=8),
+       style=st.sampled_from(["Q: {q}?\nA: {a}", "## {q}?\n\n{a}", "**{q}?**\n\n{a}"]),
+       size=st.sampled_from([16, 48, 128]))
+def test_faq_invariants(pairs, style, size):
+    blocks = [style.format(q=q.rstrip("."), a=" ".join(a)) for q, a in pairs]
+    text = "\n\n".join(blocks) + "\n"
+    starts, pos = [], 0
+    for b in blocks:
+        starts.append(pos)
+        pos += len(b) + 2
+    chunks = chunkwise.chunk({"f": text}, strategy="faq", format="markdown", size=size)
+    assert_invariants(text, chunks, size, COUNT)
+    for c in chunks:  # one question per chunk: never two pairs' starts in one chunk
+        assert sum(1 for s in starts if c.start <= s < c.end) <= 1, c.text
+
+
+@FAST
+@given(clauses=st.lists(st.lists(sentence, min_size=1, max_size=4), min_size=1, max_size=8),
+       size=st.sampled_from([24, 64, 160]), budget=st.sampled_from([0, 4, None]))
+def test_legal_invariants(clauses, size, budget):
+    parts = ['1. Definitions\n\n1.1 "Goods" means the goods sold. More text.']
+    for i, sents in enumerate(clauses, start=2):
+        parts.append(f"{i}. Clause {i}\n\n{i}.1 " + " ".join(sents)
+                     + f" The Goods, subject to Section {max(1, i - 1)}.")
+    text = "\n\n".join(parts) + "\n"
+    options = {} if budget is None else {"references_budget": min(budget, size // 2)}
+    chunks = chunkwise.chunk({"c": text}, strategy="legal", size=size, **options)
+    assert_invariants(text, chunks, size, COUNT)
