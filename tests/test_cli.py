@@ -130,6 +130,11 @@ def test_summary_and_progress(capsys):
     assert code == 0
     assert f"documents {SAMPLE_DOCS}" in out and "chunks" in out and "mean tokens" in out
     assert "max tokens" in out and "time" in out
+    # the mixed samples (make demo) show what auto chose for each document
+    line = next(x for x in out.splitlines() if x.startswith("documents by strategy: "))
+    counts = dict(item.rsplit(" ", 1) for item in line.split(": ", 1)[1].split(", "))
+    assert {k: int(v) for k, v in counts.items()} == {
+        "code": 1, "faq": 1, "json": 1, "legal": 1, "recursive": 1, "section": 2, "transcript": 1}
     assert "file" in err  # the progress bar went to stderr
 
 

@@ -141,3 +141,35 @@ def test_code_invariants(src, size):
         # a chunk starts a line, unless that line alone is longer than the budget
         assert c.start == line or (prev is not None and prev.end > line)
     assert find_definitions(src, "python")[0]
+
+
+def test_a_real_module_of_thousands_of_lines_from_the_cli(tmp_path):
+    """Issue 9's check: `chunkwise chunk module.py --strategy code` on a real module
+    (the standard library's argparse, 2,600 lines): every chunk starts a line and every
+    method chunk names its class in context."""
+    import argparse
+    import inspect
+    import json
+    from pathlib import Path
+
+    from chunkwise.cli import main
+
+    path = Path(inspect.getsourcefile(argparse))
+    text = path.read_text(encoding="utf-8")
+    assert text.count("\n") > 2000
+    out = tmp_path / "chunks.jsonl"
+    assert main(["chunk", str(path), "--strategy", "code", "-o", str(out)]) == 0
+    chunks = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(chunks) > 100
+    methods = signed = 0
+    for c in chunks:
+        assert text[c["start"]:c["end"]] == c["text"]
+        assert c["start"] == 0 or text[c["start"] - 1] == "\n"
+        symbols = [c["metadata"].get("symbol")] if "symbol" in c["metadata"] else \
+            c["metadata"].get("symbols", [])
+        owners = {s.split(".")[0] for s in symbols if s and "." in s}
+        for owner in owners:
+            methods += 1
+            assert f"> {owner}" in c["context"], c  # always named
+            signed += f"class {owner}" in c["context"]  # its signature where it fits
+    assert methods > 100 and signed >= 0.9 * methods, (signed, methods)

@@ -352,6 +352,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
             _error(str(exc))
 
     n_docs = n_chunks = total_tokens = max_tokens = 0
+    by_strategy: dict[str, int] = {}  # documents per strategy auto chose
     t0 = time.perf_counter()
     try:
         for _, chunks in iter_documents_chunks(chunker, sources, on_error=report,
@@ -367,6 +368,9 @@ def cmd_chunk(args: argparse.Namespace) -> int:
             for c in chunks:
                 total_tokens += c.token_count
                 max_tokens = max(max_tokens, c.token_count)
+            chosen = chunks[0].metadata.get("strategy") if chunks else None
+            if chosen:  # what auto chose for the document
+                by_strategy[chosen] = by_strategy.get(chosen, 0) + 1
         if sink is not None:
             sink.close()
     except BaseException:
@@ -385,6 +389,9 @@ def cmd_chunk(args: argparse.Namespace) -> int:
                         for k, v in cfg.items() if v is not None))
         print(f"documents {n_docs}  chunks {n_chunks}  mean tokens {mean:.1f}  "
               f"max tokens {max_tokens}  time {elapsed:.2f}s")
+        if by_strategy:
+            print("documents by strategy: " + ", ".join(
+                f"{name} {n}" for name, n in sorted(by_strategy.items())))
         if failed:
             print(f"failed inputs {len(failed)}")
     return EXIT_BAD_INPUT if failed else 0

@@ -122,22 +122,25 @@ class CodeChunker(Chunker):
     def _path_context(self, doc: Document, trail: tuple[str, ...],
                       signatures: tuple[str, ...] = ()) -> str:
         """``path > Outer > inner`` and the signatures of the enclosing definitions,
-        outermost first; dropped from the outside in while the context would take
-        more than half the budget."""
+        outermost first. Where that would take more than half the budget, the path
+        is shortened to the file name first, then signatures are dropped from the
+        outside in."""
         if not self.path_context and not trail:
             return ""
         path = doc.source or doc.doc_id
-        head = " > ".join(((path,) if self.path_context else ()) + trail)
+        name = path.replace("\\", "/").rsplit("/", 1)[-1]
         budget = self.limit // 2
         count = self.tokenizer.count
-        sigs = list(signatures)
-        while True:
+        heads = [" > ".join(((p,) if self.path_context else ()) + trail)
+                 for p in dict.fromkeys((path, name))]
+        candidates = [(heads[0], len(signatures))] + \
+            [(heads[-1], keep) for keep in range(len(signatures), -1, -1)]
+        for head, keep in candidates:
+            sigs = signatures[len(signatures) - keep:] if keep else ()
             ctx = head + "\n" + "".join(s + "\n" for s in sigs)
             if count(ctx) <= budget and len(ctx) <= self.max_chars // 2:
                 return ctx
-            if not sigs:
-                return ""
-            sigs.pop(0)
+        return ""
 
     def _units(self, index: DocumentIndex, lo: int, hi: int, defs: list[Block]) -> list[_Unit]:
         text = index.text
