@@ -173,3 +173,16 @@ def test_a_real_module_of_thousands_of_lines_from_the_cli(tmp_path):
             assert f"> {owner}" in c["context"], c  # always named
             signed += f"class {owner}" in c["context"]  # its signature where it fits
     assert methods > 100 and signed >= 0.9 * methods, (signed, methods)
+
+
+def test_an_html_pre_split_names_its_language_in_context():
+    code = "\n".join(f"x{i} = compute_value({i}, factor={i * 3})" for i in range(60))
+    html = (f"<html><body><main><h1>Guide</h1><p>Run this:</p><pre><code class="
+            f"\"language-python\">{code}</code></pre></main></body></html>")
+    doc = parse(html, "a.html")
+    chunks = chunkwise.chunk({"a.html": html}, format="html", size=64)
+    assert_invariants(doc.text, chunks, 64, independent_minilm_count())
+    parts = [c for c in chunks if c.kind == "code"]
+    assert len(parts) > 2 and all(c.metadata["language"] == "python" for c in parts)
+    assert "```python" not in parts[0].context
+    assert all(c.context.endswith("```python\n") for c in parts[1:])

@@ -67,6 +67,22 @@ def _clean(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+_LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight-source|highlight)-([\w+#.-]+)$")
+
+
+def _code_language(pre: Any) -> str | None:
+    """The language a ``<pre>`` (or its ``<code>``) names in a class such as
+    ``language-python``, ``lang-js`` or ``highlight-source-rust``."""
+    for node in (pre, pre.css_first("code")):
+        if node is None:
+            continue
+        for cls in (node.attributes.get("class") or "").split():
+            m = _LANGUAGE_CLASS.match(cls)
+            if m:
+                return m.group(1).lower()
+    return None
+
+
 @dataclass
 class _Raw:
     """A block found by the walk, before main-content selection and offsets."""
@@ -149,8 +165,11 @@ class _Walker:
                          inside)
             elif tag == "pre":
                 self.flush()
-                self.add(_Raw("code", child.text(deep=True).strip("\n"),
-                              meta={"tag": "pre", "path": here}), inside)
+                meta = {"tag": "pre", "path": here}
+                language = _code_language(child)
+                if language:
+                    meta["language"] = language
+                self.add(_Raw("code", child.text(deep=True).strip("\n"), meta=meta), inside)
             elif tag == "table" and _is_data_table(child):
                 self.flush()
                 self.table(child, here, inside)

@@ -313,7 +313,9 @@ class StructuredPacking:
         nl = text.find("\n", block.start, block.end)
         fence = text[block.start:nl].strip() if nl != -1 else ""
         if not fence.startswith(("```", "~~~")):
-            fence = ""  # an indented code block, or a <pre>: nothing to reopen
+            # an indented code block or a <pre>: a fence naming its language, if known
+            language = block.metadata.get("language")
+            fence = f"```{language}" if language else ""
         first = self.code.pack(block.start, block.end, ctx)[:1]
         rest_ctx = self.fits_context(ctx, fence + "\n") if fence else ctx
         rest = self.code.pack(first[0].end, block.end, rest_ctx) if first and \
