@@ -2,6 +2,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tokenizers import Tokenizer
 
 import chunkwise
@@ -189,3 +191,31 @@ def test_a_sentence_transformers_model():
     tok = get_tokenizer(model)
     assert tok.max_tokens == model.max_seq_length - 2
     assert tok.count("one two three") == 3
+
+
+# -- the word-cache fast path (issue 12): exact against the tokenizer itself ----------
+
+def _reference():
+    tok = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
+    tok.no_padding()
+    tok.no_truncation()
+    return tok
+
+
+_ALPHABET = st.sampled_from(list("ab Zé.,-'\t\n\r") + ["\x0b", "\x0c", "\x1c", "\x85", "\u00a0",
+                                                      "\u2028", "\u3000", "\u4e2d", "\u0301",
+                                                      "\x00", "\U0001f600", "tokenization"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_ALPHABET, max_size=80))
+def test_word_cached_counts_and_token_starts_equal_the_tokenizer(parts):
+    text = "".join(parts)
+    ref = _reference()
+    tok = get_tokenizer("minilm")
+    assert tok.additive
+    enc = ref.encode(text, add_special_tokens=False)
+    assert tok.count(text) == len(enc.ids)
+    assert list(tok.token_starts(text)) == sorted(o[0] for o in enc.offsets)
+    units = tok.tokenize(text)
+    assert int(units.cum[-1]) == len(enc.ids)  # word units weigh the whole text exactly

@@ -76,6 +76,20 @@ class DocumentIndex:
             self._tokens = self.counter.tokenize(self.text)
         return self._tokens
 
+    @property
+    def token_starts(self) -> np.ndarray:
+        """Every token's start (the token level), computed only when a cut must fall
+        inside a word: ``tokens`` may count whole words."""
+        found = self.memo.get("token-starts")
+        if found is None:
+            found = self.counter.token_starts(self.text)
+            self.memo["token-starts"] = found
+            if self._tokens is not None and len(self._tokens.starts) != len(found):
+                # counts at every token start from now on, not only at word starts
+                # (the same wherever both have a unit)
+                self._tokens = Tokens.from_starts(found)
+        return found
+
     def positions(self, level: Level) -> np.ndarray:
         """The sorted cut positions of one level in the whole document."""
         found = self._levels.get(level)

@@ -43,9 +43,29 @@ class Level:
 
 
 def _match_positions(pattern: re.Pattern[str], text: str, use_end: bool) -> np.ndarray:
+    if pattern.pattern == r"\r\n|\r|\n" and not use_end:  # the line level, vectorised
+        return _line_break_starts(text)
     if use_end:
         return np.fromiter((m.end() for m in pattern.finditer(text)), dtype=np.int64)
     return np.fromiter((m.start() for m in pattern.finditer(text)), dtype=np.int64)
+
+
+def _line_break_starts(text: str) -> np.ndarray:
+    """Where every line break (``\r\n``, ``\r`` or ``\n``) starts."""
+    if "\r" not in text:
+        if "\n" not in text:
+            return np.zeros(0, dtype=np.int64)
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        out: np.ndarray = np.flatnonzero(codes == 10).astype(np.int64)
+        return out
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    cr = codes == 13
+    lf = codes == 10
+    lf_after_cr = lf.copy()
+    lf_after_cr[1:] &= cr[:-1]
+    lf_after_cr[0] = False
+    found: np.ndarray = np.flatnonzero(cr | (lf & ~lf_after_cr)).astype(np.int64)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,27 +100,23 @@ _BREAK = re.compile(r"\r\n|\r|\n")
 _INLINE_SPACE = " \t\f\v"
 
 
+# a line break followed by one or more lines holding only inline spaces, each ended
+# by a break; anchored at a break and possessive, so every character is looked at
+# a bounded number of times (a pattern starting with the spaces is quadratic)
+_PARAGRAPH_BREAK = re.compile(r"(?:\r\n?+|\n)(?:[ \t\f\v]*+(?:\r\n?+|\n))+")
+
+
 def blank_line_runs(text: str) -> list[tuple[int, int]]:
     """(start, end) of every paragraph break: from the trailing spaces of a line
-    through two or more line breaks with only spaces between them. Linear: each
-    line is looked at once (a backtracking regex is quadratic on long space runs)."""
-    breaks = [(m.start(), m.end()) for m in _BREAK.finditer(text)]
+    through two or more line breaks with only spaces between them. Linear."""
     out: list[tuple[int, int]] = []
-    i, n = 0, len(breaks)
-    while i < n - 1:
-        j = i
-        # extend while the line after break j is blank and ends in another break
-        while j < n - 1 and not text[breaks[j][1]:breaks[j + 1][0]].strip(_INLINE_SPACE):
-            j += 1
-        if j > i:
-            start = breaks[i][0]
-            line_start = breaks[i - 1][1] if i else 0
-            while start > line_start and text[start - 1] in " \t":
-                start -= 1
-            out.append((start, breaks[j][1]))
-            i = j + 1
-        else:
-            i += 1
+    last_end = 0
+    for m in _PARAGRAPH_BREAK.finditer(text):
+        start = m.start()
+        while start > last_end and text[start - 1] in " \t":
+            start -= 1
+        out.append((start, m.end()))
+        last_end = m.end()
     return out
 
 
@@ -141,7 +157,7 @@ class Tokens(Level):
     name: str = "token"
 
     def positions(self, index: DocumentIndex) -> np.ndarray:
-        return index.tokens.starts
+        return index.token_starts
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,6 +90,11 @@ class TokenCounter:
     def tokenize(self, text: str) -> Tokens:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def token_starts(self, text: str) -> np.ndarray:
+        """The character start of every token: the finest place a chunk may end
+        (``tokenize`` may count in coarser units, such as words)."""
+        return self.tokenize(text).starts
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -106,6 +111,8 @@ class HFTokenizer(TokenCounter):
         self.max_tokens = max_tokens
         self.max_sequence = max_sequence
         self.additive = _splits_on_whitespace(tokenizer)
+        self._word_counts: dict[str, int] = {}
+        self._word_offsets: dict[str, np.ndarray] = {}
 
     @staticmethod
     def separates(ch: str) -> bool:
@@ -134,26 +141,112 @@ class HFTokenizer(TokenCounter):
         return cls(tok, name=name or str(path), max_tokens=max_tokens, max_sequence=seq_len)
 
     def count(self, text: str) -> int:
+        if self.additive and len(text) > self.SHORT:
+            words = self._split(text)
+            if len(words) > 1:
+                return sum(self._counts(words))
         return len(self._tok.encode(text, add_special_tokens=False).ids)
 
     #: texts longer than this are cut at whitespace and encoded as a parallel batch
     #: (only when counts are additive across whitespace, so the result is identical)
     SEGMENT = 16_384
+    #: texts up to this many characters are counted by the tokenizer directly
+    SHORT = 64
+    #: most words whose counts (and token offsets) are remembered
+    CACHE_WORDS = 1 << 21
+
+    @staticmethod
+    def _split(text: str) -> list[str]:
+        """The words (runs of BERT's non-whitespace) of ``text``: ``str.split()``,
+        which is far faster, wherever it agrees (no character that only Python
+        calls whitespace)."""
+        if _PYTHON_ONLY_SPACE.search(text) is None:
+            return text.split()
+        return _BERT_WORD.findall(text)
+
+    def _counts(self, words: list[str]) -> list[int]:
+        """Token counts of whitespace-free words, each unseen word encoded once (in a
+        parallel batch) and remembered: a word's count does not depend on its
+        neighbours when the tokenizer is additive."""
+        cache = self._word_counts
+        try:
+            return list(map(cache.__getitem__, words))
+        except KeyError:
+            pass
+        missing = list(set(words).difference(cache))
+        if len(cache) + len(missing) > self.CACHE_WORDS:
+            cache.clear()
+            self._word_offsets.clear()
+        encodings = self._tok.encode_batch(missing, add_special_tokens=False)
+        cache.update(zip(missing, (len(e.ids) for e in encodings)))
+        return list(map(cache.__getitem__, words))
 
     def tokenize(self, text: str) -> Tokens:
-        if self.additive and len(text) > 2 * self.SEGMENT:
-            bases = _whitespace_cuts(text, self.SEGMENT, self.separates)
-            segments = [text[a:b] for a, b in zip(bases, bases[1:] + [len(text)])]
-            encodings = self._tok.encode_batch(segments, add_special_tokens=False)
-            starts = np.concatenate([
-                np.fromiter((o[0] for o in e.offsets), dtype=np.int64, count=len(e.offsets)) + base
-                for base, e in zip(bases, encodings)] or [np.zeros(0, dtype=np.int64)])
-            return Tokens.from_starts(starts)
+        if self.additive:
+            # units are words (runs of non-whitespace), weighted by their token count:
+            # exact wherever a chunk is cut at whitespace, which is where the engine
+            # relies on it (elsewhere it re-counts)
+            starts = _word_starts(text)
+            if len(starts) == 0:
+                return Tokens.from_starts([])
+            weights = np.array(self._counts(self._split(text)), dtype=np.int64)
+            assert len(weights) == len(starts)
+            cum = np.zeros(len(starts) + 1, dtype=np.int64)
+            np.cumsum(weights, out=cum[1:])
+            return Tokens(starts=starts, cum=cum)
         offsets = self._tok.encode(text, add_special_tokens=False).offsets
         if not offsets:
             return Tokens.from_starts([])
         starts = np.fromiter((o[0] for o in offsets), dtype=np.int64, count=len(offsets))
         return Tokens.from_starts(starts)
+
+    def token_starts(self, text: str) -> np.ndarray:
+        if not self.additive:
+            return self.tokenize(text).starts
+        # every word's token starts, relative to the word, remembered per word
+        words = self._split(text)
+        starts = _word_starts(text)
+        if not words:
+            return np.zeros(0, dtype=np.int64)
+        offsets = self._word_offsets
+        missing = [w for w in dict.fromkeys(words) if w not in offsets]
+        if missing:
+            if len(offsets) + len(missing) > self.CACHE_WORDS:
+                offsets.clear()
+            for w, e in zip(missing, self._tok.encode_batch(missing, add_special_tokens=False)):
+                offsets[w] = np.fromiter((o[0] for o in e.offsets), dtype=np.int64,
+                                         count=len(e.offsets))
+        rel = [offsets[w] for w in words]
+        lengths = np.fromiter((len(r) for r in rel), dtype=np.int64, count=len(rel))
+        flat = np.concatenate(rel) if rel else np.zeros(0, dtype=np.int64)
+        out: np.ndarray = np.repeat(starts, lengths) + flat
+        return out
+
+
+# BERT's whitespace: space, tab, newline, carriage return and the Zs category
+_BERT_SPACE = " \t\n\r\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+_BERT_WORD = re.compile(f"[^{_BERT_SPACE}]+")
+# what str.split() cuts at but BERT does not (it deletes them as control characters)
+_PYTHON_ONLY_SPACE = re.compile("[\x0b\x0c\x1c-\x1f\x85\u2028\u2029]")
+_BERT_SPACE_CODES = np.array(sorted(
+    {9, 10, 13, 32, 0xA0, 0x1680, 0x202F, 0x205F, 0x3000} | set(range(0x2000, 0x200B))),
+    dtype=np.uint32)
+
+
+def _word_starts(text: str) -> np.ndarray:
+    """Where each run of non-whitespace (BERT's whitespace) starts, vectorised."""
+    if not text:
+        return np.zeros(0, dtype=np.int64)
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    space = (codes == 32) | (codes == 10) | (codes == 9) | (codes == 13)
+    wide = np.flatnonzero(codes >= 0xA0)  # the rare Zs spaces beyond ASCII
+    if len(wide):
+        space[wide] |= np.isin(codes[wide], _BERT_SPACE_CODES)
+    word = ~space
+    begin = word.copy()
+    begin[1:] &= ~word[:-1]
+    out: np.ndarray = np.flatnonzero(begin).astype(np.int64)
+    return out
 
 
 def _whitespace_cuts(text: str, step: int, separates: Callable[[str], bool]) -> list[int]:
