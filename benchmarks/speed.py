@@ -1,115 +1,297 @@
-"""Chunking speed and budget correctness against peer libraries, in one run.
+"""Chunking speed, memory and budget correctness against the peer libraries, in one run.
 
-    .venv/bin/pip install -r benchmarks/requirements.txt
-    .venv/bin/python benchmarks/speed.py [--size 200] [--repeat 3]
+    .venv/bin/pip install -r benchmarks/requirements.txt      # the peers
+    .venv/bin/python benchmarks/corpus.py --mb 20 --out out/corpus-20.jsonl
+    .venv/bin/python benchmarks/speed.py --corpus out/corpus-20.jsonl \\
+        [--tokenizers minilm,cl100k] [--sizes 256,512] [--overlaps 0,0.15] \\
+        [--modes docs,concat] [--repeat 3] [--peers-python /path/to/peer-venv/bin/python]
 
-Every library chunks the five corpora of Chroma's benchmark (1.45 M characters)
-sized in all-MiniLM-L6-v2 tokens with the same tokenizers.Tokenizer. Prints the
-best of --repeat wall times, the ratio to chunkwise recursive, and how many
-chunks each library emits over the size when re-counted with that tokenizer.
+Every run is its own process (so peak RSS is its own), timed on the same text and
+the same tokenizer: the bundled all-MiniLM-L6-v2 ``tokenizer.json`` or OpenAI's
+cl100k_base (bpe-openai; text-splitter uses its own built-in copy). Runs are
+interleaved (every library once per round, rounds repeated) and the median is
+reported. The limit is measured in the same run: one plain single-threaded
+tokenization pass over the same documents (``tokenize``). Every chunk is then
+re-counted with the reference tokenizer and chunks over the limit are reported
+(the re-count is not timed). ``docs``: each document chunked on its own;
+``concat``: all of them joined into one text. chunkwise is given
+``max_tokens=size`` so a size of 512 is not capped at MiniLM's 254.
+
+Prints one table per configuration: MB/s, the ratio of speed to the fastest
+peer doing the same kind of cut (fixed, sentence, recursive) and of time to the
+tokenization pass, peak RSS, chunks and chunks over the limit.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-
-from tokenizers import Tokenizer
-
-import chunkwise
-from chunkwise.tokens import minilm_dir
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: library -> the kind of cut it makes (compared with chunkwise's strategy of that kind)
+LIBRARIES: dict[str, str] = {
+    "tokenize": "limit",
+    "chunkwise fixed": "fixed",
+    "chunkwise sentence": "sentence",
+    "chunkwise recursive": "recursive",
+    "chunkwise section (Markdown)": "section",
+    "chonkie TokenChunker": "fixed",
+    "LlamaIndex TokenTextSplitter": "fixed",
+    "chonkie SentenceChunker": "sentence",
+    "LlamaIndex SentenceSplitter": "sentence",
+    "chonkie RecursiveChunker": "recursive",
+    "semchunk": "recursive",
+    "semantic-text-splitter": "recursive",
+    "LangChain RecursiveCharacterTextSplitter": "recursive",
+}
 
-def load_texts(folder: Path) -> list[str]:
-    return [p.read_bytes().decode("utf-8") for p in sorted(folder.glob("*.md"))]
+
+# -- one run, in its own process -----------------------------------------------------
+
+def _reference(tokenizer: str) -> tuple[Any, Callable[[str], int], Callable[[str], list[int]]]:
+    """(backend object, count, encode) for a tokenizer name."""
+    if tokenizer == "minilm":
+        from tokenizers import Tokenizer
+
+        from chunkwise.tokens import minilm_dir
+
+        tok = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
+        tok.no_padding()
+        tok.no_truncation()
+
+        def encode(s: str) -> list[int]:
+            return tok.encode(s, add_special_tokens=False).ids
+
+        return tok, lambda s: len(encode(s)), encode
+    import bpe_openai
+
+    enc = bpe_openai.get_encoding("cl100k_base")
+
+    def encode_bpe(s: str) -> list[int]:
+        out: list[int] = []
+        for i in range(0, len(s), 40_000):  # bpe-openai refuses very long inputs
+            out.extend(enc.encode_ordinary(s[i:i + 40_000]))
+        return out
+
+    return enc, lambda s: len(encode_bpe(s)), encode_bpe
 
 
-def hf_tokenizer() -> Tokenizer:
-    tok = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
-    tok.no_padding()
-    tok.no_truncation()
-    return tok
+class _Encoding:
+    """The encode/decode protocol chonkie needs, over any encode function."""
+
+    def __init__(self, encode: Callable[[str], list[int]], decode: Callable[[list[int]], str]):
+        self.encode, self.decode = encode, decode
 
 
-def peers(size: int):
-    tok = hf_tokenizer()
+def _splitter(lib: str, tokenizer: str, size: int, overlap: float) -> Callable[[str], list[str]]:
+    backend, count, encode = _reference(tokenizer)
+    over = int(round(overlap * size))
+    if lib == "tokenize":
+        return lambda t: [None] * len(encode(t))  # type: ignore[list-item]
+    if lib.startswith("chunkwise"):
+        import chunkwise
 
-    def count(s: str) -> int:
-        return len(tok.encode(s, add_special_tokens=False).ids)
+        name = lib.split()[1]
+        chunker = chunkwise.get_chunker(name, size=size, max_tokens=size, overlap=overlap,
+                                        tokenizer="minilm" if tokenizer == "minilm" else
+                                        "cl100k_base")
+        if name == "section":
+            def markdown(t: str) -> list[str]:
+                doc = chunkwise.readers.parse(t, "doc.md", "markdown")
+                return [c.text for c in chunker.chunk(doc)]
+            return markdown
+        return lambda t: [c.text for c in chunker.chunk(t, doc_id="d")]
+    decode = (lambda ids: backend.decode(ids)) if tokenizer == "minilm" else \
+        (lambda ids: backend.decode(ids))
+    chonkie_tok = backend if tokenizer == "minilm" else _Encoding(encode, decode)
+    if lib == "chonkie TokenChunker":
+        from chonkie import TokenChunker
 
-    out = {}
-    for strategy in ("recursive", "sentence", "fixed"):
-        chunker = chunkwise.get_chunker(strategy, size=size)
-        out[f"chunkwise {strategy}"] = lambda t, c=chunker: [x.text for x in c.chunk(t)]
-    try:
-        import semchunk
+        ch = TokenChunker(tokenizer=chonkie_tok, chunk_size=size, chunk_overlap=over)
+        return lambda t: [c.text for c in ch.chunk(t)]
+    if lib == "chonkie SentenceChunker":
+        from chonkie import SentenceChunker
 
-        sc = semchunk.chunkerify(count, size)
-        out["semchunk"] = lambda t: sc(t)
-    except ImportError:
-        pass
-    try:
-        from semantic_text_splitter import TextSplitter
-
-        ts = TextSplitter.from_huggingface_tokenizer(tok, size)
-        out["text-splitter"] = lambda t: ts.chunks(t)
-    except ImportError:
-        pass
-    try:
-        from langchain_text_splitters import RecursiveCharacterTextSplitter
-
-        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=0, length_function=count)
-        out["langchain recursive"] = lambda t: lc.split_text(t)
-    except ImportError:
-        pass
-    try:
+        sc = SentenceChunker(tokenizer=chonkie_tok, chunk_size=size, chunk_overlap=over)
+        return lambda t: [c.text for c in sc.chunk(t)]
+    if lib == "chonkie RecursiveChunker":
+        if over:
+            raise NotImplementedError("no overlap option")
         from chonkie import RecursiveChunker
 
-        ch = RecursiveChunker(tokenizer=tok, chunk_size=size)
-        out["chonkie recursive"] = lambda t: [c.text for c in ch.chunk(t)]
-    except Exception:
-        pass
-    try:
+        rc = RecursiveChunker(tokenizer=chonkie_tok, chunk_size=size)
+        return lambda t: [c.text for c in rc.chunk(t)]
+    if lib == "semchunk":
+        import semchunk
+
+        sem = semchunk.chunkerify(count, size)
+        return lambda t: sem(t, overlap=over or None)
+    if lib == "semantic-text-splitter":
+        from semantic_text_splitter import TextSplitter
+
+        ts = TextSplitter.from_huggingface_tokenizer(backend, size, overlap=over) \
+            if tokenizer == "minilm" else TextSplitter.from_tiktoken_model("gpt-4", size,
+                                                                           overlap=over)
+        return lambda t: ts.chunks(t)
+    if lib == "LangChain RecursiveCharacterTextSplitter":
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=over,
+                                            length_function=count)
+        return lambda t: lc.split_text(t)
+    if lib == "LlamaIndex SentenceSplitter":
         from llama_index.core.node_parser import SentenceSplitter
 
-        li = SentenceSplitter(chunk_size=size, chunk_overlap=0,
-                              tokenizer=lambda s: tok.encode(s, add_special_tokens=False).ids)
-        out["llamaindex sentence"] = lambda t: li.split_text(t)
-    except ImportError:
-        pass
-    return out, count
+        li = SentenceSplitter(chunk_size=size, chunk_overlap=over, tokenizer=encode)
+        return lambda t: li.split_text(t)
+    if lib == "LlamaIndex TokenTextSplitter":
+        from llama_index.core.node_parser import TokenTextSplitter
+
+        lt = TokenTextSplitter(chunk_size=size, chunk_overlap=over, tokenizer=encode)
+        return lambda t: lt.split_text(t)
+    raise SystemExit(f"unknown library {lib!r}")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--size", type=int, default=200)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--dataset", default=str(ROOT.parent / "shared" / "eval" / "chroma"))
-    args = ap.parse_args()
-    texts = load_texts(Path(args.dataset))
-    chars = sum(len(t) for t in texts)
-    names = list(peers(args.size)[0])
-    rows = []
-    for name in names:
-        best = float("inf")
-        for _ in range(args.repeat):
-            # built afresh each time: several libraries memoise counts between calls
-            libs, count = peers(args.size)
-            split = libs[name]
-            t0 = time.perf_counter()
-            chunks = [c for t in texts for c in split(t)]
-            best = min(best, time.perf_counter() - t0)
+def worker(args: argparse.Namespace) -> None:
+    texts = [json.loads(line)["text"]
+             for line in Path(args.corpus).read_text(encoding="utf-8").splitlines()]
+    if args.mode == "concat":
+        texts = ["\n\n".join(texts)]
+    try:
+        split = _splitter(args.worker, args.tokenizer, args.size, args.overlap)
+        split(texts[0][:2000])  # imports and first-call set-up are not timed
+    except (ImportError, NotImplementedError) as exc:
+        print(json.dumps({"skipped": f"{type(exc).__name__}: {exc}"}))
+        return
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    chunks = [c for t in texts for c in split(t)]
+    seconds = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    over = 0
+    if args.worker != "tokenize" and args.recount:
+        _, count, _ = _reference(args.tokenizer)
         over = sum(1 for c in chunks if count(c) > args.size)
-        rows.append((name, best, len(chunks), over))
-    base = next(r[1] for r in rows if r[0] == "chunkwise recursive")
-    print(f"{len(texts)} documents, {chars:,} characters, size {args.size} MiniLM tokens, "
-          f"best of {args.repeat}")
-    print(f"{'library':<22}{'seconds':>9}{'MB/s':>8}{'x chunkwise':>13}{'chunks':>8}{'over size':>11}")
-    for name, sec, n, over in rows:
-        print(f"{name:<22}{sec:>9.2f}{chars / sec / 1e6:>8.2f}{sec / base:>13.2f}{n:>8}{over:>11}")
+    print(json.dumps({"seconds": seconds, "chunks": len(chunks), "over": over,
+                      "peak_rss_mb": rss / 1024, "rss_before_mb": rss_before / 1024,
+                      "bytes": sum(len(t.encode("utf-8")) for t in texts)}))
+
+
+# -- the driver --------------------------------------------------------------------------
+
+def run_one(python: str, lib: str, corpus: Path, tokenizer: str, size: int, overlap: float,
+            mode: str, recount: bool, timeout: float) -> dict[str, Any]:
+    cmd = [python, str(Path(__file__).resolve()), "--worker", lib, "--corpus", str(corpus),
+           "--tokenizer", tokenizer, "--size", str(size), "--overlap", str(overlap),
+           "--mode", mode] + ([] if recount else ["--no-recount"])
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", "TOKENIZERS_PARALLELISM": "true"}
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"skipped": f"over {timeout:.0f} s"}
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        return {"skipped": (done.stderr.strip().splitlines() or ["failed"])[-1][:120]}
+    return dict(json.loads(lines[-1]))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", type=Path, default=ROOT / "out" / "corpus-20.jsonl")
+    ap.add_argument("--tokenizers", default="minilm,cl100k")
+    ap.add_argument("--sizes", default="256,512")
+    ap.add_argument("--overlaps", default="0,0.15")
+    ap.add_argument("--modes", default="docs")
+    ap.add_argument("--libs", default=",".join(LIBRARIES))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--peers-python", default=sys.executable,
+                    help="the interpreter of the peers' own environment (default: this one)")
+    ap.add_argument("--json", type=Path, default=None, help="also write every run here")
+    # a single run (internal)
+    ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--tokenizer", default="minilm", help=argparse.SUPPRESS)
+    ap.add_argument("--size", type=int, default=512, help=argparse.SUPPRESS)
+    ap.add_argument("--overlap", type=float, default=0.0, help=argparse.SUPPRESS)
+    ap.add_argument("--mode", default="docs", help=argparse.SUPPRESS)
+    ap.add_argument("--no-recount", dest="recount", action="store_false", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    if not args.corpus.is_file():
+        raise SystemExit(f"{args.corpus}: no corpus; make one with benchmarks/corpus.py")
+    libs = [lib.strip() for lib in args.libs.split(",") if lib.strip()]
+    configs = [(t, int(s), float(o), m) for t in args.tokenizers.split(",")
+               for s in args.sizes.split(",") for o in args.overlaps.split(",")
+               for m in args.modes.split(",")]
+    all_runs = []
+    for tokenizer, size, overlap, mode in configs:
+        runs: dict[str, list[dict[str, Any]]] = {lib: [] for lib in libs}
+        for r in range(args.repeat):
+            for lib in libs:  # interleaved: every library once per round
+                if runs[lib] and "skipped" in runs[lib][-1]:
+                    continue
+                python = sys.executable if lib.startswith(("chunkwise", "tokenize")) \
+                    else args.peers_python
+                res = run_one(python, lib, args.corpus, tokenizer, size, overlap, mode,
+                              recount=(r == 0), timeout=args.timeout)
+                runs[lib].append(res)
+                all_runs.append({"lib": lib, "tokenizer": tokenizer, "size": size,
+                                 "overlap": overlap, "mode": mode, "round": r, **res})
+        report(runs, tokenizer, size, overlap, mode, args.repeat)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(all_runs, indent=1))
+
+
+def report(runs: dict[str, list[dict[str, Any]]], tokenizer: str, size: int, overlap: float,
+           mode: str, repeat: int) -> None:
+    rows = {}
+    for lib, results in runs.items():
+        ok = [r for r in results if "seconds" in r]
+        if not ok:
+            rows[lib] = {"skipped": results[0].get("skipped", "?") if results else "?"}
+            continue
+        sec = statistics.median(r["seconds"] for r in ok)
+        rows[lib] = {"seconds": sec, "mbps": ok[0]["bytes"] / sec / 1e6,
+                     "rss": max(r["peak_rss_mb"] for r in ok), "chunks": ok[0]["chunks"],
+                     "over": ok[0]["over"], "bytes": ok[0]["bytes"]}
+    limit = rows.get("tokenize", {}).get("seconds")
+    fastest: dict[str, float] = {}
+    for lib, row in rows.items():
+        kind = LIBRARIES.get(lib, "?")
+        if "seconds" in row and not lib.startswith(("chunkwise", "tokenize")):
+            fastest[kind] = max(fastest.get(kind, 0.0), row["mbps"])
+    any_row = next((r for r in rows.values() if "bytes" in r), None)
+    mb = any_row["bytes"] / 1e6 if any_row else 0
+    print(f"\n{tokenizer}, size {size}, overlap {overlap:g}, {mode}, {mb:.1f} MB, "
+          f"median of {repeat}")
+    print("| library | MB/s | x fastest peer (same cut) | x tokenization time | peak RSS MB "
+          "| chunks | over limit |")
+    print("|---|---|---|---|---|---|---|")
+    for lib, row in rows.items():
+        if "seconds" not in row:
+            print(f"| {lib} | skipped: {row['skipped']} | | | | | |")
+            continue
+        kind = LIBRARIES.get(lib, "?")
+        peer = fastest.get("recursive" if kind == "section" else kind)
+        vs_peer = f"{row['mbps'] / peer:.2f}" if peer and lib.startswith("chunkwise") else ""
+        vs_tok = f"{row['seconds'] / limit:.2f}" if limit else ""
+        print(f"| {lib} | {row['mbps']:.2f} | {vs_peer} | {vs_tok} | {row['rss']:.0f} "
+              f"| {row['chunks']} | {row['over'] if lib != 'tokenize' else ''} |")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -1,10 +1,20 @@
 """Structure: readers, section chunking with heading trails, tables kept whole."""
 
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.readers import parse
+from chunkwise.readers.markdown import parse_markdown
 
-from helpers import assert_invariants, by_text
+from helpers import ROOT, SAMPLES, assert_invariants, by_text
+
+sys.path.insert(0, str(Path(__file__).parent / "reference"))
+from markdown_it_py_reader import parse_markdown as reference_parse
 
 
 def test_markdown_offsets_with_crlf_setext_front_matter_and_code():
@@ -24,3 +34,56 @@ def test_markdown_offsets_with_crlf_setext_front_matter_and_code():
     assert body.headings == ("Setext Heading",) and body.context == "Handbook > Setext Heading\n\n"
     assert body.text.startswith("Setext Heading")
     assert chunks[0].kind == "front_matter"
+
+
+# -- the markdown-it-pyrs reader against the markdown-it-py one it replaced (issue 12) --
+
+
+def _blocks(doc):
+    """Blocks as compared: a span's trailing whitespace (a blank line a list item
+    runs over, which the two parsers' source maps treat differently) left out."""
+    def end(b):
+        return b.start + len(doc.text[b.start:b.end].rstrip())
+    return [(b.kind, b.start, end(b), b.headings, b.level, dict(b.metadata)) for b in doc.blocks]
+
+
+def _same(text, name="d.md"):
+    new, old = parse_markdown(text, name), reference_parse(text, name)
+    assert _blocks(new) == _blocks(old), name
+    assert new.title == old.title and dict(new.metadata) == dict(old.metadata)
+
+
+def _real_markdown():
+    files = sorted(SAMPLES.rglob("*.md")) + sorted(
+        (ROOT / "benchmarks" / "structured_eval").rglob("*.md"))
+    files += sorted((ROOT.parent / "shared" / "eval" / "chroma").glob("*.md"))
+    return [f for f in files if f.is_file()]
+
+
+@pytest.mark.parametrize("path", _real_markdown(), ids=lambda p: p.name)
+def test_the_fast_reader_finds_the_same_blocks_as_markdown_it_py(path):
+    _same(path.read_text(encoding="utf-8"), str(path))
+
+
+_LINES = st.sampled_from([
+    "# Title", "## Sub *em* `code`", "Setext", "======", "---", "text line", "  indented text",
+    "    code line", "```python", "```", "~~~", "- item", "  - nested", "1. first", "> quote",
+    "> # quoted heading", "| a | b |", "|---|---|", "| 1 | 2 |", "<div>", "</div>", "",
+    "é accented ü", "\ufeffBOM line", "title: x", "   ", "\t- tab item", "* star", "+ plus",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(_LINES, max_size=30), crlf=st.booleans(), front=st.booleans())
+def test_the_fast_reader_agrees_on_generated_markdown(lines, crlf, front):
+    # one known disagreement, left out: a table row as a lazy continuation line of a
+    # block quote ("> quote" then "| a | b |"): markdown-it-py keeps it in the quote,
+    # markdown-it-pyrs starts a table (as both do after a plain paragraph)
+    quoted = False
+    for line in lines:
+        quoted = line.startswith(">") or (quoted and bool(line.strip()))
+        assume(not (quoted and line.startswith("|")))
+    text = ("---\ntitle: T\n---\n" if front else "") + "\n".join(lines)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    _same(text)

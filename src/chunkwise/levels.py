@@ -45,9 +45,31 @@ class Level:
 def _match_positions(pattern: re.Pattern[str], text: str, use_end: bool) -> np.ndarray:
     if pattern.pattern == r"\r\n|\r|\n" and not use_end:  # the line level, vectorised
         return _line_break_starts(text)
+    if pattern.pattern == r"(?<=\S)\s" and not use_end:  # the word level, vectorised
+        return _word_ends(text)
     if use_end:
         return np.fromiter((m.end() for m in pattern.finditer(text)), dtype=np.int64)
     return np.fromiter((m.start() for m in pattern.finditer(text)), dtype=np.int64)
+
+
+# every code point Python's str.isspace() accepts (what \s matches in a str pattern)
+_SPACE_CODES = np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.uint32)
+
+
+def _word_ends(text: str) -> np.ndarray:
+    """Every whitespace character that follows a non-whitespace one."""
+    if not text:
+        return np.zeros(0, dtype=np.int64)
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    space = (codes == 32) | ((codes >= 9) & (codes <= 13)) | ((codes >= 28) & (codes <= 31))
+    wide = np.flatnonzero(codes >= 0x80)
+    if len(wide):
+        space[wide] |= np.isin(codes[wide], _SPACE_CODES)
+    hit = space.copy()
+    hit[0] = False
+    hit[1:] &= ~space[:-1]
+    out: np.ndarray = np.flatnonzero(hit).astype(np.int64)
+    return out
 
 
 def _line_break_starts(text: str) -> np.ndarray:

@@ -322,6 +322,7 @@ class BPETokenizer(TokenCounter):
             self._enc = encoding
             self.name = str(getattr(encoding, "name", type(encoding).__name__))
         self.max_tokens = None
+        self._lengths: np.ndarray | None = None
 
     def _pieces(self, text: str) -> Iterator[tuple[int, str]]:
         """Cut very long text at line breaks into pieces the backend accepts."""
@@ -339,14 +340,32 @@ class BPETokenizer(TokenCounter):
     def count(self, text: str) -> int:
         return sum(len(self._enc.encode_ordinary(p)) for _, p in self._pieces(text))
 
+    def _token_bytes(self) -> np.ndarray:
+        """Every token id's length in bytes (computed once per encoding)."""
+        if self._lengths is None:
+            top = int(getattr(self._enc, "max_token_value", 0) or getattr(self._enc, "n_vocab", 0))
+            lengths = np.zeros(top + 1, dtype=np.int64)
+            for i in range(top + 1):
+                try:
+                    lengths[i] = len(self._enc.decode_single_token_bytes(i))
+                except Exception:  # ids with no bytes (gaps in the vocabulary)
+                    pass
+            self._lengths = lengths
+        return self._lengths
+
     def tokenize(self, text: str) -> Tokens:
         all_starts = []
+        vectorised = hasattr(self._enc, "decode_single_token_bytes")
         for base, piece in self._pieces(text):
             if not piece:
                 continue
-            ids = self._enc.encode_ordinary(piece)
-            lengths = np.fromiter((len(b) for b in self._enc.decode_tokens_bytes(ids)),
-                                  dtype=np.int64, count=len(ids))
+            if vectorised:
+                ids = np.asarray(self._enc.encode_ordinary(piece), dtype=np.int64)
+                lengths = self._token_bytes()[ids]
+            else:
+                ids_list = self._enc.encode_ordinary(piece)
+                lengths = np.fromiter((len(b) for b in self._enc.decode_tokens_bytes(ids_list)),
+                                      dtype=np.int64, count=len(ids_list))
             byte_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
             raw = np.frombuffer(piece.encode("utf-8"), dtype=np.uint8)
             # character index of every byte (a token starting inside a multi-byte

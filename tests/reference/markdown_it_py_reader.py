@@ -1,0 +1,139 @@
+"""The Markdown reader as it was built on markdown-it-py (pure Python), kept as the
+reference the faster markdown-it-pyrs reader is checked against block by block
+(tests/test_readers_markdown.py)."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from types import MappingProxyType
+
+from chunkwise.readers.structure import HeadingTrail, table_block
+from chunkwise.types import Block, Document
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_NL = r"(?:\r\n|\r|\n)"
+_FRONT_MATTER = re.compile(rf"\A(?:\ufeff)?---[ \t]*{_NL}(.*?{_NL})?---[ \t]*(?:{_NL}|\Z)", re.S)
+_KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
+
+
+class _Lines:
+    """Line number <-> character offset in the original text."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+
+    def span(self, first: int, last: int) -> tuple[int, int]:
+        """Characters of lines [first, last), without the final line break."""
+        start = self.starts[first] if first < len(self.starts) else len(self.text)
+        end = self.starts[last] if last < len(self.starts) else len(self.text)
+        while end > start and self.text[end - 1] in "\r\n":
+            end -= 1
+        return start, end
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.starts, offset) - 1
+
+
+def _front_matter(text: str) -> tuple[dict, int]:
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        return {}, 0
+    meta = {}
+    for line in (m.group(1) or "").splitlines():
+        kv = _KEY_VALUE.match(line)
+        if kv:
+            meta[kv.group(1)] = kv.group(2).strip("\"'")
+    return meta, m.end()
+
+
+def _cells(inline_contents: list[str]) -> tuple[str, ...]:
+    return tuple(c.strip() for c in inline_contents)
+
+
+def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
+    from markdown_it import MarkdownIt
+
+    meta, fm_end = _front_matter(text)
+    lines = _Lines(text)
+    blocks: list[Block] = []
+    if fm_end:
+        blocks.append(Block("front_matter", 0, fm_end, metadata=MappingProxyType(dict(meta))))
+    # parse only what follows the front matter, keeping line numbers aligned
+    fm_lines = lines.line_of(fm_end) if fm_end else 0
+    body = "\n" * fm_lines + text[lines.starts[fm_lines]:] if fm_end else text
+    if body.startswith("\ufeff"):  # a byte-order mark would hide a heading on line 1
+        body = " " + body[1:]
+    # block structure only: inline content (emphasis, links) is never needed, and
+    # skipping the inline rules saves a third of the time
+    tokens = MarkdownIt("commonmark").enable("table").disable("inline").parse(body)
+
+    trail = HeadingTrail()
+    depth = 0  # nesting inside list items / blockquotes: only outermost blocks are emitted
+    i = 0
+    title = meta.get("title")
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.type in ("bullet_list_open", "ordered_list_open", "blockquote_open"):
+            if depth == 0 and tok.type == "blockquote_open" and tok.map:
+                s, e = lines.span(*tok.map)
+                blocks.append(Block("quote", s, e, trail.path))
+            depth += 1
+        elif tok.type in ("bullet_list_close", "ordered_list_close", "blockquote_close"):
+            depth -= 1
+        elif tok.type == "list_item_open" and tok.map and depth == 1:
+            s, e = lines.span(*tok.map)
+            blocks.append(Block("list_item", s, e, trail.path))
+        elif tok.type == "heading_open" and tok.map:
+            level = int(tok.tag[1])
+            heading = tokens[i + 1].content.strip()
+            trail.push(level, heading)
+            s, e = lines.span(*tok.map)
+            blocks.append(Block("heading", s, e, trail.path, level=level))
+            if title is None and level == 1:
+                title = heading
+        elif depth == 0 and tok.type == "paragraph_open" and tok.map:
+            s, e = lines.span(*tok.map)
+            blocks.append(Block("paragraph", s, e, trail.path))
+        elif depth == 0 and tok.type in ("fence", "code_block") and tok.map:
+            s, e = lines.span(*tok.map)
+            blocks.append(Block("code", s, e, trail.path,
+                                metadata=MappingProxyType({"language": tok.info.strip()})))
+        elif depth == 0 and tok.type == "html_block" and tok.map:
+            s, e = lines.span(*tok.map)
+            blocks.append(Block("html", s, e, trail.path))
+        elif tok.type == "table_open" and tok.map:
+            j = i
+            rows: list[tuple[int, int]] = []
+            cells: list[tuple[str, ...]] = []
+            header_cells: tuple[str, ...] = ()
+            in_head = False
+            current: list[str] = []
+            while tokens[j].type != "table_close":
+                t = tokens[j]
+                if t.type == "thead_open":
+                    in_head = True
+                elif t.type == "thead_close":
+                    in_head = False
+                elif t.type == "tr_open":
+                    current = []
+                    row_map = t.map
+                elif t.type == "inline":
+                    current.append(t.content)
+                elif t.type == "tr_close":
+                    if in_head:
+                        header_cells = _cells(current)
+                    elif row_map:
+                        rows.append(lines.span(*row_map))
+                        cells.append(_cells(current))
+                j += 1
+            t_start, t_end = lines.span(*tok.map)
+            # header = header line + delimiter row (two source lines)
+            h_start, h_end = lines.span(tok.map[0], tok.map[0] + 2)
+            blocks.append(table_block(t_start, t_end, (h_start, h_end), rows, header_cells,
+                                      cells, trail.path, fmt="markdown"))
+            i = j
+        i += 1
+    return Document(text=text, doc_id=doc_id, source=source, title=title,
+                    blocks=tuple(blocks), metadata=MappingProxyType(dict(meta)))
