@@ -105,6 +105,16 @@ def _splitter(lib: str, tokenizer: str, size: int, overlap: float) -> Callable[[
         chunker = chunkwise.get_chunker(name, size=size, max_tokens=size, overlap=overlap,
                                         tokenizer="minilm" if tokenizer == "minilm" else
                                         "cl100k_base")
+        if lib.endswith(" processes"):  # the whole corpus through a pool
+            workers = int(lib.rsplit(" ", 2)[-2])
+            fmt = "markdown" if name == "section" else "text"
+
+            def pooled(texts: list[str]) -> list[str]:
+                corpus = {f"doc{i}.md": t for i, t in enumerate(texts)}
+                return [c.text for c in chunkwise.iter_chunks(corpus, chunker, format=fmt,
+                                                              workers=workers)]
+            pooled.whole_corpus = True  # type: ignore[attr-defined]
+            return pooled
         if name == "section":
             def markdown(t: str) -> list[str]:
                 doc = chunkwise.readers.parse(t, "doc.md", "markdown")
@@ -169,15 +179,20 @@ def worker(args: argparse.Namespace) -> None:
         texts = ["\n\n".join(texts)]
     try:
         split = _splitter(args.worker, args.tokenizer, args.size, args.overlap)
-        split(texts[0][:2000])  # imports and first-call set-up are not timed
+        if not getattr(split, "whole_corpus", False):
+            split(texts[0][:2000])  # imports and first-call set-up are not timed
     except (ImportError, NotImplementedError) as exc:
         print(json.dumps({"skipped": f"{type(exc).__name__}: {exc}"}))
         return
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
-    chunks = [c for t in texts for c in split(t)]
+    if getattr(split, "whole_corpus", False):
+        chunks = split(texts)  # type: ignore[arg-type]
+    else:
+        chunks = [c for t in texts for c in split(t)]
     seconds = time.perf_counter() - t0
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+              resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
     over = 0
     if args.worker != "tokenize" and args.recount:
         _, count, _ = _reference(args.tokenizer)
@@ -215,6 +230,8 @@ def main() -> None:
     ap.add_argument("--modes", default="docs")
     ap.add_argument("--libs", default=",".join(LIBRARIES))
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--workers", type=int, default=0,
+                    help="also run chunkwise's strategies through a pool of this many processes")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--peers-python", default=sys.executable,
                     help="the interpreter of the peers' own environment (default: this one)")
@@ -233,6 +250,12 @@ def main() -> None:
     if not args.corpus.is_file():
         raise SystemExit(f"{args.corpus}: no corpus; make one with benchmarks/corpus.py")
     libs = [lib.strip() for lib in args.libs.split(",") if lib.strip()]
+    if args.workers > 1:
+        pooled = [f"{lib} x {args.workers} processes" for lib in libs
+                  if lib.startswith("chunkwise")]
+        libs = libs[:5] + pooled + libs[5:]
+        for lib in pooled:
+            LIBRARIES[lib] = LIBRARIES[lib.split(" x ")[0]]
     configs = [(t, int(s), float(o), m) for t in args.tokenizers.split(",")
                for s in args.sizes.split(",") for o in args.overlaps.split(",")
                for m in args.modes.split(",")]

@@ -1,8 +1,5 @@
 """Structure: readers, section chunking with heading trails, tables kept whole."""
 
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -10,11 +7,9 @@ from hypothesis import strategies as st
 import chunkwise
 from chunkwise.readers import parse
 from chunkwise.readers.markdown import parse_markdown
+from chunkwise.readers.markdown_py import parse_markdown as reference_parse
 
 from helpers import ROOT, SAMPLES, assert_invariants, by_text
-
-sys.path.insert(0, str(Path(__file__).parent / "reference"))
-from markdown_it_py_reader import parse_markdown as reference_parse
 
 
 def test_markdown_offsets_with_crlf_setext_front_matter_and_code():
@@ -87,3 +82,17 @@ def test_the_fast_reader_agrees_on_generated_markdown(lines, crlf, front):
     if crlf:
         text = text.replace("\n", "\r\n")
     _same(text)
+
+
+def test_a_panic_of_the_rust_parser_falls_back_to_markdown_it_py(monkeypatch):
+    """markdown-it-pyrs 0.4.0 panics on ``[\\]`a`` with its inline rules on (we run
+    block rules only); should it panic on anything, the pure-Python parser reads
+    the document instead, with the same blocks."""
+    from markdown_it_pyrs import MarkdownIt
+
+    full = MarkdownIt("commonmark")  # the inline rules on: this input panics
+    monkeypatch.setattr("chunkwise.readers.markdown._PARSER", full)
+    text = "# Title\n\nSee [\\]`a for details.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    doc = parse_markdown(text, "p.md")
+    assert _blocks(doc) == _blocks(reference_parse(text, "p.md"))
+    assert [b.kind for b in doc.blocks] == ["heading", "paragraph", "table"]

@@ -219,3 +219,16 @@ def test_word_cached_counts_and_token_starts_equal_the_tokenizer(parts):
     assert list(tok.token_starts(text)) == sorted(o[0] for o in enc.offsets)
     units = tok.tokenize(text)
     assert int(units.cum[-1]) == len(enc.ids)  # word units weigh the whole text exactly
+
+
+def test_the_word_cache_starts_afresh_when_full_and_stays_exact():
+    ref = _reference()
+    tok = get_tokenizer("minilm")
+    tok = type(tok)(Tokenizer.from_str(ref.to_str()), name="small-cache")
+    tok.CACHE_WORDS = 50  # a tiny cache: every text below overflows it
+    text = " ".join(f"word{i} tokenization{i % 7}, re-count" for i in range(200))
+    for _ in range(2):
+        enc = ref.encode(text, add_special_tokens=False)
+        assert tok.count(text) == len(enc.ids)
+        assert list(tok.token_starts(text)) == [o[0] for o in enc.offsets]
+        assert len(tok._word_ids) <= 50 + len(set(text.split()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Callable, Iterator, Mapping
+from itertools import chain, islice
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -55,22 +56,50 @@ def iter_loaded(sources: Iterator[Source], on_error: OnError = "raise",
         except InputError as exc:
             handle(exc)
             continue
-        if src.text is not None and src.doc_id is None:
-            warnings.warn("a text given without doc_id gets an id hashed from all of it, so no "
-                          "chunk id survives an edit; pass doc_id=... (or a {doc_id: text} "
-                          "mapping) for ids that do", UnstableIdWarning, stacklevel=4)
+        _warn_unstable(src)
         yield src, doc
+
+
+def _warn_unstable(src: Source) -> None:
+    if src.text is not None and src.doc_id is None:
+        warnings.warn("a text given without doc_id gets an id hashed from all of it, so no "
+                      "chunk id survives an edit; pass doc_id=... (or a {doc_id: text} "
+                      "mapping) for ids that do", UnstableIdWarning, stacklevel=5)
 
 
 def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = "raise",
                           doc_id: str | None = None, encoding: str | None = None,
                           format: str | None = None, strings_are_paths: bool = False,
-                          metadata: Mapping[str, Any] | None = None,
+                          metadata: Mapping[str, Any] | None = None, workers: int | None = 1,
                           ) -> Iterator[tuple[Document, list[Chunk]]]:
     """(document, its chunks) for every document of ``source``, one at a time;
-    ``metadata`` is added to every document's (and so to every chunk's)."""
+    ``metadata`` is added to every document's (and so to every chunk's).
+    ``workers``: processes reading and chunking documents (None: every core);
+    results come in the order of the sources either way."""
     handle = _handler(on_error)
     sources = iter_sources(source, doc_id=doc_id, strings_are_paths=strings_are_paths)
+    n = _workers(workers)
+    if n > 1:
+        first = list(islice(sources, 2))
+        rest = chain(first, sources)
+        if len(first) > 1:  # one document gains nothing from a pool
+            from .parallel import parallel_documents_chunks
+
+            def announced() -> Iterator[Source]:
+                for src in rest:
+                    _warn_unstable(src)
+                    if src.stdin:  # only this process can read its standard input
+                        try:
+                            src = Source(src.label, document=src.load(encoding=encoding,
+                                                                      format=format))
+                        except InputError as exc:
+                            src = Source(src.label, error=exc.problem)
+                    yield src
+
+            yield from parallel_documents_chunks(chunker, announced(), n, handle, encoding,
+                                                 format, metadata)
+            return
+        sources = rest
     for src, doc in iter_loaded(sources, on_error, encoding, format):
         if metadata:
             doc = dataclasses.replace(doc, metadata=MappingProxyType({**doc.metadata,
@@ -88,11 +117,23 @@ def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = 
         yield doc, chunks
 
 
+def _workers(workers: int | None) -> int:
+    if workers is None:
+        from .parallel import default_workers
+
+        return default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"workers must be a positive integer or None (every core), "
+                          f"got {workers!r}")
+    return workers
+
+
 def iter_chunks(source: Any, strategy: str | Chunker = "auto", *, size: int | None = None,
                 overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
                 on_error: OnError = "raise", doc_id: str | None = None,
                 encoding: str | None = None, format: str | None = None,
-                metadata: Mapping[str, Any] | None = None, **options: Any) -> Iterator[Chunk]:
+                metadata: Mapping[str, Any] | None = None, workers: int | None = 1,
+                **options: Any) -> Iterator[Chunk]:
     """Chunks of every document of ``source``, yielded document by document, so a
     million-file run never holds every chunk in memory.
 
@@ -113,10 +154,15 @@ def iter_chunks(source: Any, strategy: str | Chunker = "auto", *, size: int | No
 
     ``metadata``: fields added to every document's own (front matter, HTML
     meta, PDF information); every chunk carries them as ``metadata["doc"]``.
+
+    ``workers``: processes that read and chunk documents in parallel (``None``:
+    every core; default 1, in this process). Chunks come in the same order and
+    with the same ids either way.
     """
     chunker = _chunker(strategy, size, overlap, tokenizer, max_tokens, options)
     for _, chunks in iter_documents_chunks(chunker, source, on_error=on_error, doc_id=doc_id,
-                                           encoding=encoding, format=format, metadata=metadata):
+                                           encoding=encoding, format=format, metadata=metadata,
+                                           workers=workers):
         yield from chunks
 
 
@@ -124,11 +170,12 @@ def chunk(source: Any, strategy: str | Chunker = "auto", *, size: int | None = N
           overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
           on_error: OnError = "raise", doc_id: str | None = None, encoding: str | None = None,
           format: str | None = None, metadata: Mapping[str, Any] | None = None,
-          **options: Any) -> list[Chunk]:
+          workers: int | None = 1, **options: Any) -> list[Chunk]:
     """All chunks of ``source`` as a list: :func:`iter_chunks`, collected."""
     return list(iter_chunks(source, strategy, size=size, overlap=overlap, tokenizer=tokenizer,
                             max_tokens=max_tokens, on_error=on_error, doc_id=doc_id,
-                            encoding=encoding, format=format, metadata=metadata, **options))
+                            encoding=encoding, format=format, metadata=metadata,
+                            workers=workers, **options))
 
 
 def _chunker(strategy: str | Chunker, size: int | None, overlap: Any, tokenizer: Any,

@@ -100,6 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--summary", action="store_true",
                    help="print documents, chunks, mean/max tokens and time; without -o the "
                         "chunks themselves are not printed")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes that read and chunk files in parallel (default: every "
+                        "core; 1 for strategies that embed, whose model already uses every "
+                        "core); output and ids are the same for any N")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="show a progress bar on stderr for several files even when stderr is "
                         "not a terminal (by default it is shown on a terminal only)")
@@ -355,10 +359,14 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     by_strategy: dict[str, int] = {}  # documents per strategy auto chose
     t0 = time.perf_counter()
     try:
+        workers = args.workers
+        if workers is None and _uses_embedder(args.strategy or "auto", chunk_options(args)):
+            workers = 1
         for _, chunks in iter_documents_chunks(chunker, sources, on_error=report,
                                                encoding=args.encoding,
                                                format=args.input_format,
-                                               metadata=_key_values(args.metadata)):
+                                               metadata=_key_values(args.metadata),
+                                               workers=workers):
             if progress is not None:
                 progress.update(1)
             if sink is not None:

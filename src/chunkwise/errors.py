@@ -18,3 +18,6 @@ class InputError(ChunkwiseError):
         self.source = source
         self.problem = problem
         super().__init__(f"{source}: {problem}")
+
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str]]:
+        return (type(self), (self.source, self.problem))  # picklable (worker processes)

@@ -60,8 +60,9 @@ class Tokens:
         if weights is None:
             weights = np.ones(len(starts), dtype=np.int64)
         weights = np.asarray(weights, dtype=np.int64)
-        order = np.argsort(starts, kind="stable")
-        starts, weights = starts[order], weights[order]
+        if len(starts) > 1 and not bool(np.all(starts[1:] >= starts[:-1])):
+            order = np.argsort(starts, kind="stable")
+            starts, weights = starts[order], weights[order]
         cum = np.zeros(len(starts) + 1, dtype=np.int64)
         np.cumsum(weights, out=cum[1:])
         return cls(starts=starts, cum=cum)
@@ -111,8 +112,10 @@ class HFTokenizer(TokenCounter):
         self.max_tokens = max_tokens
         self.max_sequence = max_sequence
         self.additive = _splits_on_whitespace(tokenizer)
-        self._word_counts: dict[str, int] = {}
-        self._word_offsets: dict[str, np.ndarray] = {}
+        # the word cache of the additive fast path: word -> id, and per id its count
+        # and its token offsets
+        self._word_ids: dict[str, int] = {}
+        self._reset_cache()
 
     @staticmethod
     def separates(ch: str) -> bool:
@@ -144,7 +147,7 @@ class HFTokenizer(TokenCounter):
         if self.additive and len(text) > self.SHORT:
             words = self._split(text)
             if len(words) > 1:
-                return sum(self._counts(words))
+                return int(self._counts(words).sum())
         return len(self._tok.encode(text, add_special_tokens=False).ids)
 
     #: texts longer than this are cut at whitespace and encoded as a parallel batch
@@ -164,22 +167,43 @@ class HFTokenizer(TokenCounter):
             return text.split()
         return _BERT_WORD.findall(text)
 
-    def _counts(self, words: list[str]) -> list[int]:
-        """Token counts of whitespace-free words, each unseen word encoded once (in a
-        parallel batch) and remembered: a word's count does not depend on its
-        neighbours when the tokenizer is additive."""
-        cache = self._word_counts
+    def _ids(self, words: list[str]) -> np.ndarray:
+        """Each word's id in the word cache, unseen words encoded once (in one
+        parallel batch) and remembered with their count and token offsets: a word's
+        tokens do not depend on its neighbours when the tokenizer is additive."""
+        index = self._word_ids
         try:
-            return list(map(cache.__getitem__, words))
+            return np.fromiter(map(index.__getitem__, words), dtype=np.int64, count=len(words))
         except KeyError:
             pass
-        missing = list(set(words).difference(cache))
-        if len(cache) + len(missing) > self.CACHE_WORDS:
-            cache.clear()
-            self._word_offsets.clear()
+        missing = list(set(words).difference(index))
+        if len(index) + len(missing) > self.CACHE_WORDS:  # start afresh (ids change)
+            self._reset_cache()
+            missing = list(set(words))
         encodings = self._tok.encode_batch(missing, add_special_tokens=False)
-        cache.update(zip(missing, (len(e.ids) for e in encodings)))
-        return list(map(cache.__getitem__, words))
+        first = len(index)
+        index.update(zip(missing, range(first, first + len(missing))))
+        counts = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64,
+                             count=len(missing))
+        rel = np.fromiter((o[0] for e in encodings for o in e.offsets), dtype=np.int64,
+                          count=int(counts.sum()))
+        ptr = np.zeros(len(missing), dtype=np.int64)
+        np.cumsum(counts[:-1], out=ptr[1:])
+        self._word_ptr.extend(ptr + self._word_rel.size)
+        self._word_rel.extend(rel)
+        self._word_count.extend(counts)
+        return np.fromiter(map(index.__getitem__, words), dtype=np.int64, count=len(words))
+
+    def _reset_cache(self) -> None:
+        self._word_ids = {}
+        self._word_count = _Growable()  # id -> token count
+        self._word_ptr = _Growable()  # id -> where its token offsets start in _word_rel
+        self._word_rel = _Growable()  # token starts relative to their word, all words
+
+    def _counts(self, words: list[str]) -> np.ndarray:
+        ids = self._ids(words)  # first: it may grow the cache
+        counts: np.ndarray = self._word_count.view()[ids]
+        return counts
 
     def tokenize(self, text: str) -> Tokens:
         if self.additive:
@@ -189,7 +213,7 @@ class HFTokenizer(TokenCounter):
             starts = _word_starts(text)
             if len(starts) == 0:
                 return Tokens.from_starts([])
-            weights = np.array(self._counts(self._split(text)), dtype=np.int64)
+            weights = self._counts(self._split(text))
             assert len(weights) == len(starts)
             cum = np.zeros(len(starts) + 1, dtype=np.int64)
             np.cumsum(weights, out=cum[1:])
@@ -203,24 +227,39 @@ class HFTokenizer(TokenCounter):
     def token_starts(self, text: str) -> np.ndarray:
         if not self.additive:
             return self.tokenize(text).starts
-        # every word's token starts, relative to the word, remembered per word
         words = self._split(text)
-        starts = _word_starts(text)
         if not words:
             return np.zeros(0, dtype=np.int64)
-        offsets = self._word_offsets
-        missing = [w for w in dict.fromkeys(words) if w not in offsets]
-        if missing:
-            if len(offsets) + len(missing) > self.CACHE_WORDS:
-                offsets.clear()
-            for w, e in zip(missing, self._tok.encode_batch(missing, add_special_tokens=False)):
-                offsets[w] = np.fromiter((o[0] for o in e.offsets), dtype=np.int64,
-                                         count=len(e.offsets))
-        rel = [offsets[w] for w in words]
-        lengths = np.fromiter((len(r) for r in rel), dtype=np.int64, count=len(rel))
-        flat = np.concatenate(rel) if rel else np.zeros(0, dtype=np.int64)
-        out: np.ndarray = np.repeat(starts, lengths) + flat
+        starts = _word_starts(text)
+        ids = self._ids(words)
+        # gather, vectorised: every word's tokens at its start plus their offsets
+        per_word = self._word_count.view()[ids]
+        total = int(per_word.sum())
+        first = np.repeat(self._word_ptr.view()[ids], per_word)
+        within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(per_word) - per_word,
+                                                              per_word)
+        out: np.ndarray = np.repeat(starts, per_word) + self._word_rel.view()[first + within]
         return out
+
+
+class _Growable:
+    """An int64 array appended to in amortised constant time (capacity doubles)."""
+
+    def __init__(self) -> None:
+        self._data = np.zeros(1024, dtype=np.int64)
+        self.size = 0
+
+    def extend(self, values: np.ndarray) -> None:
+        n = self.size + len(values)
+        if n > len(self._data):
+            grown = np.zeros(max(n, 2 * len(self._data)), dtype=np.int64)
+            grown[:self.size] = self._data[:self.size]
+            self._data = grown
+        self._data[self.size:n] = values
+        self.size = n
+
+    def view(self) -> np.ndarray:
+        return self._data[:self.size]
 
 
 # BERT's whitespace: space, tab, newline, carriage return and the Zs category

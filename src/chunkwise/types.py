@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
 import json
 from collections.abc import Mapping
@@ -20,6 +21,19 @@ CHUNK_KINDS: tuple[str, ...] = get_args(ChunkKind)
 BlockKind = Literal["heading", "paragraph", "list_item", "table", "code", "quote", "html",
                     "front_matter", "qa", "turn", "clause", "json", "record"]
 BLOCK_KINDS: tuple[str, ...] = get_args(BlockKind)
+
+
+def read_only(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    return MappingProxyType(mapping)
+
+
+def _reduce_mapping_proxy(m: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict[Any, Any]]]:
+    return read_only, (dict(m),)
+
+
+# documents, blocks and chunks hold read-only mappings; pickling them (to send work
+# to other processes) copies the mapping and wraps it read-only again
+copyreg.pickle(MappingProxyType, _reduce_mapping_proxy)
 
 
 def _frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:

@@ -81,11 +81,17 @@ def _front_matter(text: str) -> tuple[dict[str, str], int]:
     return meta, m.end()
 
 
+#: CommonMark's block rules and GFM tables; no inline rules (emphasis, links): only
+#: block spans are read, and the inline rules are where the parser has panicked
+BLOCK_RULES: tuple[Any, ...] = ("blockquote", "code", "fence", "heading", "hr", "lheading", "list", "paragraph",
+               "reference", "html_block", "table")
+
+
 def _parser() -> Any:
     from markdown_it_pyrs import MarkdownIt
 
-    md = MarkdownIt("commonmark")
-    md.enable("table")
+    md = MarkdownIt("zero")
+    md.enable_many(list(BLOCK_RULES))
     return md
 
 
@@ -150,7 +156,15 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                 s, e = lines.span(node)
                 blocks.append(Block("html", s, e, trail.path))
 
-    for node in _PARSER.tree(body).children:
+    try:
+        tree = _PARSER.tree(body)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # a panic in the Rust parser (pyo3 raises it as a BaseException)
+        from .markdown_py import parse_markdown as parse_slowly
+
+        return parse_slowly(text, doc_id, source)
+    for node in tree.children:
         visit(node, 0)
     return Document(text=text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(blocks), metadata=MappingProxyType(dict(meta)))

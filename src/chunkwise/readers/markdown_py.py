@@ -1,6 +1,6 @@
-"""The Markdown reader as it was built on markdown-it-py (pure Python), kept as the
-reference the faster markdown-it-pyrs reader is checked against block by block
-(tests/test_readers_markdown.py)."""
+"""The Markdown reader on markdown-it-py (pure Python): the fallback for a document
+the faster markdown-it-pyrs parser cannot take (a Rust panic), and the reference
+it is checked against block by block (tests/test_readers_markdown.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 from bisect import bisect_right
 from types import MappingProxyType
 
-from chunkwise.readers.structure import HeadingTrail, table_block
-from chunkwise.types import Block, Document
+from ..types import Block, Document
+from .structure import HeadingTrail, table_block
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NL = r"(?:\r\n|\r|\n)"
@@ -36,7 +36,7 @@ class _Lines:
         return bisect_right(self.starts, offset) - 1
 
 
-def _front_matter(text: str) -> tuple[dict, int]:
+def _front_matter(text: str) -> tuple[dict[str, str], int]:
     m = _FRONT_MATTER.match(text)
     if not m:
         return {}, 0
