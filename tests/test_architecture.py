@@ -30,7 +30,8 @@ def test_public_api_is_exactly_all():
     exported = {n for n in dir(chunkwise) if not n.startswith("_")}
     # subpackages are importable attributes, but nothing else leaks
     assert exported - PUBLIC <= {"api", "config", "engine", "errors", "ids", "levels", "readers",
-                                 "strategies", "tokens", "types", "embed", "eval", "sinks", "cli", "view"}
+                                 "strategies", "tokens", "types", "embed", "eval", "sinks", "cli", "view",
+                                 "parallel"}
 
 
 def test_every_strategy_class_is_registered_and_exported():

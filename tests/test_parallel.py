@@ -84,3 +84,18 @@ def test_the_cli_uses_a_pool_with_identical_output(tmp_path, capsys):
     capsys.readouterr()
     assert main(["chunk", str(folder), "--workers", "0"]) == 2
     assert "workers must be a positive integer" in capsys.readouterr().err
+
+
+def test_every_tokenizer_backend_travels_to_workers_or_runs_in_one_process(tmp_path):
+    folder = _corpus(tmp_path)
+    one = chunkwise.chunk(folder, size=64, tokenizer="cl100k_base")
+    two = chunkwise.chunk(folder, size=64, tokenizer="cl100k_base", workers=2)
+    assert [c.to_dict() for c in two] == [c.to_dict() for c in one]
+    # a lambda cannot be sent to another process: "every core" quietly runs in this
+    # one, an explicit worker count says why it cannot
+    words = lambda s: len(s.split())  # noqa: E731
+    auto = chunkwise.chunk(folder, size=64, tokenizer=words, workers=None)
+    assert [c.id for c in auto] == [c.id for c in chunkwise.chunk(folder, size=64,
+                                                                  tokenizer=words)]
+    with pytest.raises(ConfigError, match="cannot be sent to worker processes"):
+        chunkwise.chunk(folder, size=64, tokenizer=words, workers=2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from itertools import chain, islice
 from pathlib import Path
 from types import MappingProxyType
@@ -71,7 +71,7 @@ def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = 
                           doc_id: str | None = None, encoding: str | None = None,
                           format: str | None = None, strings_are_paths: bool = False,
                           metadata: Mapping[str, Any] | None = None, workers: int | None = 1,
-                          ) -> Iterator[tuple[Document, list[Chunk]]]:
+                          ) -> Generator[tuple[Document, list[Chunk]], None, None]:
     """(document, its chunks) for every document of ``source``, one at a time;
     ``metadata`` is added to every document's (and so to every chunk's).
     ``workers``: processes reading and chunking documents (None: every core);
@@ -79,6 +79,8 @@ def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = 
     handle = _handler(on_error)
     sources = iter_sources(source, doc_id=doc_id, strings_are_paths=strings_are_paths)
     n = _workers(workers)
+    if n > 1 and workers is None and not _picklable(chunker):
+        n = 1  # "every core" where possible: this chunker cannot travel to a worker
     if n > 1:
         first = list(islice(sources, 2))
         rest = chain(first, sources)
@@ -115,6 +117,16 @@ def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = 
             handle(InputError(src.label, str(exc)))
             continue
         yield doc, chunks
+
+
+def _picklable(chunker: Chunker) -> bool:
+    import pickle
+
+    try:
+        pickle.dumps(chunker)
+    except Exception:
+        return False
+    return True
 
 
 def _workers(workers: int | None) -> int:

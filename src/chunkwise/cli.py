@@ -13,7 +13,7 @@ import signal
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -23,6 +23,7 @@ from .config import DEFAULT_SIZE
 from .errors import ChunkwiseError, InputError
 from .readers import FORMATS
 from .strategies import STRATEGIES, Chunker, get_chunker
+from .types import Chunk, Document
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -102,8 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "chunks themselves are not printed")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="processes that read and chunk files in parallel (default: every "
-                        "core; 1 for strategies that embed, whose model already uses every "
-                        "core); output and ids are the same for any N")
+                        "core for 4 MB of input or more; 1 for strategies that embed, whose "
+                        "model already uses every core); output and ids are the same for any N")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="show a progress bar on stderr for several files even when stderr is "
                         "not a terminal (by default it is shown on a terminal only)")
@@ -323,6 +324,25 @@ def _uses_embedder(name: str, options: dict[str, Any]) -> bool:
         (s if isinstance(s, str) else s[0]) == "semantic" for s in levels)
 
 
+#: below this much input, starting worker processes costs more than it saves
+POOL_MIN_BYTES = 4_000_000
+
+
+def _input_bytes(sources: list[Any]) -> int:
+    total = 0
+    for s in sources:
+        if s.path is not None:
+            try:
+                total += s.path.stat().st_size
+            except OSError:
+                pass
+        elif s.text is not None:
+            total += len(s.text)
+        if total >= POOL_MIN_BYTES:
+            break
+    return total
+
+
 def cmd_chunk(args: argparse.Namespace) -> int:
     from .api import iter_documents_chunks
     from .readers.sources import iter_sources
@@ -358,15 +378,17 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     n_docs = n_chunks = total_tokens = max_tokens = 0
     by_strategy: dict[str, int] = {}  # documents per strategy auto chose
     t0 = time.perf_counter()
+    documents: Generator[tuple[Document, list[Chunk]], None, None] | None = None
     try:
         workers = args.workers
-        if workers is None and _uses_embedder(args.strategy or "auto", chunk_options(args)):
-            workers = 1
-        for _, chunks in iter_documents_chunks(chunker, sources, on_error=report,
-                                               encoding=args.encoding,
-                                               format=args.input_format,
-                                               metadata=_key_values(args.metadata),
-                                               workers=workers):
+        if workers is None and (_uses_embedder(args.strategy or "auto", chunk_options(args))
+                                or _input_bytes(sources) < POOL_MIN_BYTES):
+            workers = 1  # the model uses every core already; or too little to share
+        documents = iter_documents_chunks(chunker, sources, on_error=report,
+                                          encoding=args.encoding, format=args.input_format,
+                                          metadata=_key_values(args.metadata),
+                                          workers=workers)
+        for _, chunks in documents:
             if progress is not None:
                 progress.update(1)
             if sink is not None:
@@ -382,6 +404,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         if sink is not None:
             sink.close()
     except BaseException:
+        if documents is not None:
+            documents.close()  # worker processes stop now, not at exit
         if sink is not None and args.output:
             sink.abort()
         raise

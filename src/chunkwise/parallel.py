@@ -16,10 +16,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
+import threading
+import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -43,7 +47,22 @@ _SETTINGS: _Settings | None = None
 
 def _init(chunker_bytes: bytes, settings: _Settings) -> None:
     global _CHUNKER, _SETTINGS
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself (a
+    # worker started with SIGINT blocked, so one that arrived meanwhile is dropped)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the pool is the parallelism
+    # a parent killed outright (SIGKILL) cannot stop its workers: they stop themselves
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="chunkwise-parent-watch", daemon=True).start()
     _CHUNKER = pickle.loads(chunker_bytes)
     _SETTINGS = settings
 
@@ -103,20 +122,108 @@ def parallel_documents_chunks(chunker: Chunker, sources: Iterator[Source], worke
                           f"({type(exc).__name__}: {exc}); use workers=1") from None
     context = multiprocessing.get_context("spawn")
     pending: deque[Future[_Result]] = deque()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init,
-                             initargs=(payload, settings)) as pool:
-        try:
-            for src in sources:
-                pending.append(pool.submit(_work, src))
-                if len(pending) >= 4 * workers:
-                    yield from _finish(pending.popleft().result(), handle)
-            while pending:
+    # every worker is started, and has read its chunker, before the work begins, with
+    # Ctrl-C and SIGTERM held back meanwhile (delivered right after): a worker
+    # interrupted half-way through starting would print its own traceback
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init,
+                               initargs=(payload, settings))
+
+    def abort() -> None:
+        _stop(pool)
+
+    _LIVE[id(pool)] = abort  # stopped at interpreter exit if this generator never is
+    _exit_hook()
+    try:
+        with _signals_blocked():
+            ready: set[int] = set()
+            for _ in range(20):  # until every worker has answered (each is then started)
+                ready.update(f.result() for f in [pool.submit(_ready) for _ in range(workers)])
+                if len(ready) >= workers:
+                    break
+        for src in sources:
+            pending.append(pool.submit(_work, src))
+            if len(pending) >= 4 * workers:
                 yield from _finish(pending.popleft().result(), handle)
-        except BaseException:
-            for f in pending:
-                f.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+        while pending:
+            yield from _finish(pending.popleft().result(), handle)
+    except BaseException:  # interrupted, an error, or abandoned (closed): stop the workers now
+        abort()
+        raise
+    finally:
+        _LIVE.pop(id(pool), None)
+    pool.shutdown(wait=True)
+
+
+#: how to stop each pool still running, by id
+_LIVE: dict[int, Callable[[], None]] = {}
+_HOOKED = False
+
+
+def _exit_hook() -> None:
+    """Stop every pool still running when the interpreter exits: one whose generator was
+    left unfinished (say, by a KeyboardInterrupt in the caller's loop, whose traceback
+    keeps it alive) would otherwise keep the exit waiting on its threads. Threading's
+    exit hooks run newest first, so this one runs before concurrent.futures' own."""
+    global _HOOKED
+    if _HOOKED:
+        return
+    register = getattr(threading, "_register_atexit", None)
+    if register is None:
+        return
+    try:
+        register(lambda: [stop() for stop in list(_LIVE.values())])
+    except RuntimeError:  # the interpreter is already shutting down
+        return
+    _HOOKED = True
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    # (taken first: shutdown() lets go of the queue)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    # (futures are cancelled by the pool's own thread, through shutdown: one cancelled
+    # here, if a worker dies meanwhile, makes that thread fail on it with a traceback)
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in processes:
+        proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.join(timeout=5)
+    # a worker stopped half-way through sending its result leaves a partial message
+    # that the pool's reader thread would wait on for ever (the parent holds the
+    # pipe's other end too, so no end-of-file comes): close that end, the reader
+    # sees end-of-file, and the interpreter can exit
+    if writer is not None and not writer.closed:
+        writer.close()
+
+
+def _ready() -> int:
+    time.sleep(0.1)  # long enough for the other workers to take the others
+    return os.getpid()
+
+
+@contextmanager
+def _signals_blocked() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back: blocked in this thread (processes started here
+    inherit the mask), and, since another thread (a tokenizer's) may take a
+    signal, recorded by a handler meanwhile; re-raised on the way out."""
+    held: list[int] = []
+    sigs = (signal.SIGINT, signal.SIGTERM)
+    in_main = threading.current_thread() is threading.main_thread()
+    previous: dict[int, Any] = {}
+    if in_main:
+        for sig in sigs:
+            previous[sig] = signal.signal(sig, lambda signum, _frame: held.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, set(sigs)) \
+        if hasattr(signal, "pthread_sigmask") else None
+    try:
+        yield
+    finally:
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)
 
 
 def _finish(result: _Result, handle: Callable[[InputError], Any],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -64,6 +65,10 @@ class AtomicFile:
         except OSError as exc:
             raise OutputError(f"cannot write {self.path}: {exc.strerror or exc}") from None
         self.tmp = Path(tmp)
+        try:  # the permissions a plain open() would give, not mkstemp's owner-only ones
+            os.fchmod(fd, _plain_mode(self.path))
+        except (OSError, AttributeError):
+            pass
         self.stream = (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8"))
 
     def commit(self) -> None:
@@ -85,6 +90,16 @@ class AtomicFile:
                 self.tmp.unlink()
             except FileNotFoundError:
                 pass
+
+
+def _plain_mode(path: Path) -> int:
+    """The mode of the file being replaced, or what the umask gives a new file."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def write_atomic(path: str | Path, text: str) -> None:

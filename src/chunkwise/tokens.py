@@ -349,6 +349,7 @@ class BPETokenizer(TokenCounter):
         """``encoding``: a name that bpe-openai ships (cl100k_base, o200k_base), or an
         encoding object with ``encode_ordinary`` and ``decode_tokens_bytes`` (a
         ``tiktoken.Encoding`` the user already holds)."""
+        self._spec = encoding
         if isinstance(encoding, str):
             import bpe_openai
 
@@ -362,6 +363,10 @@ class BPETokenizer(TokenCounter):
             self.name = str(getattr(encoding, "name", type(encoding).__name__))
         self.max_tokens = None
         self._lengths: np.ndarray | None = None
+
+    def __reduce__(self) -> tuple[type[BPETokenizer], tuple[Any]]:
+        # rebuilt from its name in another process (the native encoder does not pickle)
+        return (type(self), (self._spec,))
 
     def _pieces(self, text: str) -> Iterator[tuple[int, str]]:
         """Cut very long text at line breaks into pieces the backend accepts."""

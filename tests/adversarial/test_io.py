@@ -62,25 +62,27 @@ def test_full_disk_is_one_line(capsys, tmp_path):
     one_line_error(err, "No space left on device")
 
 
-def _slow_corpus(folder: Path, n: int = 40) -> None:
+def _slow_corpus(folder: Path, n: int = 80) -> None:
     folder.mkdir()
     for i in range(n):
         (folder / f"doc{i:03d}.txt").write_text(f"Document {i} sentence. " * 4000)
 
 
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
-def test_an_interrupted_run_leaves_no_output(tmp_path, sig, code, fmt):
+@pytest.mark.parametrize("fmt,workers", [("jsonl", "1"), ("parquet", "1"), ("jsonl", "2")])
+def test_an_interrupted_run_leaves_no_output(tmp_path, sig, code, fmt, workers):
     _slow_corpus(tmp_path / "in")
     out = tmp_path / f"out.{fmt}"
     proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "chunk", str(tmp_path / "in"),
-                             "-o", str(out), "--format", fmt, "--size", "32", "--no-progress"],
-                            stderr=subprocess.PIPE, text=True)
+                             "-o", str(out), "--format", fmt, "--size", "32", "--no-progress",
+                             "--workers", workers],
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.time() + 60
     while time.time() < deadline and not list(tmp_path.glob(f".out.{fmt}.*.part")):
         time.sleep(0.05)  # wait until it is writing
     time.sleep(0.3)
-    proc.send_signal(sig)
+    # as a terminal's Ctrl-C does: to the whole process group, worker processes included
+    os.killpg(proc.pid, sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == code, err
     assert not out.exists() and not list(tmp_path.glob(".out.*"))
@@ -108,6 +110,21 @@ def test_a_complete_run_replaces_the_output_atomically(capsys, tmp_path):
     code, _, _ = run(capsys, "chunk", tmp_path / "in.txt", "-o", out)
     assert code == 0 and json.loads(out.read_text())["text"] == "New text here."
     assert not list(tmp_path.glob(".out.jsonl.*"))
+
+
+def test_output_gets_the_permissions_a_plain_write_would(capsys, tmp_path):
+    (tmp_path / "in.txt").write_text("Text.")
+    old = os.umask(0o022)
+    try:
+        assert run(capsys, "chunk", tmp_path / "in.txt", "-o", tmp_path / "new.jsonl")[0] == 0
+        kept = tmp_path / "kept.jsonl"
+        kept.write_text("")
+        kept.chmod(0o640)
+        assert run(capsys, "chunk", tmp_path / "in.txt", "-o", kept)[0] == 0
+    finally:
+        os.umask(old)
+    assert (tmp_path / "new.jsonl").stat().st_mode & 0o777 == 0o644
+    assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text()
 
 
 def test_a_symlink_loop_under_a_glob_does_not_hang(capsys, tmp_path):

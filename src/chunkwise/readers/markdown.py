@@ -83,8 +83,8 @@ def _front_matter(text: str) -> tuple[dict[str, str], int]:
 
 #: CommonMark's block rules and GFM tables; no inline rules (emphasis, links): only
 #: block spans are read, and the inline rules are where the parser has panicked
-BLOCK_RULES: tuple[Any, ...] = ("blockquote", "code", "fence", "heading", "hr", "lheading", "list", "paragraph",
-               "reference", "html_block", "table")
+BLOCK_RULES: tuple[Any, ...] = ("blockquote", "code", "fence", "heading", "hr", "lheading",
+                                "list", "paragraph", "reference", "html_block", "table")
 
 
 def _parser() -> Any:
