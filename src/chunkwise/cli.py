@@ -23,7 +23,7 @@ from .config import DEFAULT_SIZE
 from .errors import ChunkwiseError, InputError
 from .readers import FORMATS
 from .strategies import STRATEGIES, Chunker, get_chunker
-from .types import Chunk, Document
+from .types import Chunk
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -105,6 +105,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="processes that read and chunk files in parallel (default: every "
                         "core for 4 MB of input or more; 1 for strategies that embed, whose "
                         "model already uses every core); output and ids are the same for any N")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local: processes on this machine (--workers); ray: Ray Data tasks on "
+                        "the cluster at --address, or a local Ray when none is given (pip "
+                        "install 'chunkwise[ray]'); output and ids are the same either way")
+    p.add_argument("--address", metavar="ADDR", default=None,
+                   help="with --engine ray: the cluster to use (ray://HOST:10001, HOST:6379, "
+                        "or auto for the one this machine is part of)")
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="show a progress bar on stderr for several files even when stderr is "
                         "not a terminal (by default it is shown on a terminal only)")
@@ -378,16 +385,24 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     n_docs = n_chunks = total_tokens = max_tokens = 0
     by_strategy: dict[str, int] = {}  # documents per strategy auto chose
     t0 = time.perf_counter()
-    documents: Generator[tuple[Document, list[Chunk]], None, None] | None = None
+    documents: Generator[tuple[Any, list[Chunk]], None, None] | None = None
     try:
         workers = args.workers
         if workers is None and (_uses_embedder(args.strategy or "auto", chunk_options(args))
                                 or _input_bytes(sources) < POOL_MIN_BYTES):
             workers = 1  # the model uses every core already; or too little to share
-        documents = iter_documents_chunks(chunker, sources, on_error=report,
-                                          encoding=args.encoding, format=args.input_format,
-                                          metadata=_key_values(args.metadata),
-                                          workers=workers)
+        if args.engine == "ray":
+            from . import ray as ray_engine
+
+            documents = ray_engine.iter_documents_chunks(
+                chunker, args.paths, report, encoding=args.encoding,
+                format=args.input_format, metadata=_key_values(args.metadata),
+                address=args.address, num_cpus=args.workers)
+        else:
+            documents = iter_documents_chunks(chunker, sources, on_error=report,
+                                              encoding=args.encoding, format=args.input_format,
+                                              metadata=_key_values(args.metadata),
+                                              workers=workers)
         for _, chunks in documents:
             if progress is not None:
                 progress.update(1)

@@ -77,15 +77,21 @@ class _Result:
 
 def _work(src: Source) -> _Result:
     assert _CHUNKER is not None and _SETTINGS is not None
+    return chunk_source(_CHUNKER, src, _SETTINGS)
+
+
+def chunk_source(chunker: Chunker, src: Source, settings: _Settings) -> _Result:
+    """Read and chunk one source as one process would, with its warnings and an
+    error (a :class:`ChunkwiseError`) recorded rather than raised or shown."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            doc = src.load(encoding=_SETTINGS.encoding, format=_SETTINGS.format)
-            if _SETTINGS.metadata:
+            doc = src.load(encoding=settings.encoding, format=settings.format)
+            if settings.metadata:
                 doc = replace(doc, metadata=MappingProxyType({**doc.metadata,
-                                                              **_SETTINGS.metadata}))
+                                                              **settings.metadata}))
             try:
-                chunks = _CHUNKER.chunk_document(doc)
+                chunks = chunker.chunk_document(doc)
             except ConfigError:
                 raise
             except InputError:

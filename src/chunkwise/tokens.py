@@ -194,6 +194,18 @@ class HFTokenizer(TokenCounter):
         self._word_count.extend(counts)
         return np.fromiter(map(index.__getitem__, words), dtype=np.int64, count=len(words))
 
+    def __getstate__(self) -> dict[str, Any]:
+        # sent to another process without its word cache (rebuilt there as it is used;
+        # arrays shipped by Ray come back read-only, and the cache can be large)
+        state = self.__dict__.copy()
+        for name in ("_word_ids", "_word_count", "_word_ptr", "_word_rel"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._reset_cache()
+
     def _reset_cache(self) -> None:
         self._word_ids = {}
         self._word_count = _Growable()  # id -> token count
