@@ -102,6 +102,55 @@ def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = 
                                                  format, metadata)
             return
         sources = rest
+    from .stream import should_stream
+
+    def streamed(src: Source) -> bool:
+        return (src.path is not None and src.error is None
+                and should_stream(chunker, src.path, format, encoding))
+
+    for src in sources:
+        if streamed(src):
+            yield from _streamed_chunks(chunker, src, handle, metadata)
+        else:
+            yield from _loaded_chunks(chunker, iter((src,)), handle, on_error, encoding,
+                                      format, metadata)
+
+
+#: chunks handed on at once from a file read in windows
+STREAM_BATCH = 4096
+
+
+def _streamed_chunks(chunker: Chunker, src: Source, handle: Callable[[InputError], None],
+                     metadata: Mapping[str, Any] | None,
+                     ) -> Iterator[tuple[Document, list[Chunk]]]:
+    """A large text file read and chunked a window at a time: the same chunks as
+    whole, handed on in batches (each with the same document, whose text is not
+    held); checked in full first, so an undecodable file yields nothing."""
+    from .stream import check_file, iter_file_chunks
+
+    assert src.path is not None
+    doc_id = src.doc_id or str(src.path)
+    meta = MappingProxyType(dict(metadata)) if metadata else MappingProxyType({})
+    try:
+        check_file(src.path)
+    except InputError as exc:
+        handle(exc)
+        return
+    doc = Document("", doc_id, str(src.path), metadata=meta)
+    batch: list[Chunk] = []
+    for c in iter_file_chunks(chunker, src.path, doc_id, metadata=meta):
+        batch.append(c)
+        if len(batch) >= STREAM_BATCH:
+            yield doc, batch
+            batch = []
+    yield doc, batch
+
+
+def _loaded_chunks(chunker: Chunker, sources: Iterator[Source],
+                   handle: Callable[[InputError], None], on_error: OnError,
+                   encoding: str | None, format: str | None,
+                   metadata: Mapping[str, Any] | None,
+                   ) -> Iterator[tuple[Document, list[Chunk]]]:
     for src, doc in iter_loaded(sources, on_error, encoding, format):
         if metadata:
             doc = dataclasses.replace(doc, metadata=MappingProxyType({**doc.metadata,

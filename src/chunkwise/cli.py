@@ -350,6 +350,13 @@ def _input_bytes(sources: list[Any]) -> int:
     return total
 
 
+def _streams(chunker: Chunker, sources: list[Any], args: argparse.Namespace) -> bool:
+    from .stream import should_stream
+
+    return any(s.path is not None and should_stream(chunker, s.path, args.input_format,
+                                                    args.encoding) for s in sources)
+
+
 def cmd_chunk(args: argparse.Namespace) -> int:
     from .api import iter_documents_chunks
     from .readers.sources import iter_sources
@@ -391,6 +398,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         if workers is None and (_uses_embedder(args.strategy or "auto", chunk_options(args))
                                 or _input_bytes(sources) < POOL_MIN_BYTES):
             workers = 1  # the model uses every core already; or too little to share
+        if workers is None and _streams(chunker, sources, args):
+            workers = 1  # a file read in windows is read in this process
         if args.engine == "ray":
             from . import ray as ray_engine
 
@@ -403,11 +412,19 @@ def cmd_chunk(args: argparse.Namespace) -> int:
                                               encoding=args.encoding, format=args.input_format,
                                               metadata=_key_values(args.metadata),
                                               workers=workers)
-        for _, chunks in documents:
-            if progress is not None:
-                progress.update(1)
+        last: Any = None
+        for doc, chunks in documents:
             if sink is not None:
                 sink.write(chunks)
+            if doc is last and doc is not None:  # more of a file read in windows
+                n_chunks += len(chunks)
+                for c in chunks:
+                    total_tokens += c.token_count
+                    max_tokens = max(max_tokens, c.token_count)
+                continue
+            last = doc
+            if progress is not None:
+                progress.update(1)
             n_docs += 1
             n_chunks += len(chunks)
             for c in chunks:

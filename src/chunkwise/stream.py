@@ -1,0 +1,183 @@
+"""Chunk a text file too large to hold: windows read from disk, the same chunks.
+
+A window of text is chunked as a document; every chunk but those near the window's
+end is final, and the next window starts at the first chunk not taken, so each cut
+is made with the same text ahead of it as in the whole document. Offsets are
+shifted to the whole file, ids counted over the whole file (one small digest per
+distinct passage), and neighbour links carried across windows: the output equals
+chunking the whole file (tests check it, window by window, for every strategy
+listed in :data:`STREAMABLE`). Memory is about two windows, not the file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import hashlib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .errors import InputError
+from .ids import content_id
+from .readers.text import _CONTROL, _MAX_CONTROL_SHARE
+from .strategies import Chunker
+from .types import Chunk, Document
+
+#: strategies whose cuts depend only on the text ahead of the previous cut (no
+#: headings, no document-wide statistics), so a window gives the whole file's cuts
+STREAMABLE = ("fixed", "sentence", "recursive")
+
+#: files at least this large are streamed (when the strategy and format allow)
+STREAM_MIN_BYTES = 64 * 1024 * 1024
+
+#: characters chunked at once; the last quarter of a window is chunked again
+WINDOW_CHARS = 8 * 1024 * 1024
+
+_READ_BYTES = 1024 * 1024
+
+
+def streamable(chunker: Chunker) -> bool:
+    return getattr(chunker, "name", None) in STREAMABLE
+
+
+def should_stream(chunker: Chunker, path: Path, format: str | None = None,
+                  encoding: str | None = None) -> bool:
+    """A plain-text file over :data:`STREAM_MIN_BYTES`, UTF-8, under a streamable
+    strategy (other formats need the whole document to parse)."""
+    if not streamable(chunker) or (encoding or "utf-8").lower().replace("_", "-") not in (
+            "utf-8", "utf8"):
+        return False
+    if format not in (None, "text"):
+        return False
+    if format is None and path.suffix.lower() not in (".txt", ".text", ".log", ""):
+        return False
+    try:
+        if path.stat().st_size < STREAM_MIN_BYTES:
+            return False
+        with path.open("rb") as stream:  # UTF-16 is decoded whole, as the reader does
+            return stream.read(2) not in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+    except OSError:
+        return False
+
+
+def _starts_paragraph(text: str, pos: int) -> bool:
+    return pos >= 2 and text[pos - 2:pos] == "\n\n"
+
+
+def check_file(path: Path) -> None:
+    """An :class:`InputError` if the file is not UTF-8 text (a NUL byte, a bad
+    sequence), found before any chunk is handed on: one pass, about a second a GB."""
+    source = str(path)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    read = 0
+    try:
+        with path.open("rb") as stream:
+            while data := stream.read(16 * _READ_BYTES):
+                nul = data.find(b"\x00")
+                if nul != -1:
+                    raise InputError(source, f"binary file (a NUL byte at offset "
+                                             f"{read + nul}), not text")
+                try:
+                    decoder.decode(data)
+                except UnicodeDecodeError as exc:
+                    raise InputError(source, f"not valid UTF-8 (byte {read + exc.start}); "
+                                             "pass an explicit encoding (--encoding latin-1, "
+                                             "cp1252, ...) if it is text") from None
+                if read == 0:  # the reader's test for binary files, on the same sample
+                    sample = data[:4 * 65536].decode("utf-8", "ignore")[:65536]
+                    if sum(1 for ch in sample if ord(ch) in _CONTROL) > \
+                            _MAX_CONTROL_SHARE * len(sample):
+                        raise InputError(source, "binary file (control characters), not text")
+                read += len(data)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:
+        raise InputError(source, f"not valid UTF-8 (byte {read + exc.start})") from None
+    except OSError as exc:
+        raise InputError(source, exc.strerror or str(exc)) from None
+
+
+def iter_file_chunks(chunker: Chunker, path: str | Path, doc_id: str | None = None, *,
+                     window: int | None = None,
+                     metadata: Mapping[str, Any] | None = None) -> Iterator[Chunk]:
+    """The chunks of a UTF-8 text file, equal to ``chunker.chunk(Path(path))``,
+    read and chunked a window at a time."""
+    path = Path(path)
+    source = str(path)
+    doc_id = doc_id or source
+    window = window or WINDOW_CHARS
+    meta = MappingProxyType(dict(metadata or {}))
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    seen: dict[bytes, int] = {}  # occurrences of each (context, text), by digest
+    held: Chunk | None = None
+    base = 0  # where buf starts in the whole text
+    buf = ""
+    read = 0
+    eof = False
+    try:
+        stream = path.open("rb")
+    except OSError as exc:
+        raise InputError(source, exc.strerror or str(exc)) from None
+    with stream:
+        while True:
+            while not eof and len(buf) < window:
+                data = stream.read(_READ_BYTES)
+                if not data:
+                    eof = True
+                    buf += decoder.decode(b"", final=True)
+                    break
+                nul = data.find(b"\x00")
+                if nul != -1:
+                    raise InputError(source, f"binary file (a NUL byte at offset "
+                                             f"{read + nul}), not text")
+                try:
+                    buf += decoder.decode(data)
+                except UnicodeDecodeError as exc:
+                    raise InputError(source, f"not valid UTF-8 (byte {read + exc.start}); "
+                                             "pass an explicit encoding") from None
+                read += len(data)
+            chunks = chunker.chunk_document(Document(buf, doc_id, source, metadata=meta))
+            if eof:
+                take, cut = chunks, len(buf)
+            else:
+                j = _restart(chunks, buf, len(buf) - window // 4)
+                if j is None:  # no safe restart in this window: read more first
+                    window *= 2
+                    continue
+                take, cut = chunks[:j], chunks[j].start
+            for c in take:
+                digest = hashlib.blake2b(
+                    len(c.context).to_bytes(8, "little") + c.context.encode("utf-8", "surrogatepass")
+                    + c.text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+                occurrence = seen.get(digest, 0)
+                seen[digest] = occurrence + 1
+                c = dataclasses.replace(
+                    c, id=content_id(doc_id, c.context, c.text, occurrence),
+                    start=c.start + base, end=c.end + base,
+                    prev_id=held.id if held is not None else None, next_id=None)
+                if held is not None:
+                    yield dataclasses.replace(held, next_id=c.id)
+                held = c
+            buf = buf[cut:]
+            base += cut
+            if eof:
+                break
+    if held is not None:
+        yield held
+
+
+def _restart(chunks: list[Chunk], text: str, limit: int) -> int | None:
+    """The chunk the next window starts with: the last one starting before ``limit``
+    that does not overlap the chunk before it, at a paragraph start if there is one
+    (then nothing before it can matter), else at any cut; None if none is found."""
+    fallback = None
+    for j in range(len(chunks) - 1, 0, -1):
+        c = chunks[j]
+        if c.start > limit or c.start < chunks[j - 1].end:
+            continue
+        if _starts_paragraph(text, c.start):
+            return j
+        if fallback is None:
+            fallback = j
+    return fallback

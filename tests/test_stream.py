@@ -1,0 +1,111 @@
+"""Files read in windows: the same chunks as whole, in bounded memory."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise import stream
+from chunkwise.errors import InputError
+from chunkwise.strategies import get_chunker
+
+WORDS = ["alpha", "beta", "Gamma.", "delta?", "epsilon!", "über", "naïve", "日本語", "x" * 40,
+         "1.2 Scope Of Work", "\n", "\n\n", "\n\n\n  ", "\r\n", "\t"]
+
+
+@st.composite
+def texts(draw):
+    parts = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=1500))
+    return " ".join(parts)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=texts(), strategy=st.sampled_from(stream.STREAMABLE),
+       size=st.sampled_from([8, 16, 48, 128]), overlap=st.sampled_from([0, 3]),
+       window=st.sampled_from([64, 300, 1000, 5000]))
+def test_windows_give_the_chunks_of_the_whole_file(tmp_path, text, strategy, size, overlap,
+                                                   window):
+    path = tmp_path / "doc.txt"
+    path.write_text(text, encoding="utf-8", newline="")
+    chunker = get_chunker(strategy, size=size, overlap=min(overlap, size // 4))
+    whole = chunker.chunk(path)
+    streamed = list(stream.iter_file_chunks(chunker, path, window=window))
+    assert [c.to_dict() for c in streamed] == [c.to_dict() for c in whole]
+
+
+def test_large_files_stream_through_the_api_with_the_same_chunks(tmp_path, monkeypatch):
+    path = tmp_path / "big.txt"
+    para = "The quick brown fox jumps over the lazy dog. " * 12
+    path.write_text("\n\n".join(f"{i}. {para}" for i in range(400)) + "\n")
+    whole = chunkwise.chunk(path, "recursive", size=64)
+    monkeypatch.setattr(stream, "STREAM_MIN_BYTES", 1000)
+    monkeypatch.setattr(stream, "WINDOW_CHARS", 20_000)
+    assert stream.should_stream(get_chunker("recursive", size=64), path)
+    streamed = chunkwise.chunk(path, "recursive", size=64, metadata={"team": "x"})
+    assert [dict(c.to_dict(), metadata={}) for c in streamed] == \
+        [dict(c.to_dict(), metadata={}) for c in whole]
+    assert all(c.metadata["doc"] == {"team": "x"} for c in streamed)
+    assert len({c.id for c in streamed}) == len(streamed) > 50
+    # auto decides from the whole document, so it is not streamed
+    assert not stream.should_stream(get_chunker("auto", size=64), path)
+
+
+def test_a_bad_file_fails_before_any_chunk(tmp_path, monkeypatch):
+    monkeypatch.setattr(stream, "STREAM_MIN_BYTES", 10)
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"good text\n\n" * 5000 + b"\xff\xfe broken")
+    with pytest.raises(InputError, match=r"bad.txt: not valid UTF-8 \(byte 55000\)"):
+        chunkwise.chunk(path, "fixed", size=32)
+    got = list(chunkwise.iter_chunks([path, tmp_path / "missing.txt"], "fixed", size=32,
+                                     on_error="skip"))
+    assert got == []
+    nul = tmp_path / "nul.txt"
+    nul.write_bytes(b"text " * 10 + b"\x00")
+    with pytest.raises(InputError, match="binary file"):
+        chunkwise.chunk(nul, "fixed", size=32)
+    utf16 = tmp_path / "wide.txt"
+    utf16.write_text("Wide text here. " * 100, encoding="utf-16")
+    assert not stream.should_stream(get_chunker("fixed", size=32), utf16)
+    assert chunkwise.chunk(utf16, "fixed", size=32)[0].text.startswith("Wide")
+
+
+_MEASURE = textwrap.dedent("""
+    import hashlib, json, resource, sys
+    from pathlib import Path
+    import chunkwise
+    from chunkwise import stream
+    stream.STREAM_MIN_BYTES = int(sys.argv[2])
+    stream.WINDOW_CHARS = 1_000_000
+    h = hashlib.blake2b()
+    n = 0
+    for c in chunkwise.iter_chunks(Path(sys.argv[1]), "recursive", size=128):
+        h.update(f"{c.id} {c.start} {c.end} {c.prev_id} {c.next_id}".encode())
+        n += 1
+    print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                      "digest": h.hexdigest(), "chunks": n}))
+""")
+
+
+@pytest.mark.slow
+def test_memory_stays_bounded_and_output_identical(tmp_path):
+    path = tmp_path / "big.txt"
+    line = ("Streaming keeps memory bounded while the chunks stay the same. " * 6 + "\n\n")
+    with path.open("w") as f:
+        for i in range(24_000):  # about 9 MB
+            f.write(f"Paragraph {i}. {line}")
+
+    def run(min_bytes):
+        out = subprocess.run([sys.executable, "-c", _MEASURE, str(path), str(min_bytes)],
+                             capture_output=True, text=True, timeout=600, check=True)
+        return json.loads(out.stdout)
+
+    whole = run(10**12)
+    streamed = run(1)
+    assert streamed["digest"] == whole["digest"] and streamed["chunks"] == whole["chunks"] > 1000
+    # whole: the text, its token offsets and every chunk at once; streamed: two windows
+    assert streamed["rss_mb"] < whole["rss_mb"] - 100, (streamed, whole)
