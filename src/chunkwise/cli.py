@@ -362,6 +362,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     from .readers.sources import iter_sources
     from .sinks import JsonlSink, ParquetSink, check_destination
 
+    if args.output == "-":  # the usual spelling of standard output
+        args.output = None
     if args.format == "parquet" and not args.output:
         raise ChunkwiseError("--format parquet needs an output file (-o OUT)")
     chunker = build_chunker(args)

@@ -112,6 +112,14 @@ def test_a_complete_run_replaces_the_output_atomically(capsys, tmp_path):
     assert not list(tmp_path.glob(".out.jsonl.*"))
 
 
+def test_dash_as_output_is_standard_output(capsys, tmp_path, monkeypatch):
+    (tmp_path / "in.txt").write_text("Some text.")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "chunk", tmp_path / "in.txt", "-o", "-")
+    assert code == 0 and json.loads(out)["text"] == "Some text."
+    assert not (tmp_path / "-").exists()
+
+
 def test_output_gets_the_permissions_a_plain_write_would(capsys, tmp_path):
     (tmp_path / "in.txt").write_text("Text.")
     old = os.umask(0o022)
