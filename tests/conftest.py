@@ -16,3 +16,13 @@ def chroma_dir():
     if not (CHROMA / "questions_df.csv").is_file():
         pytest.skip(f"Chroma evaluation data not found at {CHROMA}")
     return CHROMA
+
+
+@pytest.fixture(scope="session")
+def static_embedder(tmp_path_factory):
+    """A model2vec static model distilled locally from the bundled MiniLM, once per
+    session: an embedder spec for tests that embed many chunks."""
+    from chunkwise.embed import distill
+
+    out = distill(tmp_path_factory.mktemp("m2v-shared") / "minilm-static", pca_dims=64)
+    return f"model2vec:{out}"

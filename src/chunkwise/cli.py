@@ -8,6 +8,7 @@ prints. Every error is one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import sys
@@ -173,6 +174,41 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--encoding", default=None, help="text encoding of the input")
     v.add_argument("-o", "--output", default=None, metavar="OUT.html",
                    help="where to write the page (default: PATH.chunks.html)")
+
+    ix = sub.add_parser(
+        "index", help="chunk, embed and upsert documents into a vector index, kept in sync",
+        description="Keep an index in step with documents: chunk them, embed only chunks "
+                    "the index does not hold yet, rewrite rows that moved, delete chunks a "
+                    "document no longer has (and with --prune documents whose files are "
+                    "gone). The configuration is stored with the index; another one is "
+                    "refused unless --rebuild. A killed run is finished by the next.")
+    ix.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or glob patterns")
+    ix.add_argument("--db", required=True, metavar="URI",
+                    help="./PATH or lancedb://PATH (LanceDB, embedded), qdrant+local://PATH "
+                         "(Qdrant's local mode), qdrant://HOST:PORT/NAME (a Qdrant server)")
+    _chunk_options(ix)
+    ix.add_argument("--embedder", default=None, metavar="SPEC",
+                    help="the embedding model (default: minilm; see chunk --help)")
+    ix.add_argument("--encoding", default=None, help="text encoding of the inputs")
+    ix.add_argument("--prune", action="store_true",
+                    help="remove documents the index holds that these paths no longer give")
+    ix.add_argument("--rebuild", action="store_true",
+                    help="drop the index and build it again (needed to change configuration)")
+    ix.add_argument("--progress", dest="progress", action="store_true", default=None,
+                    help="show the progress bar even when stderr is not a terminal")
+    ix.add_argument("--no-progress", dest="progress", action="store_false",
+                    help="never show the progress bar")
+
+    sq = sub.add_parser(
+        "search", help="search an index: ranked chunks with their citations",
+        description="Rank the index's chunks for a question with the evaluation's retriever "
+                    "and print each with its source, page, heading trail and character span.")
+    sq.add_argument("query", metavar="QUESTION")
+    sq.add_argument("--db", required=True, metavar="URI", help="the index (see index --help)")
+    sq.add_argument("-k", type=int, default=5, help="how many chunks (default: 5)")
+    sq.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="hybrid",
+                    help="dense, bm25 or hybrid (z-scored fusion, default)")
+    sq.add_argument("--json", action="store_true", help="one JSON object per hit")
 
     d = sub.add_parser(
         "distill", help="distil a fast static (model2vec) embedder from the bundled MiniLM, offline",
@@ -547,7 +583,108 @@ def cmd_distill(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"chunk": cmd_chunk, "eval": cmd_eval, "view": cmd_view, "distill": cmd_distill}
+def _index_config(chunker: Chunker, spec: str, embedder: Any) -> dict[str, Any]:
+    return {"version": 1, "chunker": json.loads(json.dumps(chunker.describe(), default=str)),
+            "embedder": spec, "model": getattr(embedder, "name", type(embedder).__name__),
+            "dim": int(getattr(embedder, "dim", 0) or 0)}
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from .api import iter_documents_chunks
+    from .embed import get_embedder
+    from .index import IndexReport, check_config, open_store, sync_document
+    from .readers.sources import iter_sources
+
+    if any(p == "-" for p in args.paths):
+        raise ChunkwiseError("index reads files, folders and globs, not standard input")
+    chunker = build_chunker(args)
+    spec = args.embedder or "minilm"
+    embedder = get_embedder(spec, cache=False)
+    store = open_store(args.db)
+    check_config(store, _index_config(chunker, spec, embedder), args.rebuild)
+    state = store.state()
+    sources = list(iter_sources(args.paths, strings_are_paths=True))
+    failed: list[str] = []
+    seen: set[str] = set()
+    report = IndexReport()
+    progress: Any = None
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if show:
+        from tqdm import tqdm
+
+        progress = tqdm(total=len(sources), unit="doc", file=sys.stderr, dynamic_ncols=True)
+
+    def on_error(exc: InputError) -> None:
+        failed.append(str(exc))
+        _error(str(exc))
+        if exc.source:  # a document that fails now keeps what the index had for it
+            seen.add(str(exc.source))
+
+    t0 = time.perf_counter()
+    current: Any = None  # a document read in windows comes in parts: synced when whole
+    parts: list[Chunk] = []
+
+    def flush() -> None:
+        if current is None:
+            return
+        seen.add(current.doc_id)
+        sync_document(store, embedder, current.doc_id, parts, state.get(current.doc_id, {}),
+                      report)
+        if progress is not None:
+            progress.update(1)
+            progress.set_postfix(embedded=report.embedded, reused=report.reused)
+
+    try:
+        for doc, chunks in iter_documents_chunks(chunker, sources, on_error=on_error,
+                                                 encoding=args.encoding):
+            if doc is not current:
+                flush()
+                current, parts = doc, []
+            parts.extend(chunks)
+        flush()
+        if args.prune:
+            for doc_id, ids in state.items():
+                if doc_id not in seen:
+                    store.delete(list(ids))
+                    report.removed += 1
+    finally:
+        if progress is not None:
+            progress.close()
+    print(report.line(time.perf_counter() - t0))
+    return EXIT_BAD_INPUT if failed else 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from .embed import get_embedder
+    from .index import open_store, search
+
+    if args.k < 1:
+        raise ChunkwiseError("-k must be a positive integer")
+    store = open_store(args.db)
+    config = store.get_config()
+    if config is None:
+        raise ChunkwiseError(f"no index at {args.db} (build one with chunkwise index)")
+    embedder = get_embedder(config["embedder"], cache=False)  # the one the index was built with
+    for rank, hit in enumerate(search(store, args.query, embedder, k=args.k,
+                                      retriever=args.retriever), 1):
+        r = hit.row
+        if args.json:
+            print(json.dumps({"rank": rank, "score": round(hit.score, 6),
+                              **{k: v for k, v in r.items() if k != "row_hash"}},
+                             ensure_ascii=False))
+            continue
+        where = f"{r['source'] or r['doc_id']}:{r['start']}-{r['end']}"
+        if r.get("page") is not None:
+            where += f" (page {r['page']})"
+        trail = " > ".join(r.get("headings") or [])
+        print(f"{rank}. {where}  score {hit.score:.3f}" + (f"\n   {trail}" if trail else ""))
+        text = " ".join(r["text"].split())
+        print(f"   {text[:300]}{'...' if len(text) > 300 else ''}")
+    return 0
+
+
+COMMANDS = {"chunk": cmd_chunk, "eval": cmd_eval, "view": cmd_view, "distill": cmd_distill,
+            "index": cmd_index, "search": cmd_search}
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,

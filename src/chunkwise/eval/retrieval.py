@@ -29,7 +29,7 @@ class Retriever:
 
     def __init__(self, texts: Sequence[str], chunk_docs: Sequence[str], kind: str = "dense",
                  embedder: Any = None, scope: str = "all", fusion: str = "zscore",
-                 alpha: float = 0.7):
+                 alpha: float = 0.7, vectors: np.ndarray | None = None):
         if fusion not in FUSIONS:
             raise ConfigError(f"unknown fusion {fusion!r} (expected {', '.join(FUSIONS)})")
         if not 0.0 <= alpha <= 1.0:
@@ -46,7 +46,11 @@ class Retriever:
         self.scope = scope
         self.chunk_docs = np.asarray(chunk_docs, dtype=object)
         self.embedder = embedder
-        self._vectors = embedder.embed(list(texts)) if kind in ("dense", "hybrid") else None
+        # ``vectors``: the texts' embeddings already made (an index stores them)
+        self._vectors = None
+        if kind in ("dense", "hybrid"):
+            self._vectors = (np.asarray(vectors, dtype=np.float32) if vectors is not None
+                             else embedder.embed(list(texts)))
         self._bm25 = _build_bm25(texts) if kind in ("bm25", "hybrid") else None
 
     def dense_scores(self, questions: Sequence[str]) -> np.ndarray:
