@@ -29,9 +29,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 _RUN = r"""
-import json, resource, sys, time
+import json, sys, time
 from pathlib import Path
 import chunkwise
+
+def peak_mb():  # VmHWM: this process's own peak (ru_maxrss may carry its parent's)
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
 kind, arg, strategy = sys.argv[1], sys.argv[2], sys.argv[3]
 if kind == "corpus":
     docs = {}
@@ -49,7 +54,7 @@ for c in chunkwise.iter_chunks(source, strategy, size=256, max_tokens=256):
     n += 1
 elapsed = time.perf_counter() - t0
 print(json.dumps({"seconds": elapsed, "chunks": n, "mb": size / 1e6,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "rss_mb": peak_mb()}))
 """
 
 
