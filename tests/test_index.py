@@ -168,3 +168,26 @@ def test_a_killed_run_is_finished_by_the_next(tmp_path, capsys, static_embedder)
                         "--size", "128", "--no-progress")
     assert code == 0, err
     assert _state(killed) == _state(clean)
+
+
+def test_expand_returns_parents_of_a_hierarchical_index(capsys, tmp_path, static_embedder):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# Fleet\n\n" + "".join(
+        f"## Part {i}\n\n" + f"Paragraph {i} about routine truck servicing schedules. " * 20
+        + "\n\n" for i in range(6)) + "## Cold chain\n\nEmperor penguins travel in "
+        "refrigerated trucks kept at minus five degrees.\n")
+    db = f"lancedb://{tmp_path}/h"
+    code, _, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                        "--strategy", "hierarchical", "--sizes", "256,48", "--no-progress")
+    assert code == 0, err
+    code, out, _ = _run(capsys, "search", "penguins in refrigerated trucks", "--db", db,
+                        "-k", "2", "--json", "--expand")
+    hits = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and hits and "penguins" in hits[0]["text"]
+    assert all(h["level"] == 0 and h["parent_id"] is None for h in hits)
+    assert len({h["id"] for h in hits}) == len(hits)
+    flat = f"lancedb://{tmp_path}/flat"
+    _run(capsys, "index", docs, "--db", flat, "--embedder", static_embedder, "--no-progress")
+    code, _, err = _run(capsys, "search", "penguins", "--db", flat, "--expand")
+    assert code == 2 and "hierarchical" in err

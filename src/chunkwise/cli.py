@@ -209,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     sq.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="hybrid",
                     help="dense, bm25 or hybrid (z-scored fusion, default)")
     sq.add_argument("--json", action="store_true", help="one JSON object per hit")
+    sq.add_argument("--expand", action="store_true",
+                    help="a hierarchical index: rank the small chunks, return their parents "
+                         "(each once)")
 
     d = sub.add_parser(
         "distill", help="distil a fast static (model2vec) embedder from the bundled MiniLM, offline",
@@ -666,7 +669,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise ChunkwiseError(f"no index at {args.db} (build one with chunkwise index)")
     embedder = get_embedder(config["embedder"], cache=False)  # the one the index was built with
     for rank, hit in enumerate(search(store, args.query, embedder, k=args.k,
-                                      retriever=args.retriever), 1):
+                                      retriever=args.retriever, expand=args.expand), 1):
         r = hit.row
         if args.json:
             print(json.dumps({"rank": rank, "score": round(hit.score, 6),

@@ -381,12 +381,40 @@ def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chu
 
 
 def search(store: Store, query: str, embedder: Any, *, k: int = 5,
-           retriever: str = "hybrid") -> list[Hit]:
+           retriever: str = "hybrid", expand: bool = False) -> list[Hit]:
     """The ``k`` best chunks for ``query``, ranked by the evaluation's retriever
-    (one implementation) over every row of the index, with the stored vectors."""
-    from .eval.retrieval import Retriever
+    (one implementation) over every row of the index, with the stored vectors.
+    ``expand`` (a hierarchical index): rank the smallest chunks, return their
+    parents, each once, in the order of their best child."""
 
     rows, vectors = store.rows()
+    if not rows:
+        return []
+    if expand:
+        by_id = {r["id"]: r for r in rows}
+        parents = {r["parent_id"] for r in rows if r.get("parent_id")}
+        if not parents:
+            raise ConfigError("--expand needs a hierarchical index (chunks with parents)")
+        leaves = [i for i, r in enumerate(rows) if r["id"] not in parents]
+        hits = search_rows([rows[i] for i in leaves], vectors[leaves], query, embedder,
+                           k=len(leaves), retriever=retriever)
+        out: list[Hit] = []
+        taken: set[str] = set()
+        for hit in hits:
+            parent = by_id.get(hit.row.get("parent_id") or "", hit.row)
+            if parent["id"] not in taken:
+                taken.add(parent["id"])
+                out.append(Hit(hit.score, parent))
+            if len(out) == k:
+                break
+        return out
+    return search_rows(rows, vectors, query, embedder, k=k, retriever=retriever)
+
+
+def search_rows(rows: list[dict[str, Any]], vectors: np.ndarray, query: str, embedder: Any,
+                *, k: int, retriever: str) -> list[Hit]:
+    from .eval.retrieval import Retriever
+
     if not rows:
         return []
     retr = Retriever([r["embed_text"] for r in rows], [r["doc_id"] for r in rows],
