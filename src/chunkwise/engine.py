@@ -344,6 +344,15 @@ class Packer:
         """Last resort: the longest prefix that fits, found by exact counts."""
         index = self.index
         count = index.counter.count
+        # a short span that fits whole (a long run of one character, a URL the
+        # tokenizer maps to one unknown token) takes one count, not a search
+        if hi - cur <= 16384:
+            n = count(context + index.text[cur:hi])
+            if n <= self.limit:
+                end = index.trim_end(cur, hi)
+                if end > cur:
+                    return Piece(cur, end, n if end == hi else count(
+                        context + index.text[cur:end]), context)
         # gallop to bracket the answer, so a huge span costs few counts of small texts
         step = 16
         while cur + step < hi and count(context + index.text[cur:cur + step]) <= self.limit:
