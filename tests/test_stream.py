@@ -51,6 +51,8 @@ def test_large_files_stream_through_the_api_with_the_same_chunks(tmp_path, monke
         [dict(c.to_dict(), metadata={}) for c in whole]
     assert all(c.metadata["doc"] == {"team": "x"} for c in streamed)
     assert len({c.id for c in streamed}) == len(streamed) > 50
+    assert stream.should_stream(get_chunker("recursive", size=64), path, format="auto")
+    assert not stream.should_stream(get_chunker("recursive", size=64), path, format="markdown")
     # auto decides from the whole document, so it is not streamed
     assert not stream.should_stream(get_chunker("auto", size=64), path)
 
@@ -115,3 +117,27 @@ def test_memory_stays_bounded_and_output_identical(tmp_path):
     assert streamed["digest"] == whole["digest"] and streamed["chunks"] == whole["chunks"] > 1000
     # whole: the text, its token offsets and every chunk at once; streamed: two windows
     assert streamed["rss_mb"] < whole["rss_mb"] - 100, (streamed, whole)
+
+
+def test_the_command_line_streams_large_text_files(tmp_path, monkeypatch, capsys):
+    from chunkwise.cli import main
+
+    path = tmp_path / "big.txt"
+    path.write_text("\n\n".join(f"Paragraph {i}. " + "Some words here. " * 30
+                                for i in range(300)))
+    assert main(["chunk", str(path), "--strategy", "recursive", "--size", "64"]) == 0
+    whole = capsys.readouterr().out
+    used = []
+    real = stream.iter_file_chunks
+
+    def spy(*args, **kwargs):  # the real function, counted
+        used.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(stream, "iter_file_chunks", spy)
+    monkeypatch.setattr(stream, "STREAM_MIN_BYTES", 1000)
+    monkeypatch.setattr(stream, "WINDOW_CHARS", 10_000)
+    assert main(["chunk", str(path), "--strategy", "recursive", "--size", "64", "--summary"]) == 0
+    assert used == [path] and "documents 1  chunks" in capsys.readouterr().out
+    assert main(["chunk", str(path), "--strategy", "recursive", "--size", "64"]) == 0
+    assert capsys.readouterr().out == whole and len(used) == 2

@@ -49,6 +49,8 @@ def should_stream(chunker: Chunker, path: Path, format: str | None = None,
     if not streamable(chunker) or (encoding or "utf-8").lower().replace("_", "-") not in (
             "utf-8", "utf8"):
         return False
+    if format == "auto":  # the command line's default: by extension, then content
+        format = None
     if format not in (None, "text"):
         return False
     if format is None and path.suffix.lower() not in (".txt", ".text", ".log", ""):
