@@ -33,7 +33,7 @@ STREAMABLE = ("fixed", "sentence", "recursive")
 STREAM_MIN_BYTES = 64 * 1024 * 1024
 
 #: characters chunked at once; the last quarter of a window is chunked again
-WINDOW_CHARS = 8 * 1024 * 1024
+WINDOW_CHARS = 2 * 1024 * 1024
 
 _READ_BYTES = 1024 * 1024
 
