@@ -191,3 +191,27 @@ def test_expand_returns_parents_of_a_hierarchical_index(capsys, tmp_path, static
     _run(capsys, "index", docs, "--db", flat, "--embedder", static_embedder, "--no-progress")
     code, _, err = _run(capsys, "search", "penguins", "--db", flat, "--expand")
     assert code == 2 and "hierarchical" in err
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_chunk_embed_writes_the_vectors(capsys, tmp_path, static_embedder, fmt):
+    import numpy as np
+
+    from chunkwise.embed import get_embedder
+
+    src = tmp_path / "a.md"
+    src.write_text("# Title\n\n" + "A paragraph about parcels and couriers. " * 40)
+    out = tmp_path / f"out.{fmt}"
+    code, _, err = _run(capsys, "chunk", src, "--embed", "--embedder", static_embedder,
+                        "--size", "64", "-o", out, "--format", fmt)
+    assert code == 0, err
+    if fmt == "jsonl":
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+    else:
+        import pyarrow.parquet as pq
+
+        rows = pq.read_table(out).to_pylist()
+    assert len(rows) > 3
+    expected = get_embedder(static_embedder).embed([r["embed_text"] for r in rows])
+    got = np.array([r["vector"] for r in rows], dtype=np.float32)
+    assert got.shape == expected.shape and np.allclose(got, expected, atol=1e-6)

@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "shifts; every strategy warns when chunks may be longer than it reads "
                         "(minilm, minilm-onnx, model2vec:PATH, openai:MODEL[@URL], or a "
                         "sentence-transformers folder)")
+    p.add_argument("--embed", action="store_true",
+                   help="embed every chunk's embed_text with --embedder (default: minilm) and "
+                        "write it as a vector field / column")
     p.add_argument("--encoding", default=None,
                    help="text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM)")
     p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default="jsonl",
@@ -406,6 +409,11 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     if args.format == "parquet" and not args.output:
         raise ChunkwiseError("--format parquet needs an output file (-o OUT)")
     chunker = build_chunker(args)
+    vector_model: Any = None
+    if args.embed:
+        from .embed import get_embedder
+
+        vector_model = get_embedder(args.embedder or "minilm", cache=False)
     sources = list(iter_sources(args.paths, strings_are_paths=True))
     sink: JsonlSink | ParquetSink | None = None
     if args.output:
@@ -456,7 +464,10 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         last: Any = None
         for doc, chunks in documents:
             if sink is not None:
-                sink.write(chunks)
+                if vector_model is not None and chunks:
+                    sink.write(chunks, vector_model.embed([c.embed_text for c in chunks]))
+                else:
+                    sink.write(chunks)
             if doc is last and doc is not None:  # more of a file read in windows
                 n_chunks += len(chunks)
                 for c in chunks:

@@ -146,10 +146,14 @@ class JsonlSink:
         else:
             self.stream = target
 
-    def write(self, chunks: Iterable[Chunk]) -> None:
+    def write(self, chunks: Iterable[Chunk], vectors: Any = None) -> None:
+        """``vectors``: one embedding per chunk, written as a ``vector`` field."""
         try:
-            for c in chunks:
-                self.stream.write(json.dumps(c.to_dict(), ensure_ascii=False))
+            for i, c in enumerate(chunks):
+                row = c.to_dict()
+                if vectors is not None:
+                    row["vector"] = [float(x) for x in vectors[i]]
+                self.stream.write(json.dumps(row, ensure_ascii=False))
                 self.stream.write("\n")
         except OSError as exc:
             if self._file is None:
@@ -178,7 +182,9 @@ class ParquetSink:
         self._file = AtomicFile(path, binary=True)
         self._writer: Any = None
 
-    def write(self, chunks: Iterable[Chunk]) -> None:
+    def write(self, chunks: Iterable[Chunk], vectors: Any = None) -> None:
+        """``vectors``: one embedding per chunk, a ``vector`` column (float32 lists;
+        every batch of a file has them or none does)."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -187,6 +193,11 @@ class ParquetSink:
             return
         for r in rows:
             r["metadata"] = json.dumps(r["metadata"], ensure_ascii=False)
+        if vectors is not None:
+            if self._writer is None and "vector" not in self.schema.names:
+                self.schema = self.schema.append(pa.field("vector", pa.list_(pa.float32())))
+            for r, v in zip(rows, vectors):
+                r["vector"] = [float(x) for x in v]
         table = pa.Table.from_pylist(rows, schema=self.schema)
         try:
             if self._writer is None:
