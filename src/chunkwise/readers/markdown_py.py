@@ -9,12 +9,10 @@ from bisect import bisect_right
 from types import MappingProxyType
 
 from ..types import Block, Document
+from .markdown import _front_matter  # one front-matter reader for both parsers
 from .structure import HeadingTrail, table_block
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_NL = r"(?:\r\n|\r|\n)"
-_FRONT_MATTER = re.compile(rf"\A(?:\ufeff)?---[ \t]*{_NL}(.*?{_NL})?---[ \t]*(?:{_NL}|\Z)", re.S)
-_KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
 
 
 class _Lines:
@@ -34,18 +32,6 @@ class _Lines:
 
     def line_of(self, offset: int) -> int:
         return bisect_right(self.starts, offset) - 1
-
-
-def _front_matter(text: str) -> tuple[dict[str, str], int]:
-    m = _FRONT_MATTER.match(text)
-    if not m:
-        return {}, 0
-    meta = {}
-    for line in (m.group(1) or "").splitlines():
-        kv = _KEY_VALUE.match(line)
-        if kv:
-            meta[kv.group(1)] = kv.group(2).strip("\"'")
-    return meta, m.end()
 
 
 def _cells(inline_contents: list[str]) -> tuple[str, ...]:
