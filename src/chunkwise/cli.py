@@ -188,7 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or glob patterns")
     ix.add_argument("--db", required=True, metavar="URI",
                     help="./PATH or lancedb://PATH (LanceDB, embedded), qdrant+local://PATH "
-                         "(Qdrant's local mode), qdrant://HOST:PORT/NAME (a Qdrant server)")
+                         "(Qdrant's local mode), qdrant://HOST:PORT/NAME (a Qdrant server), "
+                         "postgresql://USER:PASSWORD@HOST:PORT/DB[?table=NAME] (PostgreSQL "
+                         "with pgvector)")
     _chunk_options(ix)
     ix.add_argument("--embedder", default=None, metavar="SPEC",
                     help="the embedding model (default: minilm; see chunk --help)")
@@ -210,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     sq.add_argument("--db", required=True, metavar="URI", help="the index (see index --help)")
     sq.add_argument("-k", type=int, default=5, help="how many chunks (default: 5)")
     sq.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="hybrid",
-                    help="dense, bm25 or hybrid (z-scored fusion, default)")
+                    help="dense (the store's own nearest-neighbour search), bm25 or hybrid "
+                         "(z-scored fusion, default; both rank every row in memory)")
     sq.add_argument("--json", action="store_true", help="one JSON object per hit")
     sq.add_argument("--expand", action="store_true",
                     help="a hierarchical index: rank the small chunks, return their parents "
@@ -604,17 +607,26 @@ def _index_config(chunker: Chunker, spec: str, embedder: Any) -> dict[str, Any]:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    from .api import iter_documents_chunks
-    from .embed import get_embedder
-    from .index import IndexReport, check_config, open_store, sync_document
-    from .readers.sources import iter_sources
+    from .index import open_store
 
     if any(p == "-" for p in args.paths):
         raise ChunkwiseError("index reads files, folders and globs, not standard input")
+    store = open_store(args.db)
+    try:
+        return _index(args, store)
+    finally:
+        store.close()
+
+
+def _index(args: argparse.Namespace, store: Any) -> int:
+    from .api import iter_documents_chunks
+    from .embed import get_embedder
+    from .index import IndexReport, check_config, sync_document
+    from .readers.sources import iter_sources
+
     chunker = build_chunker(args)
     spec = args.embedder or "minilm"
     embedder = get_embedder(spec, cache=False)
-    store = open_store(args.db)
     check_config(store, _index_config(chunker, spec, embedder), args.rebuild)
     state = store.state()
     sources = list(iter_sources(args.paths, strings_are_paths=True))
@@ -661,6 +673,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                 if doc_id not in seen:
                     store.delete(list(ids))
                     report.removed += 1
+        store.finish()
     finally:
         if progress is not None:
             progress.close()
@@ -669,12 +682,21 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from .embed import get_embedder
-    from .index import open_store, search
+    from .index import open_store
 
     if args.k < 1:
         raise ChunkwiseError("-k must be a positive integer")
     store = open_store(args.db)
+    try:
+        return _search(args, store)
+    finally:
+        store.close()
+
+
+def _search(args: argparse.Namespace, store: Any) -> int:
+    from .embed import get_embedder
+    from .index import search
+
     config = store.get_config()
     if config is None:
         raise ChunkwiseError(f"no index at {args.db} (build one with chunkwise index)")

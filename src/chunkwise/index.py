@@ -5,7 +5,10 @@ Stores (``open_store(uri)``):
 
 - ``./PATH`` or ``lancedb://PATH``: LanceDB, embedded (the default);
 - ``qdrant+local://PATH``: Qdrant's embedded local mode; ``qdrant://HOST:PORT/NAME``
-  a Qdrant server (collection NAME, default ``chunks``).
+  a Qdrant server (collection NAME, default ``chunks``);
+- ``postgresql://USER:PASSWORD@HOST:PORT/DB[?table=NAME]``: PostgreSQL with the
+  pgvector extension (table NAME, default ``chunks``; the other parameters go to
+  libpq as they are).
 
 Every row is a chunk (every Chunk field, ``embed_text``, ``vector``) plus
 ``row_hash``, a digest of all its fields. Chunk ids hash (document, context,
@@ -15,19 +18,22 @@ embeds only ids the index has not seen, rewrites rows whose other fields moved
 deletes ids a document no longer produces.
 
 Write order, per document: new and changed rows first (an upsert by id), then
-the ids it no longer has. A run killed half-way leaves a document with some of
-its new rows beside its old ones at worst; the next run reuses those rows (no
-second embedding) and deletes the old, so it converges to the index an
+the ids it no longer has. PostgreSQL does a document's writes in one
+transaction, so a reader never sees it half-replaced. LanceDB and Qdrant have no
+transactions across writes: a run killed half-way leaves a document with some
+of its new rows beside its old ones at worst; the next run reuses those rows
+(no second embedding) and deletes the old, so it converges to the index an
 uninterrupted run makes. The configuration (chunker and embedder) is stored with
 the index and checked before anything is written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -85,12 +91,37 @@ class Store:
     def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
         raise NotImplementedError
 
+    def insert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        """Rows whose ids the index does not hold (an upsert where the store has no
+        faster way)."""
+        self.upsert(rows, vectors)
+
     def delete(self, ids: Iterable[str]) -> None:
         raise NotImplementedError
 
     def rows(self) -> tuple[list[dict[str, Any]], np.ndarray]:
         """Every row (without its vector) and the vectors, in one order."""
         raise NotImplementedError
+
+    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+        """The ``k`` rows nearest to ``vector`` by cosine similarity, searched by the
+        store itself (nothing loaded into memory but the hits)."""
+        raise NotImplementedError
+
+    def ids(self, doc_id: str) -> set[str]:
+        """The chunk ids the index holds for one document."""
+        return set(self.state().get(doc_id, {}))
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Writes inside are one transaction where the store has them."""
+        yield
+
+    def close(self) -> None:
+        """Release the connection (Qdrant's local mode locks its folder until then)."""
+
+    def finish(self) -> None:
+        """After a run's writes (LanceDB compacts the files they made)."""
 
 
 def _batches(items: Sequence[Any], n: int = 500) -> Iterable[Sequence[Any]]:
@@ -177,17 +208,29 @@ class LanceStore(Store):
                 out[cid] = np.asarray(v, dtype=np.float32)
         return out
 
-    def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+    def _data(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray, dim: int) -> Any:
         import pyarrow as pa
 
+        return pa.Table.from_pylist([{**r, "vector": v.tolist()} for r, v in zip(rows, vectors)],
+                                    schema=self._schema(dim))
+
+    def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
         if not rows:
             return
         dim = int(vectors.shape[1])
         table = self.table(dim)
-        data = pa.Table.from_pylist([{**r, "vector": v.tolist()} for r, v in zip(rows, vectors)],
-                                    schema=self._schema(dim))
+        data = self._data(rows, vectors, dim)
         (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
          .execute(data))
+
+    def insert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        if rows:
+            dim = int(vectors.shape[1])
+            self.table(dim).add(self._data(rows, vectors, dim))
+
+    def finish(self) -> None:
+        if self.table() is not None:
+            self.table().optimize()
 
     def delete(self, ids: Iterable[str]) -> None:
         table = self.table()
@@ -204,6 +247,14 @@ class LanceStore(Store):
         data = table.to_arrow()
         vectors = np.asarray(data.column("vector").to_pylist(), dtype=np.float32)
         return data.drop(["vector"]).to_pylist(), vectors
+
+    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+        table = self.table()
+        if table is None:
+            return []
+        found = (table.search(np.asarray(vector, dtype=np.float32).tolist())
+                 .distance_type("cosine").limit(k).to_arrow().drop(["vector"]).to_pylist())
+        return [Hit(1.0 - float(r.pop("_distance")), r) for r in found]
 
 
 class QdrantStore(Store):
@@ -224,6 +275,9 @@ class QdrantStore(Store):
 
     def _exists(self, name: str) -> bool:
         return bool(self.client.collection_exists(name))
+
+    def close(self) -> None:
+        self.client.close()
 
     def get_config(self) -> dict[str, Any] | None:
         name = self.name + "_config"
@@ -306,6 +360,136 @@ class QdrantStore(Store):
         return ([dict(p.payload or {}) for p in points],
                 np.asarray([p.vector for p in points], dtype=np.float32))
 
+    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+        if not self._exists(self.name):
+            return []
+        found = self.client.query_points(self.name, query=np.asarray(vector).tolist(),
+                                         limit=k, with_payload=True).points
+        return [Hit(float(p.score), dict(p.payload or {})) for p in found]
+
+
+class PostgresStore(Store):
+    """PostgreSQL with pgvector: one row per chunk (id, doc_id, row_hash, the row as
+    JSON text, the vector), a second table for the configuration. Each document's
+    writes are one transaction. The row is JSON text with every non-ASCII
+    character escaped, so text PostgreSQL cannot hold (NUL, lone surrogates) is
+    kept exactly."""
+
+    def __init__(self, uri: str):
+        from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+        import psycopg
+
+        parts = urlsplit(uri)
+        query = dict(parse_qsl(parts.query, keep_blank_values=True))
+        self.name = query.pop("table", TABLE)
+        if not self.name.replace("_", "").isalnum():
+            raise ConfigError(f"table name {self.name!r} in {uri!r}: letters, digits and _ only")
+        self.uri = uri
+        try:
+            self.conn = psycopg.connect(urlunsplit(parts._replace(query=urlencode(query))),
+                                        autocommit=True)
+        except psycopg.Error as exc:
+            raise ConfigError(f"cannot connect to {uri}: {str(exc).strip()}") from None
+        try:
+            if not self.conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'"
+                                     ).fetchone():
+                self.conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:
+            raise ConfigError(f"{uri}: the pgvector extension is not available "
+                              f"({str(exc).strip()})") from None
+        from pgvector.psycopg import register_vector
+
+        register_vector(self.conn)
+        self.conn.execute(f"CREATE TABLE IF NOT EXISTS {self.name}_config "
+                          "(key text PRIMARY KEY, value text NOT NULL)")
+
+    def _exists(self) -> bool:
+        row = self.conn.execute("SELECT to_regclass(%s)", (self.name,)).fetchone()
+        return bool(row and row[0])
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.conn.transaction():
+            yield
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def get_config(self) -> dict[str, Any] | None:
+        row = self.conn.execute(f"SELECT value FROM {self.name}_config WHERE key = 'config'"
+                                ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set_config(self, config: dict[str, Any]) -> None:
+        self.conn.execute(f"INSERT INTO {self.name}_config VALUES ('config', %s) ON CONFLICT "
+                          "(key) DO UPDATE SET value = EXCLUDED.value",
+                          (json.dumps(config, sort_keys=True),))
+
+    def reset(self) -> None:
+        with self.conn.transaction():
+            self.conn.execute(f"DROP TABLE IF EXISTS {self.name}")
+            self.conn.execute(f"DELETE FROM {self.name}_config")
+
+    def state(self) -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        if self._exists():
+            for cid, doc, h in self.conn.execute(f"SELECT id, doc_id, row_hash FROM {self.name}"):
+                out.setdefault(doc, {})[cid] = h
+        return out
+
+    def ids(self, doc_id: str) -> set[str]:
+        if not self._exists():
+            return set()
+        return {r[0] for r in self.conn.execute(f"SELECT id FROM {self.name} WHERE doc_id = %s",
+                                                (doc_id,))}
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        if not ids or not self._exists():
+            return {}
+        found = self.conn.execute(f"SELECT id, vector FROM {self.name} WHERE id = ANY(%s)",
+                                  (list(ids),))
+        return {cid: v.to_numpy().astype(np.float32) for cid, v in found}
+
+    def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        if not rows:
+            return
+        with self.conn.transaction():
+            self.conn.execute(f"CREATE TABLE IF NOT EXISTS {self.name} (id text PRIMARY KEY, "
+                              "doc_id text NOT NULL, row_hash text NOT NULL, row text NOT NULL, "
+                              f"vector vector({int(vectors.shape[1])}) NOT NULL)")
+            self.conn.execute(f"CREATE INDEX IF NOT EXISTS {self.name}_doc ON {self.name} "
+                              "(doc_id)")
+            with self.conn.cursor() as cur:
+                cur.executemany(
+                    f"INSERT INTO {self.name} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (id) DO "
+                    "UPDATE SET doc_id = EXCLUDED.doc_id, row_hash = EXCLUDED.row_hash, "
+                    "row = EXCLUDED.row, vector = EXCLUDED.vector",
+                    [(r["id"], r["doc_id"], r["row_hash"], json.dumps(r, ensure_ascii=True),
+                      np.asarray(v, dtype=np.float32)) for r, v in zip(rows, vectors)])
+
+    def delete(self, ids: Iterable[str]) -> None:
+        ids = list(ids)
+        if ids and self._exists():
+            self.conn.execute(f"DELETE FROM {self.name} WHERE id = ANY(%s)", (ids,))
+
+    def rows(self) -> tuple[list[dict[str, Any]], np.ndarray]:
+        if not self._exists():
+            return [], np.zeros((0, 0), dtype=np.float32)
+        found = self.conn.execute(f"SELECT row, vector FROM {self.name} ORDER BY id").fetchall()
+        if not found:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        return ([json.loads(r) for r, _ in found],
+                np.asarray([v.to_numpy() for _, v in found], dtype=np.float32))
+
+    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+        if not self._exists():
+            return []
+        q = np.asarray(vector, dtype=np.float32)
+        found = self.conn.execute(f"SELECT row, 1 - (vector <=> %s) FROM {self.name} "
+                                  "ORDER BY vector <=> %s LIMIT %s", (q, q, k))
+        return [Hit(float(score), json.loads(row)) for row, score in found]
+
 
 def open_store(uri: str) -> Store:
     """A store from its URI (see the module docstring)."""
@@ -318,13 +502,17 @@ def open_store(uri: str) -> Store:
             rest = uri[len("qdrant://"):]
             host, _, name = rest.partition("/")
             return QdrantStore(url=f"http://{host}", collection=name or TABLE)
+        if uri.startswith(("postgresql://", "postgres://")):
+            return PostgresStore(uri)
         if "://" in uri:
             raise ConfigError(f"unknown index URI {uri!r} (PATH, lancedb://PATH, "
-                              "qdrant+local://PATH or qdrant://HOST:PORT/NAME)")
+                              "qdrant+local://PATH, qdrant://HOST:PORT/NAME or "
+                              "postgresql://...)")
         return LanceStore(uri)
     except ImportError as exc:
+        extra = "postgres" if uri.startswith("postgres") else "qdrant"
         raise ConfigError(f"the store for {uri!r} needs {exc.name}: "
-                          "pip install 'chunkwise[qdrant]'") from None
+                          f"pip install 'chunkwise[{extra}]'") from None
 
 
 @dataclass
@@ -342,13 +530,25 @@ class IndexReport:
                 f"{self.reused:,} reused) {seconds:.1f} s")
 
 
+def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:
+            out[prefix + key] = value
+    return out
+
+
 def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
     stored = store.get_config()
     if stored is not None and stored != config:
         if not rebuild:
-            diff = sorted(k for k in set(stored) | set(config) if stored.get(k) != config.get(k))
+            was, now = _flat(stored), _flat(config)
+            diff = [f"{k} {was.get(k)!r} -> {now.get(k)!r}" for k in sorted(set(was) | set(now))
+                    if was.get(k) != now.get(k)]
             raise ConfigError(f"the index at {store.uri} was built with another configuration "
-                              f"({', '.join(diff)} differ); pass --rebuild to rebuild it")
+                              f"({', '.join(diff)}); pass --rebuild to rebuild it")
         store.reset()
     elif rebuild:
         store.reset()
@@ -368,25 +568,31 @@ def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chu
     report.reused += len(rows) - len(fresh)
     if fresh or moved or stale:
         report.changed += 1
-    if moved:
-        kept = store.vectors([r["id"] for r in moved])
-        missing = [r for r in moved if r["id"] not in kept]
-        fresh, moved = fresh + missing, [r for r in moved if r["id"] in kept]
+    kept = store.vectors([r["id"] for r in moved]) if moved else {}
+    fresh += [r for r in moved if r["id"] not in kept]
+    moved = [r for r in moved if r["id"] in kept]
+    # embedded before the writes begin: a transaction is not held open by the model
+    vectors = [np.asarray(embedder.embed([r["embed_text"] for r in part]), dtype=np.float32)
+               for part in _batches(fresh, 256)]
+    with store.transaction():
         if moved:
             store.upsert(moved, np.stack([kept[r["id"]] for r in moved]))
-    for part in _batches(fresh, 256):
-        vectors = np.asarray(embedder.embed([r["embed_text"] for r in part]), dtype=np.float32)
-        store.upsert(part, vectors)
-    store.delete(stale)
+        for part, vecs in zip(_batches(fresh, 256), vectors):
+            store.insert(part, vecs)
+        store.delete(stale)
 
 
 def search(store: Store, query: str, embedder: Any, *, k: int = 5,
            retriever: str = "hybrid", expand: bool = False) -> list[Hit]:
-    """The ``k`` best chunks for ``query``, ranked by the evaluation's retriever
-    (one implementation) over every row of the index, with the stored vectors.
-    ``expand`` (a hierarchical index): rank the smallest chunks, return their
-    parents, each once, in the order of their best child."""
+    """The ``k`` best chunks for ``query``. ``dense``: the store's own
+    nearest-neighbour search by cosine similarity (the ranking of the evaluation's
+    dense retriever, without loading the index). ``bm25`` and ``hybrid``: the
+    evaluation's retriever (one implementation) over every row of the index, with
+    the stored vectors. ``expand`` (a hierarchical index): rank the smallest
+    chunks, return their parents, each once, in the order of their best child."""
 
+    if retriever == "dense" and not expand:
+        return store.search(np.asarray(embedder.embed([query]), dtype=np.float32)[0], k)
     rows, vectors = store.rows()
     if not rows:
         return []
