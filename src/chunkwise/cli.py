@@ -292,6 +292,26 @@ def _chunk_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headers", action="store_true",
                    help="recursive/sentence: headings become hard boundaries and each chunk "
                         "carries its heading trail as context (always on for section)")
+    g = p.add_argument_group("contextual retrieval (an LLM situates each chunk in its document)")
+    g.add_argument("--contextualize", default=None, metavar="LLM",
+                   help="anthropic:MODEL, openai:MODEL[@BASE_URL], local[:PATH.gguf] (llama.cpp, "
+                        "default model Gemma 3 270M, offline) or title (the document title, no "
+                        "LLM): its sentences go into each chunk's context")
+    g.add_argument("--context-tokens", type=int, default=None, metavar="N",
+                   help="tokens reserved for the LLM's context at packing time (default: 80); "
+                        "context + text stays within max_tokens")
+    g.add_argument("--context-position", choices=("before", "after"), default=None,
+                   help="the LLM's sentences before the heading trail (default) or after it")
+    g.add_argument("--llm-concurrency", type=int, default=None, metavar="N",
+                   help="LLM calls in flight (default: 8 hosted, 1 local)")
+    g.add_argument("--prices", default=None, metavar="FILE.json",
+                   help="prices for the cost estimate: {MODEL: {input, cache_write, cached, "
+                        "output}} in US dollars per million tokens")
+    g.add_argument("--no-llm-cache", action="store_true",
+                   help="do not read or write the LLM answer cache (~/.cache/chunkwise/llm.sqlite)")
+    g.add_argument("--dry-run", action="store_true",
+                   help="with --contextualize: chunk, print the calls, tokens and cost it would "
+                        "take, call nothing and write nothing")
 
 
 def _error(message: str) -> None:
@@ -322,6 +342,21 @@ def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
         "code_language": args.code_language, "window_seconds": args.window_seconds,
         "references_budget": args.references_budget,
     }
+    if getattr(args, "contextualize", None):
+        prices = None
+        if args.prices:
+            try:
+                prices = json.loads(Path(args.prices).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise ChunkwiseError(f"--prices {args.prices}: {exc}") from None
+        show = getattr(args, "progress", None)
+        options.update({
+            "contextualize": args.contextualize, "context_tokens": args.context_tokens,
+            "context_position": args.context_position, "llm_concurrency": args.llm_concurrency,
+            "llm_cache": not args.no_llm_cache, "llm_prices": prices, "dry_run": args.dry_run,
+            "llm_progress": show if show is not None else sys.stderr.isatty()})
+    elif getattr(args, "dry_run", False):
+        raise ChunkwiseError("--dry-run estimates the cost of --contextualize; give it")
     if args.sizes:
         try:
             options["sizes"] = [int(x) for x in args.sizes.split(",")]
@@ -419,7 +454,13 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         vector_model = get_embedder(args.embedder or "minilm", cache=False)
     sources = list(iter_sources(args.paths, strings_are_paths=True))
     sink: JsonlSink | ParquetSink | None = None
-    if args.output:
+    contextual = getattr(chunker, "contextualizer", None)
+    if contextual is not None and args.engine == "ray":
+        raise ChunkwiseError("--contextualize runs on this machine (its LLM calls run "
+                             "concurrently): drop --engine ray")
+    if args.dry_run:
+        pass  # nothing is written
+    elif args.output:
         check_destination(args.output, [s.path for s in sources if s.path is not None])
         sink = ParquetSink(args.output) if args.format == "parquet" else JsonlSink(args.output)
     elif not args.summary:
@@ -452,6 +493,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
             workers = 1  # the model uses every core already; or too little to share
         if workers is None and _streams(chunker, sources, args):
             workers = 1  # a file read in windows is read in this process
+        if contextual is not None:
+            workers = 1  # one LLM client, its calls concurrent (--llm-concurrency)
         if args.engine == "ray":
             from . import ray as ray_engine
 
@@ -500,6 +543,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     elapsed = time.perf_counter() - t0
+    _llm_report(chunker, args)
 
     if args.summary:
         mean = total_tokens / n_chunks if n_chunks else 0.0
@@ -516,6 +560,19 @@ def cmd_chunk(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if failed else 0
 
 
+def _llm_report(chunker: Any, args: argparse.Namespace) -> None:
+    """The contextualizer's cost line: the estimate on stdout for --dry-run, the
+    run's figures on stderr otherwise."""
+    contextual = getattr(chunker, "contextualizer", None)
+    if contextual is None:
+        return
+    contextual.close()
+    if args.dry_run:
+        print(contextual.report.line(estimate=True))
+    else:
+        print(contextual.report.line(), file=sys.stderr)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     import json
 
@@ -528,13 +585,24 @@ def cmd_eval(args: argparse.Namespace) -> int:
     dataset = load_dataset(args.dataset)
     settings = EvalSettings.from_args(args)
 
-    def make_chunker(strategy: str | None, overrides: dict[str, Any]) -> Chunker:
-        return build_chunker(args, strategy, overrides)
+    made: list[Chunker] = []
 
+    def make_chunker(strategy: str | None, overrides: dict[str, Any]) -> Chunker:
+        made.append(build_chunker(args, strategy, overrides))
+        return made[-1]
+
+    if args.dry_run:
+        chunker = make_chunker(None, {})
+        for doc in dataset.documents.values():
+            chunker.chunk_document(doc)
+        _llm_report(chunker, args)
+        return 0
     if not args.grid:
         t0 = time.perf_counter()
         result = run_one(dataset, settings, {}, make_chunker, chunks_file=args.chunks)
         elapsed = time.perf_counter() - t0
+        for chunker in made:
+            _llm_report(chunker, args)
         for message in result.warnings:
             _warning(message)
         if args.json:
@@ -625,6 +693,13 @@ def _index(args: argparse.Namespace, store: Any) -> int:
     from .readers.sources import iter_sources
 
     chunker = build_chunker(args)
+    if args.dry_run:  # what contextualizing would cost; the index is left alone
+        for _ in iter_documents_chunks(chunker, list(iter_sources(args.paths,
+                                                                  strings_are_paths=True)),
+                                       on_error="skip", encoding=args.encoding):
+            pass
+        _llm_report(chunker, args)
+        return 0
     spec = args.embedder or "minilm"
     embedder = get_embedder(spec, cache=False)
     check_config(store, _index_config(chunker, spec, embedder), args.rebuild)
@@ -677,6 +752,7 @@ def _index(args: argparse.Namespace, store: Any) -> int:
     finally:
         if progress is not None:
             progress.close()
+    _llm_report(chunker, args)
     print(report.line(time.perf_counter() - t0))
     return EXIT_BAD_INPUT if failed else 0
 

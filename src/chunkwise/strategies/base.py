@@ -288,6 +288,11 @@ def get_chunker(strategy: str | Chunker = "auto", **options: Any) -> Chunker:
     if not isinstance(strategy, str) or strategy not in STRATEGIES:
         raise ConfigError(f"unknown strategy {strategy!r} "
                           f"(expected one of {', '.join(STRATEGIES.names())})")
+    if options.get("contextualize") is not None:
+        from ..contextual import contextual_chunker
+
+        return contextual_chunker(strategy, dict(options))
+    options.pop("contextualize", None)
     cls = STRATEGIES[strategy]
     try:
         return cls(**options)

@@ -1,0 +1,361 @@
+"""Contextual retrieval: an LLM writes one or two sentences situating each chunk in
+its document, and they go into the chunk's ``context`` (embedded and indexed for
+BM25 with the text, never part of ``text``).
+
+``get_chunker(name, contextualize="anthropic:claude-haiku-4-5", ...)`` (or
+``--contextualize`` on the command line) wraps any strategy in a
+:class:`ContextualChunker`:
+
+- **Budget.** The strategy packs its text within ``min(size, max_tokens -
+  context_tokens)``: ``context_tokens`` (default 80) are reserved at packing time.
+  The LLM's answer is cut at a sentence end (at a word when one sentence is too
+  long) until ``context + text`` counts at most ``max_tokens``, counted with the
+  chunker's tokenizer on the final string, so the hard budget holds whatever the
+  model writes.
+- **Caching.** Every call for a document starts with the same bytes (the
+  document), so Anthropic's ``cache_control`` block, OpenAI-compatible prefix
+  caches and llama.cpp's prompt cache all apply; the first call of a document
+  runs alone (it writes the cache), the others in parallel up to
+  ``concurrency``. Answers are kept on disk (:class:`~chunkwise.llm.LLMCache`):
+  a re-run, or a run after a crash, makes no call it already paid for.
+- **Long documents.** A document longer than the model's window (less room for
+  the prompt and answer) is cut into consecutive parts that fit; each chunk is
+  situated in the part holding its middle, after the document's outline (its
+  distinct heading trails, first ones first, up to an eighth of the room). The
+  chunks of one part share that prefix, so caching still applies.
+- ``contextualize="title"``: no LLM; the context is the document's title (or file
+  name), the cheap baseline the evaluation compares against.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .config import check_int
+from .engine import DocumentIndex, Piece, Span
+from .errors import ConfigError
+from .llm import (
+    CHUNK_PROMPT,
+    DOCUMENT_PROMPT,
+    LLM,
+    PROMPT_VERSION,
+    LLMCache,
+    Reply,
+    Usage,
+    get_llm,
+    text_hash,
+)
+from .strategies.base import Chunker
+from .types import Chunk, Document
+
+POSITIONS = ("before", "after")
+#: characters per token assumed when fitting a document into the model's window
+#: (conservative for English under BPE tokenizers)
+CHARS_PER_TOKEN = 3
+
+
+@dataclass
+class RunReport:
+    """What contextualizing cost: chunks, answers from the cache, tokens, time."""
+
+    model: str = ""
+    chunks: int = 0
+    from_cache: int = 0
+    cut: int = 0
+    usage: Usage = field(default_factory=Usage)
+    seconds: float = 0.0
+    prices: dict[str, dict[str, float]] | None = None
+
+    def line(self, estimate: bool = False) -> str:
+        u = self.usage
+        cost = u.cost(self.model, self.prices)
+        price = "no price known" if cost is None else f"${cost:,.4f}"
+        head = "estimate (no call made)" if estimate else "contextualize"
+        return (f"{head}: {self.model}: {self.chunks:,} chunks ({self.from_cache:,} from "
+                f"cache, {u.calls:,} calls, {self.cut:,} cut to fit) tokens in {u.input:,} "
+                f"({u.cached:,} cached, {u.cache_write:,} written to cache) out {u.output:,}; "
+                f"{price}" + ("" if estimate else f"; {self.seconds:.1f} s"))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+_TAGS = re.compile(r"</?(?:chunk|document|context)>", re.I)
+
+
+def clean_answer(text: str) -> str:
+    """The model's answer as one paragraph: tags it echoed and blank lines gone."""
+    text = _TAGS.sub(" ", text)
+    return " ".join(text.split())
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+class Contextualizer:
+    """Adds LLM context to a document's chunks within a token budget."""
+
+    def __init__(self, llm: str | LLM, *, context_tokens: int = 80, position: str = "before",
+                 prompt: str | None = None, concurrency: int | None = None,
+                 cache: bool | str | Path = True, progress: bool = False,
+                 prices: dict[str, dict[str, float]] | None = None, dry_run: bool = False):
+        if position not in POSITIONS:
+            raise ConfigError(f"context_position must be one of {', '.join(POSITIONS)}, "
+                              f"got {position!r}")
+        self.context_tokens = check_int("context_tokens", context_tokens, 1)
+        self.position = position
+        self.prompt = prompt or CHUNK_PROMPT
+        if "{chunk}" not in self.prompt:
+            raise ConfigError("the contextualize prompt must contain {chunk}")
+        self.title_only = llm == "title"
+        self.dry_run = dry_run
+        self.llm: LLM | None = None
+        self.spec = "title"
+        if not self.title_only:
+            if dry_run and isinstance(llm, str):  # an estimate needs no client (nor key)
+                self.spec, self.model = llm, llm.partition(":")[2].partition("@")[0] or llm
+                self.window = 8192 if llm.startswith("local") else 128_000
+            else:
+                self.llm = get_llm(llm)
+                self.spec, self.model = self.llm.spec, self.llm.model
+                self.window = self.llm.context_window
+        self.concurrency = concurrency or (self.llm.concurrency if self.llm else 1)
+        self.cache = None
+        if cache and not self.title_only:
+            self.cache = LLMCache(None if cache is True else cache)
+        self.progress = progress
+        self.report = RunReport(model="title" if self.title_only else self.model, prices=prices)
+        self._prompt_id = text_hash(PROMPT_VERSION + DOCUMENT_PROMPT + self.prompt)[:16]
+
+    def describe(self) -> dict[str, Any]:
+        return {"contextualize": "title" if self.title_only else self.spec,
+                "context_tokens": self.context_tokens, "context_position": self.position,
+                "prompt": self._prompt_id}
+
+    # -- the document part of the prompt -------------------------------------------
+
+    def prefixes(self, doc: Document, chunks: Sequence[Chunk]) -> list[str]:
+        """The document part of each chunk's prompt (shared by the chunks of a part)."""
+        room = (self.window - self.context_tokens - 400) * CHARS_PER_TOKEN
+        text = doc.text
+        if len(text) <= room:
+            return [DOCUMENT_PROMPT.format(document=text)] * len(chunks)
+        trails = list(dict.fromkeys(" > ".join(c.headings) for c in chunks if c.headings))
+        outline = ""
+        for trail in trails:
+            if len(outline) + len(trail) + 3 > room // 8:
+                break
+            outline += f"- {trail}\n"
+        part = max(1000, room - len(outline) - 200)
+        n = -(-len(text) // part)
+        out = []
+        for c in chunks:
+            i = min(n - 1, ((c.start + c.end) // 2) // part)
+            body = (f"Outline of the document:\n{outline}\n" if outline else "") + (
+                f"Part {i + 1} of {n} of the document:\n{text[i * part:(i + 1) * part]}")
+            out.append(DOCUMENT_PROMPT.format(document=body))
+        return out
+
+    # -- calls ---------------------------------------------------------------------
+
+    def _key(self, prefix: str, chunk: Chunk) -> str:
+        return LLMCache.key(self.spec, self._prompt_id, text_hash(prefix), text_hash(chunk.text),
+                            str(self.context_tokens))
+
+    def answers(self, doc: Document, chunks: Sequence[Chunk]) -> list[str]:
+        """One answer per chunk: from the cache, else from the model (the first call
+        of each document part alone, then the rest in parallel)."""
+        if self.title_only:
+            title = doc.title or (Path(doc.source).stem if doc.source else doc.doc_id)
+            return [f"From {title}."] * len(chunks)
+        prefixes = self.prefixes(doc, chunks)
+        suffixes = [self.prompt.format(chunk=c.text) for c in chunks]
+        keys = [self._key(p, c) for p, c in zip(prefixes, chunks)]
+        replies: list[Reply | None] = [self.cache.get(k) if self.cache else None for k in keys]
+        self.report.chunks += len(chunks)
+        self.report.from_cache += sum(r is not None for r in replies)
+        todo = [i for i, r in enumerate(replies) if r is None]
+        firsts, seen = [], set()
+        for i in todo:  # the first call of each document part writes the provider's cache
+            if prefixes[i] not in seen:
+                seen.add(prefixes[i])
+                firsts.append(i)
+        if self.dry_run:
+            opening = set(firsts)
+            for i in todo:  # every call reads its part's prefix from the cache but the first
+                prefix, prompt = len(prefixes[i]) // 4, (len(prefixes[i]) + len(suffixes[i])) // 4
+                self.report.usage.add(Usage(
+                    calls=1, input=prompt, cached=0 if i in opening else prefix,
+                    cache_write=prefix if i in opening else 0, output=self.context_tokens))
+            return ["" for _ in chunks]
+        assert self.llm is not None
+        llm = self.llm
+        lock = threading.Lock()
+
+        def call(i: int) -> None:
+            reply = llm.complete(prefixes[i], suffixes[i], self.context_tokens, lead="This chunk")
+            if self.cache:
+                self.cache.put(keys[i], reply)
+            with lock:
+                self.report.usage.add(reply.usage)
+                replies[i] = reply
+                if bar is not None:
+                    bar.update(1)
+
+        bar = None
+        if self.progress and todo:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(todo), unit="call", file=sys.stderr, leave=False,
+                       desc=doc.doc_id[-40:], dynamic_ncols=True)
+        try:
+            for i in firsts:
+                call(i)
+            opened = set(firsts)
+            rest = [i for i in todo if i not in opened]
+            if rest:
+                with ThreadPoolExecutor(max_workers=max(1, self.concurrency)) as pool:
+                    list(pool.map(call, rest))
+        finally:
+            if bar is not None:
+                bar.close()
+        return [r.text if r is not None else "" for r in replies]
+
+    # -- fitting -------------------------------------------------------------------
+
+    def fit(self, chunk: Chunk, answer: str, chunker: Chunker) -> Chunk:
+        """``chunk`` with the answer in its context, cut until the whole counts at most
+        the chunker's ``max_tokens``."""
+        answer = clean_answer(answer)
+        if not answer:
+            return chunk
+        count = chunker.tokenizer.count
+        budget = chunker.max_tokens
+        parts = sentences(answer)
+        cut = False
+        while parts:
+            candidate = " ".join(parts)
+            context = self._join(chunk.context, candidate)
+            n = count(context + chunk.text)
+            if n <= budget:
+                break
+            cut = True
+            if len(parts) > 1:
+                parts.pop()
+                continue
+            words = candidate.split()  # one sentence too long: words off its end
+            while len(words) > 1:
+                words = words[:max(1, len(words) * 3 // 4)]
+                context = self._join(chunk.context, " ".join(words) + "...")
+                n = count(context + chunk.text)
+                if n <= budget:
+                    break
+            if n > budget:
+                return chunk
+            candidate = " ".join(words) + "..."
+            break
+        else:
+            return chunk
+        if cut:
+            self.report.cut += 1
+        meta = dict(chunk.metadata)
+        meta["llm_context"] = candidate
+        if cut:
+            meta["llm_context_cut"] = True
+        return replace(chunk, context=context, token_count=n, metadata=MappingProxyType(meta))
+
+    def _join(self, context: str, answer: str) -> str:
+        if self.position == "before":
+            return f"{answer}\n{context}" if context else f"{answer}\n"
+        return f"{context}{answer}\n"
+
+    def enrich(self, doc: Document, chunks: list[Chunk], chunker: Chunker) -> list[Chunk]:
+        t0 = time.perf_counter()
+        answers = self.answers(doc, chunks)
+        out = [self.fit(c, a, chunker) for c, a in zip(chunks, answers)]
+        self.report.seconds += time.perf_counter() - t0
+        return out
+
+    def close(self) -> None:
+        if self.llm is not None:
+            self.llm.close()
+        if self.cache is not None:
+            self.cache.close()
+
+
+class ContextualChunker(Chunker):
+    """Any strategy, with LLM context added to its chunks (see the module)."""
+
+    name = "contextual"
+
+    def __init__(self, inner: Chunker, contextualizer: Contextualizer, max_tokens: int):
+        self.inner = inner
+        self.contextualizer = contextualizer
+        self.config = inner.config
+        self._max_tokens = max_tokens
+
+    def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
+        return self.inner.split(doc, index, span)
+
+    def chunk_document(self, doc: Document) -> list[Chunk]:
+        chunks = self.inner.chunk_document(doc)
+        return self.contextualizer.enrich(doc, chunks, self) if chunks else chunks
+
+    @property
+    def max_tokens(self) -> int:
+        return self._max_tokens
+
+    def describe(self) -> dict[str, Any]:
+        return {**self.inner.describe(), "max_tokens": self._max_tokens,
+                **self.contextualizer.describe()}
+
+    def __getstate__(self) -> Any:
+        raise TypeError("a contextualizing chunker runs in one process (its LLM calls run "
+                        "concurrently instead)")
+
+    def __getattr__(self, name: str) -> Any:  # expand(), last_strategy and the like
+        if name in ("inner", "contextualizer", "_max_tokens"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+
+def contextual_chunker(strategy: str, options: dict[str, Any]) -> Chunker:
+    """``get_chunker`` with ``contextualize=`` and its companions among the options."""
+    from .config import ChunkConfig
+    from .strategies.base import get_chunker
+
+    spec = options.pop("contextualize")
+    settings = {k: options.pop(k) for k in ("context_tokens", "context_position",
+                                            "context_prompt", "llm_concurrency", "llm_cache",
+                                            "llm_progress", "llm_prices", "dry_run")
+                if k in options}
+    reserve = check_int("context_tokens", settings.get("context_tokens", 80), 1)
+    base = ChunkConfig.create(size=options.get("size"), tokenizer=options.get("tokenizer"),
+                              max_tokens=options.get("max_tokens"))
+    inner_max = base.max_tokens - reserve
+    if inner_max < 8:
+        raise ConfigError(f"context_tokens {reserve} leaves {inner_max} of max_tokens "
+                          f"{base.max_tokens} for the text; lower context_tokens or raise "
+                          "max_tokens")
+    inner_options = {**options, "tokenizer": base.tokenizer, "max_tokens": inner_max}
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="size .* exceeds max_tokens")
+        inner = get_chunker(strategy, **inner_options)
+    ctx = Contextualizer(spec, context_tokens=reserve,
+                         position=settings.get("context_position", "before"),
+                         prompt=settings.get("context_prompt"),
+                         concurrency=settings.get("llm_concurrency"),
+                         cache=settings.get("llm_cache", True),
+                         progress=settings.get("llm_progress", False),
+                         prices=settings.get("llm_prices"), dry_run=settings.get("dry_run", False))
+    return ContextualChunker(inner, ctx, base.max_tokens)

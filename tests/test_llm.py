@@ -1,0 +1,243 @@
+"""Contextual retrieval against local servers speaking the real Anthropic Messages and
+OpenAI chat-completions protocols (the official SDKs make the requests), and one
+real run of the local GGUF model."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from llm_servers import LLMServer
+
+from chunkwise import get_chunker
+from chunkwise.cli import main
+from chunkwise.contextual import Contextualizer
+from chunkwise.errors import ConfigError
+from chunkwise.llm import LLMError, get_llm
+
+GUIDE = "# Shipping guide\n\n" + "".join(
+    f"## Part {i}\n\n" + f"Parcels of class {i} travel by courier within {i + 1} days. " * 12
+    + "\n\n" for i in range(5))
+
+
+def _chunks(spec, tmp_path, **options):
+    chunker = get_chunker("recursive", size=96, contextualize=spec,
+                          llm_cache=str(tmp_path / "llm.sqlite"), **options)
+    chunks = chunker.chunk({"guide.md": GUIDE})
+    chunker.contextualizer.close()
+    return chunker, chunks
+
+
+@pytest.fixture
+def anthropic_env(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    with LLMServer("anthropic") as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        yield server
+
+
+def test_anthropic_document_block_is_cached_and_first(anthropic_env, tmp_path):
+    server = anthropic_env
+    chunker, chunks = _chunks("anthropic:claude-haiku-4-5", tmp_path)
+    plain = get_chunker("recursive", size=96).chunk({"guide.md": GUIDE})
+    assert [c.text for c in chunks] == [c.text for c in plain]  # text untouched
+    assert len(server.ok()) == len(chunks) > 3
+    firsts = set()
+    for r, c in zip(sorted(server.ok(), key=lambda r: r["started"]), chunks):
+        headers = r["headers"]
+        assert r["path"] == "/v1/messages" and "anthropic-version" in headers
+        assert "sk-test" in (headers.get("x-api-key", ""), headers.get("authorization", ""),
+                             headers.get("authorization", "").removeprefix("Bearer "))
+        body = r["body"]
+        assert body["model"] == "claude-haiku-4-5" and body["max_tokens"] == 80
+        doc_block, chunk_block = body["messages"][0]["content"]
+        assert doc_block["cache_control"] == {"type": "ephemeral"}
+        assert "cache_control" not in chunk_block
+        assert GUIDE in doc_block["text"]
+        firsts.add(doc_block["text"])
+    assert len(firsts) == 1  # identical across the document's chunks
+    # the first call ran alone (it writes the cache), the others after it ended
+    ordered = sorted(server.ok(), key=lambda r: r["started"])
+    assert all(r["started"] >= ordered[0]["ended"] for r in ordered[1:])
+    for c in chunks:
+        assert c.context.startswith(f"This chunk opens with {' '.join(c.text.split()[:4])}.")
+        assert c.metadata["llm_context"] in c.context and c.token_count <= chunker.max_tokens
+    u = chunker.contextualizer.report.usage
+    assert u.calls == len(chunks) and u.cache_write > 0 and u.cached == u.cache_write * (
+        len(chunks) - 1)
+    assert chunker.contextualizer.report.line().startswith("contextualize: claude-haiku-4-5")
+    assert "$" in chunker.contextualizer.report.line()
+
+
+def test_a_second_run_makes_no_call(anthropic_env, tmp_path):
+    server = anthropic_env
+    _, first = _chunks("anthropic:claude-haiku-4-5", tmp_path)
+    n = len(server.requests)
+    chunker, again = _chunks("anthropic:claude-haiku-4-5", tmp_path)
+    assert len(server.requests) == n and again == first
+    assert chunker.contextualizer.report.from_cache == len(again)
+    assert chunker.contextualizer.report.usage.calls == 0
+
+
+@pytest.mark.parametrize("script", [[429], [500, 503], [429, 429, 529]])
+def test_rate_limits_and_server_errors_are_retried(monkeypatch, tmp_path, script):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    with LLMServer("anthropic", script=script) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        _, chunks = _chunks("anthropic:claude-haiku-4-5", tmp_path)
+    assert [r["status"] for r in server.requests[:len(script)]] == script
+    assert len(server.ok()) == len(chunks) and all(c.metadata["llm_context"] for c in chunks)
+
+
+def test_a_client_error_is_not_retried_and_is_one_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    src = tmp_path / "guide.md"
+    src.write_text(GUIDE)
+    with LLMServer("anthropic", script=[400]) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        code = main(["chunk", str(src), "--contextualize", "anthropic:claude-haiku-4-5",
+                     "--no-llm-cache", "-o", str(tmp_path / "out.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(server.requests) == 1
+    assert "LLM call failed (HTTP 400" in err and "Traceback" not in err
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_openai_prefix_is_byte_identical(monkeypatch, tmp_path):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with LLMServer("openai") as server:
+        chunker, chunks = _chunks(f"openai:qwen-test@{server.url}/v1", tmp_path,
+                                  context_position="after", llm_concurrency=3)
+    prompts = [r["body"]["messages"][0]["content"] for r in server.ok()]
+    assert len(prompts) == len(chunks) and all(r["path"] == "/v1/chat/completions"
+                                                 for r in server.ok())
+    prefix = "<document>\n" + GUIDE + "\n</document>\n"
+    assert all(p.startswith(prefix) for p in prompts)
+    assert all(r["raw"].startswith(server.ok()[0]["raw"][:40]) for r in server.ok())
+    u = chunker.contextualizer.report.usage
+    assert u.cached > 0 and u.output > 0
+    for c in chunks:  # after the heading trail (recursive has none: at the start)
+        assert c.context.endswith(c.metadata["llm_context"] + "\n")
+
+
+def test_an_overlong_answer_is_cut_at_a_sentence_within_the_budget(monkeypatch, tmp_path):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    long = " ".join(f"Sentence number {i} adds detail about parcels and couriers."
+                    for i in range(60))
+    with LLMServer("anthropic", answer=lambda prompt: long) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        chunker, chunks = _chunks("anthropic:claude-haiku-4-5", tmp_path,
+                                  max_tokens=140, context_tokens=40)
+    for c in chunks:
+        assert c.token_count <= 140 == chunker.max_tokens
+        assert chunker.tokenizer.count(c.embed_text) == c.token_count
+        assert c.metadata["llm_context_cut"] and c.metadata["llm_context"].endswith(".")
+        assert long.startswith(c.metadata["llm_context"])
+    assert chunker.contextualizer.report.cut == len(chunks)
+
+
+def test_a_long_document_is_sent_in_parts_with_its_outline(monkeypatch, tmp_path):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    text = "# Manual\n\n" + "".join(f"## Chapter {i}\n\n" + f"Chapter {i} text. " * 150 + "\n\n"
+                                    for i in range(8))
+    with LLMServer("openai") as server:
+        llm = get_llm(f"openai:m@{server.url}/v1")
+        llm.context_window = 2000  # about 4,500 characters of document per call
+        chunker = get_chunker("section", size=96, contextualize=llm,
+                              llm_cache=str(tmp_path / "c.sqlite"))
+        src = tmp_path / "manual.md"
+        src.write_text(text)
+        chunks = chunker.chunk(src)
+    prompts = [r["body"]["messages"][0]["content"] for r in server.ok()]
+    documents = {p.split("</document>")[0] for p in prompts}
+    assert 1 < len(documents) < len(chunks)  # a few parts, each shared by its chunks
+    for p in prompts:
+        part = p.split("</document>")[0]
+        assert "Outline of the document:\n- Manual > Chapter 0" in part and len(part) < 6000
+        chunk_text = p.split("<chunk>\n")[1].split("\n</chunk>")[0]
+        assert chunk_text[:60] in part or chunk_text[-60:] in part  # the part holding it
+
+
+def test_dry_run_calls_nothing_and_prints_the_estimate(monkeypatch, tmp_path, capsys):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    src = tmp_path / "guide.md"
+    src.write_text(GUIDE)
+    out = tmp_path / "out.jsonl"
+    code = main(["chunk", str(src), "--contextualize", "anthropic:claude-haiku-4-5",
+                 "--dry-run", "--no-llm-cache", "-o", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0 and not out.exists()
+    assert printed.startswith("estimate (no call made): claude-haiku-4-5:") and "$" in printed
+    calls = int(printed.split(" calls")[0].split()[-1])
+    assert calls > 3
+
+
+def test_missing_key_or_model_is_a_clear_error(monkeypatch, tmp_path, capsys):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    src = tmp_path / "a.md"
+    src.write_text(GUIDE)
+    for spec, message in [("anthropic:claude-haiku-4-5", "ANTHROPIC_API_KEY"),
+                          ("openai:gpt-4.1-mini", "OPENAI_API_KEY"),
+                          ("anthropic:", "no model given"), ("gemini:x", "unknown LLM"),
+                          ("local:/nowhere/model.gguf", "no model file")]:
+        code = main(["chunk", str(src), "--contextualize", spec])
+        err = capsys.readouterr().err
+        assert code == 2 and message in err and "Traceback" not in err, (spec, err)
+    with pytest.raises(ConfigError, match="context_tokens"):
+        get_chunker("recursive", size=64, max_tokens=64, contextualize="title",
+                    context_tokens=60)
+    assert issubclass(LLMError, ConfigError)
+
+
+@settings(max_examples=60, deadline=None)
+@given(answer=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=800),
+       position=st.sampled_from(["before", "after"]))
+def test_fit_never_breaks_the_budget(answer, position):
+    chunker = get_chunker("section", size=64, max_tokens=96, contextualize="title",
+                          context_tokens=24, context_position=position)
+    chunks = chunker.inner.chunk({"d.md": "# Title\n\n## Part\n\n" + "Words in a row. " * 80})
+    ctx = Contextualizer("title", context_tokens=24, position=position)
+    for c in chunks:
+        fitted = ctx.fit(c, answer, chunker)
+        assert fitted.token_count <= 96 and fitted.text == c.text and fitted.id == c.id
+        assert chunker.tokenizer.count(fitted.embed_text) == fitted.token_count
+        assert c.context in fitted.context
+
+
+def test_title_context_and_eval_with_contextualize(tmp_path, capsys):
+    folder = tmp_path / "ds"
+    folder.mkdir()
+    (folder / "guide.md").write_text(GUIDE)
+    start = GUIDE.index("Parcels of class 3")
+    ref = GUIDE[start:start + 60]
+    (folder / "questions.jsonl").write_text(json.dumps({
+        "question": "How long does a class 3 parcel take?", "doc_id": "guide.md",
+        "references": [{"start": start, "end": start + 60, "content": ref}]}) + "\n")
+    code = main(["eval", "--dataset", f"jsonl:{folder}", "--contextualize", "title",
+                 "--strategy", "recursive", "--retriever", "bm25", "--json"])
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert code == 0 and result["config"]["contextualize"] == "title"
+    assert result["recall"] > 0 and "contextualize: title" in err
+
+
+@pytest.mark.slow
+def test_the_local_model_runs_for_real(tmp_path):
+    chunker = get_chunker("recursive", size=128, contextualize="local",
+                          llm_cache=str(tmp_path / "llm.sqlite"))
+    text = ("# Refund policy\n\nCustomers may return goods within 30 days of delivery. "
+            "Refunds are paid to the original card within five working days.\n\n"
+            "## Exceptions\n\nPerishable food and opened software cannot be returned. "
+            "Gift cards are final sale.\n")
+    chunks = chunker.chunk({"refunds.md": text})
+    report = chunker.contextualizer.report
+    assert report.usage.calls == len(chunks) >= 1 and report.usage.input > 0
+    for c in chunks:
+        assert c.metadata["llm_context"].startswith("This chunk")
+        assert c.token_count <= chunker.max_tokens and c.context.startswith("This chunk")
+    chunker.contextualizer.close()
+    again = get_chunker("recursive", size=128, contextualize="local",
+                        llm_cache=str(tmp_path / "llm.sqlite"))
+    assert again.chunk({"refunds.md": text}) == chunks
+    assert again.contextualizer.report.usage.calls == 0
