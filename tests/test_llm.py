@@ -241,3 +241,45 @@ def test_the_local_model_runs_for_real(tmp_path):
                         llm_cache=str(tmp_path / "llm.sqlite"))
     assert again.chunk({"refunds.md": text}) == chunks
     assert again.contextualizer.report.usage.calls == 0
+
+
+def _question_answer(prompt: str) -> str:
+    passage = prompt.split("<passage>\n", 1)[1].split("\n</passage>", 1)[0]
+    words = passage.split()
+    if "class 2" in passage:  # made-up evidence: must be dropped
+        return json.dumps({"question": "What is class 2?", "evidence": "Class 2 is purple."})
+    sentence = passage[passage.index("Parcels"):].split(". ")[0] + "."
+    return "Sure: " + json.dumps({"question": f"How fast is {' '.join(words[2:5])}?",
+                                  "evidence": sentence})
+
+
+def test_questions_from_the_users_documents_feed_eval(monkeypatch, tmp_path, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    docs = tmp_path / "corpus"
+    docs.mkdir()
+    (docs / "guide.md").write_text(GUIDE)
+    (docs / "other.md").write_text(GUIDE.replace("Parcels", "Parcels and pallets"))
+    out = tmp_path / "questions.jsonl"
+    with LLMServer("openai", answer=_question_answer) as server:
+        code = main(["questions", str(docs), "-o", str(out), "--llm",
+                     f"openai:m@{server.url}/v1", "-n", "8", "--no-llm-cache"])
+    printed = capsys.readouterr().out
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert code == 0 and len(server.ok()) == 8
+    dropped = int(printed.split("(")[1].split()[0])
+    assert len(lines) + dropped == 8 and dropped >= 1 and len(lines) >= 4
+    assert {q["doc_id"] for q in lines} == {"corpus/guide.md", "corpus/other.md"}
+    for q in lines:
+        text = (tmp_path / q["doc_id"]).read_text()
+        ref = q["references"][0]
+        assert text[ref["start"]:ref["end"]] == ref["content"] and "llm" in q["tags"]
+    code = main(["eval", "--dataset", f"jsonl:{tmp_path}", "--retriever", "bm25", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0 and result["n_questions"] == len(lines) and result["recall"] > 0
+
+    code = main(["questions", str(docs), "-o", str(tmp_path / "h.jsonl"), "--heuristic"])
+    assert code == 0 and "heuristic" in (tmp_path / "h.jsonl").read_text()
+    (tmp_path / "elsewhere").mkdir()
+    code = main(["questions", str(docs), "-o", str(tmp_path / "elsewhere" / "x.jsonl"),
+                 "--heuristic"])
+    assert code == 2 and "outside" in capsys.readouterr().err

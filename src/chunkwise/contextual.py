@@ -173,6 +173,7 @@ class Contextualizer:
     def answers(self, doc: Document, chunks: Sequence[Chunk]) -> list[str]:
         """One answer per chunk: from the cache, else from the model (the first call
         of each document part alone, then the rest in parallel)."""
+        self.report.chunks += len(chunks)
         if self.title_only:
             title = doc.title or (Path(doc.source).stem if doc.source else doc.doc_id)
             return [f"From {title}."] * len(chunks)
@@ -180,7 +181,6 @@ class Contextualizer:
         suffixes = [self.prompt.format(chunk=c.text) for c in chunks]
         keys = [self._key(p, c) for p, c in zip(prefixes, chunks)]
         replies: list[Reply | None] = [self.cache.get(k) if self.cache else None for k in keys]
-        self.report.chunks += len(chunks)
         self.report.from_cache += sum(r is not None for r in replies)
         todo = [i for i, r in enumerate(replies) if r is None]
         firsts, seen = [], set()

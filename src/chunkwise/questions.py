@@ -1,0 +1,179 @@
+"""Questions from the user's own documents, in the evaluation's dataset format, so
+``chunkwise eval --dataset jsonl:FOLDER`` can choose the chunking for *their* corpus.
+
+Passages are picked across the corpus, stratified by document and kind (table,
+procedure, code, prose): documents in turn, each giving the kind it has given
+least so far. An LLM writes a question each passage answers and copies the
+sentences that answer it; evidence that is not an exact substring of the passage
+is dropped (counted), so every reference span is verifiable. ``heuristic=True``
+needs no LLM: questions from headings (the section's first sentence is the
+evidence) and table rows (the row is), labelled ``heuristic`` in their tags:
+weaker, since their wording repeats the passage's.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ChunkwiseError
+from .llm import LLM, LLMCache, Reply, get_llm, text_hash
+from .types import Chunk
+
+QUESTION_PROMPT = (
+    "Write one question that a user of these documents might ask and that the passage "
+    "above answers, and copy, word for word, the sentence or sentences of the passage that "
+    "answer it. Answer with JSON only, on one line: "
+    '{"question": "...", "evidence": "..."}')
+PASSAGE_PROMPT = "<passage>\n{passage}\n</passage>\n"
+_LIST_LINE = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s")
+_SENTENCE = re.compile(r"[^.!?\n]*[A-Za-z][^.!?\n]*[.!?]")
+
+
+def passage_kind(chunk: Chunk) -> str:
+    if chunk.kind in ("table", "code"):
+        return chunk.kind
+    lines = [line for line in chunk.text.splitlines() if line.strip()]
+    if len(lines) >= 3 and sum(bool(_LIST_LINE.match(line)) for line in lines) * 2 >= len(lines):
+        return "procedure"
+    return "prose"
+
+
+def pick(chunks_by_doc: dict[str, list[Chunk]], n: int, seed: int = 0) -> list[Chunk]:
+    """Up to ``n`` passages, documents in turn, each giving its least-given kind."""
+    rng = random.Random(seed)
+    pools: dict[str, dict[str, list[Chunk]]] = {}
+    for doc_id, chunks in chunks_by_doc.items():
+        for c in chunks:
+            if len(c.text.split()) >= 8:  # too short to ask about
+                pools.setdefault(doc_id, {}).setdefault(passage_kind(c), []).append(c)
+    for kinds in pools.values():
+        for items in kinds.values():
+            rng.shuffle(items)
+    given: dict[str, int] = {}
+    out: list[Chunk] = []
+    docs = sorted(pools)
+    while len(out) < n and any(any(k.values()) for k in pools.values()):
+        for doc_id in docs:
+            kinds = {k: v for k, v in pools[doc_id].items() if v}
+            if not kinds or len(out) >= n:
+                continue
+            kind = min(kinds, key=lambda k: (given.get(k, 0), k))
+            given[kind] = given.get(kind, 0) + 1
+            out.append(kinds[kind].pop())
+    return out
+
+
+@dataclass
+class Generated:
+    questions: list[dict[str, Any]] = field(default_factory=list)
+    dropped: int = 0
+
+
+def _reference(chunk: Chunk, evidence: str) -> dict[str, Any] | None:
+    evidence = evidence.strip()
+    at = chunk.text.find(evidence) if evidence else -1
+    if at < 0:
+        return None
+    start = chunk.start + at
+    return {"start": start, "end": start + len(evidence), "content": evidence}
+
+
+def _parse(text: str) -> tuple[str, str] | None:
+    match = re.search(r"\{.*\}", text, re.S)
+    if not match:
+        return None
+    try:
+        obj = json.loads(match.group(0))
+    except ValueError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    q, e = obj.get("question"), obj.get("evidence")
+    if not isinstance(q, str) or not isinstance(e, str) or not q.strip():
+        return None
+    return q.strip(), e
+
+
+def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
+             cache: bool | str | Path = True) -> tuple[Generated, Any]:
+    from .contextual import RunReport
+
+    model = get_llm(llm)
+    store = LLMCache(None if cache is True else cache) if cache else None
+    report = RunReport(model=model.model)
+    out = Generated()
+    lead = '{"question": "'
+    for c in passages:
+        prefix = PASSAGE_PROMPT.format(passage=c.text)
+        key = LLMCache.key(model.spec, "questions-1", text_hash(prefix))
+        reply: Reply | None = store.get(key) if store else None
+        report.chunks += 1
+        if reply is None:
+            reply = model.complete(prefix, QUESTION_PROMPT, 200, lead=lead)
+            report.usage.add(reply.usage)
+            if store:
+                store.put(key, reply)
+        else:
+            report.from_cache += 1
+        parsed = _parse(reply.text)
+        ref = _reference(c, parsed[1]) if parsed else None
+        if parsed is None or ref is None:
+            out.dropped += 1
+            continue
+        out.questions.append({"question": parsed[0], "doc_id": doc_ids[c.doc_id],
+                              "references": [ref], "tags": [passage_kind(c), "llm"],
+                              "generator": model.spec})
+    model.close()
+    if store:
+        store.close()
+    return out, report
+
+
+def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
+    out = Generated()
+    for c in passages:
+        kind = passage_kind(c)
+        question = evidence = None
+        if kind == "table":
+            rows = [r for r in c.text.splitlines() if r.strip().startswith("|")]
+            header = [h.strip() for h in rows[0].strip().strip("|").split("|")] if rows else []
+            body = [r for r in rows[1:] if not set(r.strip()) <= set("|-: ")]
+            if header and body:
+                cells = [x.strip() for x in body[0].strip().strip("|").split("|")]
+                if len(cells) > 1 and len(header) > 1 and cells[0]:
+                    question = f"What is the {header[1]} of {cells[0]}?"
+                    evidence = body[0].strip()
+        else:
+            sentence = next((m.group(0).strip() for m in _SENTENCE.finditer(c.text)
+                             if len(m.group(0).split()) >= 5), None)
+            if sentence and c.headings:
+                question = f"What does the section {c.headings[-1]!r} say?"
+                evidence = sentence
+        ref = _reference(c, evidence) if evidence else None
+        if question is None or ref is None:
+            out.dropped += 1
+            continue
+        out.questions.append({"question": question, "doc_id": doc_ids[c.doc_id],
+                              "references": [ref], "tags": [kind, "heuristic"],
+                              "generator": "heuristic"})
+    return out
+
+
+def relative_ids(paths: Iterable[tuple[str, Path]], folder: Path) -> dict[str, str]:
+    """Each document's path relative to the dataset folder (where questions.jsonl is)."""
+    out = {}
+    root = folder.resolve()
+    for doc_id, path in paths:
+        try:
+            out[doc_id] = path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            raise ChunkwiseError(f"{path} is outside {folder}: write the questions into a "
+                                 "folder that holds the documents (doc_id is the path "
+                                 "relative to it)") from None
+    return out
