@@ -31,7 +31,8 @@ def test_public_api_is_exactly_all():
     # subpackages are importable attributes, but nothing else leaks
     assert exported - PUBLIC <= {"api", "config", "engine", "errors", "ids", "levels", "readers",
                                  "strategies", "tokens", "types", "embed", "eval", "sinks", "cli", "view",
-                                 "parallel", "ray", "stream", "adapters", "index"}
+                                 "parallel", "ray", "stream", "adapters", "index", "llm",
+                                 "contextual", "questions"}
 
 
 def test_every_strategy_class_is_registered_and_exported():
