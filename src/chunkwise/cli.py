@@ -694,16 +694,22 @@ def _index_config(chunker: Chunker, spec: str, embedder: Any) -> dict[str, Any]:
             "dim": int(getattr(embedder, "dim", 0) or 0)}
 
 
-def cmd_index(args: argparse.Namespace) -> int:
+def _with_store(args: argparse.Namespace, run: Any) -> int:
+    """``run(args, store)`` with the store at ``--db``, closed afterwards (Qdrant's
+    local mode locks its folder until then)."""
     from .index import open_store
 
-    if any(p == "-" for p in args.paths):
-        raise ChunkwiseError("index reads files, folders and globs, not standard input")
     store = open_store(args.db)
     try:
-        return _index(args, store)
+        return int(run(args, store))
     finally:
         store.close()
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    if any(p == "-" for p in args.paths):
+        raise ChunkwiseError("index reads files, folders and globs, not standard input")
+    return _with_store(args, _index)
 
 
 def _index(args: argparse.Namespace, store: Any) -> int:
@@ -778,15 +784,9 @@ def _index(args: argparse.Namespace, store: Any) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from .index import open_store
-
     if args.k < 1:
         raise ChunkwiseError("-k must be a positive integer")
-    store = open_store(args.db)
-    try:
-        return _search(args, store)
-    finally:
-        store.close()
+    return _with_store(args, _search)
 
 
 def _search(args: argparse.Namespace, store: Any) -> int:

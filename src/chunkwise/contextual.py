@@ -33,7 +33,8 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -98,6 +99,18 @@ def clean_answer(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def _cuts(answer: str) -> Iterator[tuple[str, bool]]:
+    """The answer, then shorter and shorter versions (whole sentences off its end; then
+    words off the first sentence, marked with "..."), each with whether it was cut."""
+    parts = sentences(answer)
+    for k in range(len(parts), 0, -1):
+        yield " ".join(parts[:k]), k < len(parts)
+    words = parts[0].split() if parts else []
+    while len(words) > 1:
+        words = words[:max(1, len(words) * 3 // 4)]
+        yield " ".join(words) + "...", True
 
 
 class Contextualizer:
@@ -233,44 +246,20 @@ class Contextualizer:
 
     def fit(self, chunk: Chunk, answer: str, chunker: Chunker) -> Chunk:
         """``chunk`` with the answer in its context, cut until the whole counts at most
-        the chunker's ``max_tokens``."""
-        answer = clean_answer(answer)
-        if not answer:
-            return chunk
-        count = chunker.tokenizer.count
-        budget = chunker.max_tokens
-        parts = sentences(answer)
-        cut = False
-        while parts:
-            candidate = " ".join(parts)
+        the chunker's ``max_tokens`` (unchanged when not even a few words fit)."""
+        for candidate, cut in _cuts(clean_answer(answer)):
             context = self._join(chunk.context, candidate)
-            n = count(context + chunk.text)
-            if n <= budget:
-                break
-            cut = True
-            if len(parts) > 1:
-                parts.pop()
+            n = chunker.tokenizer.count(context + chunk.text)
+            if n > chunker.max_tokens:
                 continue
-            words = candidate.split()  # one sentence too long: words off its end
-            while len(words) > 1:
-                words = words[:max(1, len(words) * 3 // 4)]
-                context = self._join(chunk.context, " ".join(words) + "...")
-                n = count(context + chunk.text)
-                if n <= budget:
-                    break
-            if n > budget:
-                return chunk
-            candidate = " ".join(words) + "..."
-            break
-        else:
-            return chunk
-        if cut:
-            self.report.cut += 1
-        meta = dict(chunk.metadata)
-        meta["llm_context"] = candidate
-        if cut:
-            meta["llm_context_cut"] = True
-        return replace(chunk, context=context, token_count=n, metadata=MappingProxyType(meta))
+            meta = dict(chunk.metadata)
+            meta["llm_context"] = candidate
+            if cut:
+                meta["llm_context_cut"] = True
+                self.report.cut += 1
+            return replace(chunk, context=context, token_count=n,
+                           metadata=MappingProxyType(meta))
+        return chunk
 
     def _join(self, context: str, answer: str) -> str:
         if self.position == "before":
@@ -346,8 +335,6 @@ def contextual_chunker(strategy: str, options: dict[str, Any]) -> Chunker:
                           f"{base.max_tokens} for the text; lower context_tokens or raise "
                           "max_tokens")
     inner_options = {**options, "tokenizer": base.tokenizer, "max_tokens": inner_max}
-    import warnings
-
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="size .* exceeds max_tokens")
         inner = get_chunker(strategy, **inner_options)

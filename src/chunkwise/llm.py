@@ -233,7 +233,7 @@ class OpenAILLM(LLM):
         resp = self.client.chat.completions.create(
             model=self.model, max_tokens=max_tokens, temperature=0.0,
             messages=[{"role": "user", "content": prefix + suffix}])
-        text = resp.choices[0].message.content or "" if resp.choices else ""
+        text = (resp.choices[0].message.content or "") if resp.choices else ""
         u = resp.usage
         details = getattr(u, "prompt_tokens_details", None) if u else None
         cached = int(getattr(details, "cached_tokens", 0) or 0) if details else 0
