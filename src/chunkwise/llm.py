@@ -292,7 +292,8 @@ class LocalLLM(LLM):
     def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
         # the default model is a base model: the prompt ends where its answer begins
         request = {"prompt": prefix + suffix + "\n\nAnswer: " + lead, "max_tokens": max_tokens,
-                   "temperature": 0.0, "cache_prompt": True, "stop": ["\n"]}
+                   "temperature": 0.0, "repeat_penalty": 1.3, "cache_prompt": True,
+                   "stop": ["\n"]}
         with self._lock:
             out = self._server.handle_completions(request)
         if not isinstance(out, dict) or "choices" not in out:
