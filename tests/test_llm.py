@@ -21,7 +21,8 @@ GUIDE = "# Shipping guide\n\n" + "".join(
 
 
 def _chunks(spec, tmp_path, **options):
-    chunker = get_chunker("recursive", size=96, contextualize=spec,
+    # size 176 less the 80 reserved: the text cuts of size 96
+    chunker = get_chunker("recursive", size=176, contextualize=spec,
                           llm_cache=str(tmp_path / "llm.sqlite"), **options)
     chunks = chunker.chunk({"guide.md": GUIDE})
     chunker.contextualizer.close()
@@ -61,7 +62,7 @@ def test_anthropic_document_block_is_cached_and_first(anthropic_env, tmp_path):
     assert all(r["started"] >= ordered[0]["ended"] for r in ordered[1:])
     for c in chunks:
         assert c.context.startswith(f"This chunk opens with {' '.join(c.text.split()[:4])}.")
-        assert c.metadata["llm_context"] in c.context and c.token_count <= chunker.max_tokens
+        assert c.metadata["llm_context"] in c.context and c.token_count <= chunker.limit == 176
     u = chunker.contextualizer.report.usage
     assert u.calls == len(chunks) and u.cache_write > 0 and u.cached == u.cache_write * (
         len(chunks) - 1)
@@ -129,7 +130,7 @@ def test_an_overlong_answer_is_cut_at_a_sentence_within_the_budget(monkeypatch, 
         chunker, chunks = _chunks("anthropic:claude-haiku-4-5", tmp_path,
                                   max_tokens=140, context_tokens=40)
     for c in chunks:
-        assert c.token_count <= 140 == chunker.max_tokens
+        assert c.token_count <= 140 == chunker.limit
         assert chunker.tokenizer.count(c.embed_text) == c.token_count
         assert c.metadata["llm_context_cut"] and c.metadata["llm_context"].endswith(".")
         assert long.startswith(c.metadata["llm_context"])
@@ -143,7 +144,7 @@ def test_a_long_document_is_sent_in_parts_with_its_outline(monkeypatch, tmp_path
     with LLMServer("openai") as server:
         llm = get_llm(f"openai:m@{server.url}/v1")
         llm.context_window = 2000  # about 4,500 characters of document per call
-        chunker = get_chunker("section", size=96, contextualize=llm,
+        chunker = get_chunker("section", size=176, contextualize=llm,
                               llm_cache=str(tmp_path / "c.sqlite"))
         src = tmp_path / "manual.md"
         src.write_text(text)
@@ -194,13 +195,13 @@ def test_missing_key_or_model_is_a_clear_error(monkeypatch, tmp_path, capsys):
 @given(answer=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=800),
        position=st.sampled_from(["before", "after"]))
 def test_fit_never_breaks_the_budget(answer, position):
-    chunker = get_chunker("section", size=64, max_tokens=96, contextualize="title",
+    chunker = get_chunker("section", size=96, max_tokens=64, contextualize="title",
                           context_tokens=24, context_position=position)
     chunks = chunker.inner.chunk({"d.md": "# Title\n\n## Part\n\n" + "Words in a row. " * 80})
     ctx = Contextualizer("title", context_tokens=24, position=position)
     for c in chunks:
         fitted = ctx.fit(c, answer, chunker)
-        assert fitted.token_count <= 96 and fitted.text == c.text and fitted.id == c.id
+        assert fitted.token_count <= 64 and fitted.text == c.text and fitted.id == c.id
         assert chunker.tokenizer.count(fitted.embed_text) == fitted.token_count
         assert c.context in fitted.context
 
@@ -224,7 +225,7 @@ def test_title_context_and_eval_with_contextualize(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_the_local_model_runs_for_real(tmp_path):
-    chunker = get_chunker("recursive", size=128, contextualize="local",
+    chunker = get_chunker("recursive", size=160, contextualize="local",
                           llm_cache=str(tmp_path / "llm.sqlite"))
     text = ("# Refund policy\n\nCustomers may return goods within 30 days of delivery. "
             "Refunds are paid to the original card within five working days.\n\n"
@@ -235,9 +236,9 @@ def test_the_local_model_runs_for_real(tmp_path):
     assert report.usage.calls == len(chunks) >= 1 and report.usage.input > 0
     for c in chunks:
         assert c.metadata["llm_context"].startswith("This chunk")
-        assert c.token_count <= chunker.max_tokens and c.context.startswith("This chunk")
+        assert c.token_count <= chunker.limit == 160 and c.context.startswith("This chunk")
     chunker.contextualizer.close()
-    again = get_chunker("recursive", size=128, contextualize="local",
+    again = get_chunker("recursive", size=160, contextualize="local",
                         llm_cache=str(tmp_path / "llm.sqlite"))
     assert again.chunk({"refunds.md": text}) == chunks
     assert again.contextualizer.report.usage.calls == 0

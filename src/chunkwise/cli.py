@@ -318,8 +318,8 @@ def _chunk_options(p: argparse.ArgumentParser) -> None:
                         "default model Gemma 3 270M, offline) or title (the document title, no "
                         "LLM): its sentences go into each chunk's context")
     g.add_argument("--context-tokens", type=int, default=None, metavar="N",
-                   help="tokens reserved for the LLM's context at packing time (default: 80); "
-                        "context + text stays within max_tokens")
+                   help="tokens of the budget (size) reserved for the LLM's context at "
+                        "packing time (default: 80); context + text stays within the budget")
     g.add_argument("--context-position", choices=("before", "after"), default=None,
                    help="the LLM's sentences before the heading trail (default) or after it")
     g.add_argument("--llm-concurrency", type=int, default=None, metavar="N",

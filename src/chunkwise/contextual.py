@@ -6,12 +6,13 @@ BM25 with the text, never part of ``text``).
 ``--contextualize`` on the command line) wraps any strategy in a
 :class:`ContextualChunker`:
 
-- **Budget.** The strategy packs its text within ``min(size, max_tokens -
-  context_tokens)``: ``context_tokens`` (default 80) are reserved at packing time.
-  The LLM's answer is cut at a sentence end (at a word when one sentence is too
-  long) until ``context + text`` counts at most ``max_tokens``, counted with the
-  chunker's tokenizer on the final string, so the hard budget holds whatever the
-  model writes.
+- **Budget.** The hard budget stays ``min(size, max_tokens)`` on ``context +
+  text``. The strategy packs within that less ``context_tokens`` (default 80),
+  reserved at packing time; the LLM's answer is then cut at a sentence end (at a
+  word when one sentence is too long) until ``context + text`` fits the budget,
+  counted with the chunker's tokenizer on the final string, so it holds
+  whatever the model writes. (Size 240 with the default reservation keeps the
+  text cuts of size 160.)
 - **Caching.** Every call for a document starts with the same bytes (the
   document), so Anthropic's ``cache_control`` block, OpenAI-compatible prefix
   caches and llama.cpp's prompt cache all apply; the first call of a document
@@ -41,7 +42,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .config import check_int
+from .config import ChunkConfig, check_int
 from .engine import DocumentIndex, Piece, Span
 from .errors import ConfigError
 from .llm import (
@@ -246,11 +247,11 @@ class Contextualizer:
 
     def fit(self, chunk: Chunk, answer: str, chunker: Chunker) -> Chunk:
         """``chunk`` with the answer in its context, cut until the whole counts at most
-        the chunker's ``max_tokens`` (unchanged when not even a few words fit)."""
+        the chunker's budget, ``limit`` (unchanged when not even a few words fit)."""
         for candidate, cut in _cuts(clean_answer(answer)):
             context = self._join(chunk.context, candidate)
             n = chunker.tokenizer.count(context + chunk.text)
-            if n > chunker.max_tokens:
+            if n > chunker.limit:
                 continue
             meta = dict(chunk.metadata)
             meta["llm_context"] = candidate
@@ -285,11 +286,10 @@ class ContextualChunker(Chunker):
 
     name = "contextual"
 
-    def __init__(self, inner: Chunker, contextualizer: Contextualizer, max_tokens: int):
+    def __init__(self, inner: Chunker, contextualizer: Contextualizer, config: ChunkConfig):
         self.inner = inner
         self.contextualizer = contextualizer
-        self.config = inner.config
-        self._max_tokens = max_tokens
+        self.config = config  # the user's: its limit is the budget on context + text
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         return self.inner.split(doc, index, span)
@@ -298,12 +298,8 @@ class ContextualChunker(Chunker):
         chunks = self.inner.chunk_document(doc)
         return self.contextualizer.enrich(doc, chunks, self) if chunks else chunks
 
-    @property
-    def max_tokens(self) -> int:
-        return self._max_tokens
-
     def describe(self) -> dict[str, Any]:
-        return {**self.inner.describe(), "max_tokens": self._max_tokens,
+        return {**self.inner.describe(), **self.config.as_dict(),
                 **self.contextualizer.describe()}
 
     def __getstate__(self) -> Any:
@@ -311,14 +307,13 @@ class ContextualChunker(Chunker):
                         "concurrently instead)")
 
     def __getattr__(self, name: str) -> Any:  # expand(), last_strategy and the like
-        if name in ("inner", "contextualizer", "_max_tokens"):
+        if name in ("inner", "contextualizer", "config"):
             raise AttributeError(name)
         return getattr(self.inner, name)
 
 
 def contextual_chunker(strategy: str, options: dict[str, Any]) -> Chunker:
     """``get_chunker`` with ``contextualize=`` and its companions among the options."""
-    from .config import ChunkConfig
     from .strategies.base import get_chunker
 
     spec = options.pop("contextualize")
@@ -327,13 +322,16 @@ def contextual_chunker(strategy: str, options: dict[str, Any]) -> Chunker:
                                             "llm_progress", "llm_prices", "dry_run")
                 if k in options}
     reserve = check_int("context_tokens", settings.get("context_tokens", 80), 1)
-    base = ChunkConfig.create(size=options.get("size"), tokenizer=options.get("tokenizer"),
-                              max_tokens=options.get("max_tokens"))
-    inner_max = base.max_tokens - reserve
+    base = ChunkConfig.create(size=options.get("size"), overlap=options.get("overlap", 0),
+                              tokenizer=options.get("tokenizer"),
+                              max_tokens=options.get("max_tokens"),
+                              max_chars=options.get("max_chars"))
+    inner_max = base.limit - reserve
     if inner_max < 8:
-        raise ConfigError(f"context_tokens {reserve} leaves {inner_max} of max_tokens "
-                          f"{base.max_tokens} for the text; lower context_tokens or raise "
-                          "max_tokens")
+        raise ConfigError(f"context_tokens {reserve} leaves {inner_max} of the budget "
+                          f"{base.limit} (min of size and max_tokens) for the text; lower "
+                          "context_tokens or raise size")
+    # the text packs within the budget less the reservation
     inner_options = {**options, "tokenizer": base.tokenizer, "max_tokens": inner_max}
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="size .* exceeds max_tokens")
@@ -345,4 +343,4 @@ def contextual_chunker(strategy: str, options: dict[str, Any]) -> Chunker:
                          cache=settings.get("llm_cache", True),
                          progress=settings.get("llm_progress", False),
                          prices=settings.get("llm_prices"), dry_run=settings.get("dry_run", False))
-    return ContextualChunker(inner, ctx, base.max_tokens)
+    return ContextualChunker(inner, ctx, base)
