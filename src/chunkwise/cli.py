@@ -321,7 +321,8 @@ def _chunk_options(p: argparse.ArgumentParser) -> None:
                    help="tokens of the budget (size) reserved for the LLM's context at "
                         "packing time (default: 80); context + text stays within the budget")
     g.add_argument("--context-position", choices=("before", "after"), default=None,
-                   help="the LLM's sentences before the heading trail (default) or after it")
+                   help="the LLM's sentences after the heading trail (default, measured) or "
+                        "before it")
     g.add_argument("--llm-concurrency", type=int, default=None, metavar="N",
                    help="LLM calls in flight (default: 8 hosted, 1 local)")
     g.add_argument("--prices", default=None, metavar="FILE.json",

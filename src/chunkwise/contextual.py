@@ -60,6 +60,10 @@ from .strategies.base import Chunker
 from .types import Chunk, Document
 
 POSITIONS = ("before", "after")
+#: after the heading trail: on the structured evaluation set (headings in every
+#: document), a title sentence after the trail retrieved 91.9 recall / 6.71 IoU
+#: against 91.1 / 6.59 before it (README, "Contextual retrieval")
+DEFAULT_POSITION = "after"
 #: characters per token assumed when fitting a document into the model's window
 #: (conservative for English under BPE tokenizers)
 CHARS_PER_TOKEN = 3
@@ -117,7 +121,7 @@ def _cuts(answer: str) -> Iterator[tuple[str, bool]]:
 class Contextualizer:
     """Adds LLM context to a document's chunks within a token budget."""
 
-    def __init__(self, llm: str | LLM, *, context_tokens: int = 80, position: str = "before",
+    def __init__(self, llm: str | LLM, *, context_tokens: int = 80, position: str = DEFAULT_POSITION,
                  prompt: str | None = None, concurrency: int | None = None,
                  cache: bool | str | Path = True, progress: bool = False,
                  prices: dict[str, dict[str, float]] | None = None, dry_run: bool = False):
@@ -337,7 +341,7 @@ def contextual_chunker(strategy: str, options: dict[str, Any]) -> Chunker:
         warnings.filterwarnings("ignore", message="size .* exceeds max_tokens")
         inner = get_chunker(strategy, **inner_options)
     ctx = Contextualizer(spec, context_tokens=reserve,
-                         position=settings.get("context_position", "before"),
+                         position=settings.get("context_position", DEFAULT_POSITION),
                          prompt=settings.get("context_prompt"),
                          concurrency=settings.get("llm_concurrency"),
                          cache=settings.get("llm_cache", True),
