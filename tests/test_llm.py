@@ -284,3 +284,13 @@ def test_questions_from_the_users_documents_feed_eval(monkeypatch, tmp_path, cap
     code = main(["questions", str(docs), "-o", str(tmp_path / "elsewhere" / "x.jsonl"),
                  "--heuristic"])
     assert code == 2 and "outside" in capsys.readouterr().err
+
+
+def test_an_answer_cut_by_its_token_limit_loses_its_unfinished_sentence(monkeypatch, tmp_path):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    answer = "This chunk sets courier times. It lists the classes of parcels and the"
+    with LLMServer("anthropic", answer=lambda prompt: answer) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        _, chunks = _chunks("anthropic:claude-haiku-4-5", tmp_path)
+    assert all(c.metadata["llm_context"] == "This chunk sets courier times." and
+               c.metadata["llm_context_cut"] for c in chunks)

@@ -845,7 +845,9 @@ def cmd_questions(args: argparse.Namespace) -> int:
         made, report = with_llm(passages, args.llm, doc_ids, cache=not args.no_llm_cache)
     if not made.questions:
         raise ChunkwiseError(f"no question kept ({made.dropped} dropped: evidence not found "
-                             "verbatim in its passage)")
+                             "verbatim in its passage); a model too small to copy text, like "
+                             "the bundled local one, keeps none: use a larger model or "
+                             "--heuristic")
     from .sinks import write_atomic
 
     write_atomic(out, "".join(json.dumps(q, ensure_ascii=False) + "\n" for q in made.questions))

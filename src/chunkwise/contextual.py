@@ -93,6 +93,7 @@ class RunReport:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+_ENDED = re.compile(r"[.!?][\"')\]]*$")
 _TAGS = re.compile(r"</?(?:chunk|document|context)>", re.I)
 
 
@@ -108,10 +109,18 @@ def sentences(text: str) -> list[str]:
 
 def _cuts(answer: str) -> Iterator[tuple[str, bool]]:
     """The answer, then shorter and shorter versions (whole sentences off its end; then
-    words off the first sentence, marked with "..."), each with whether it was cut."""
+    words off the first sentence, marked with "..."), each with whether it was cut.
+    An unfinished last sentence (the answer hit its token limit) is dropped, or
+    marked with "..." when it is the only one."""
     parts = sentences(answer)
+    unfinished = bool(parts) and not _ENDED.search(parts[-1])
+    if unfinished:  # the model ran out of tokens mid-sentence
+        if len(parts) > 1:
+            parts.pop()
+        else:
+            parts[-1] += "..."
     for k in range(len(parts), 0, -1):
-        yield " ".join(parts[:k]), k < len(parts)
+        yield " ".join(parts[:k]), unfinished or k < len(parts)
     words = parts[0].split() if parts else []
     while len(words) > 1:
         words = words[:max(1, len(words) * 3 // 4)]
