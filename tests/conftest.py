@@ -1,8 +1,18 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# Tests never read or write the user's caches (~/.cache/chunkwise: embeddings, LLM
+# answers, the assembled local model): a warm cache there once hid from every run
+# here what a fresh machine pays. Each test process (and what it starts) gets its own.
+_CACHE = tempfile.mkdtemp(prefix="chunkwise-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CHUNKWISE_SHARED", ROOT.parent / "shared"))

@@ -3,6 +3,8 @@ OpenAI chat-completions protocols (the official SDKs make the requests), and one
 real run of the local GGUF model."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -242,6 +244,37 @@ def test_the_local_model_runs_for_real(tmp_path):
                         llm_cache=str(tmp_path / "llm.sqlite"))
     assert again.chunk({"refunds.md": text}) == chunks
     assert again.contextualizer.report.usage.calls == 0
+    assert not again.contextualizer.llm.loaded  # every answer came from the cache
+    again.contextualizer.close()
+
+
+_START_AND_STOP = """
+import sys
+from chunkwise.llm import LocalLLM
+for i in range(13):
+    llm = LocalLLM()
+    if i >= 10:
+        llm.complete("A guide to parcels. ", "Parcels take three days.", 4)
+        assert llm.loaded
+    llm.close()
+print("done")
+"""
+
+
+@pytest.mark.slow
+def test_a_local_model_let_go_at_once_never_hangs(tmp_path):
+    """xllamacpp's server hangs in its destructor when let go before its loop has
+    started, which a busy machine makes likely: made and let go ten times without a
+    call, three times after one, with every core busy, within a time limit."""
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(6)]
+    try:
+        run = subprocess.run([sys.executable, "-c", _START_AND_STOP], capture_output=True,
+                             text=True, timeout=240)
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+    assert run.returncode == 0 and run.stdout.strip() == "done", run.stderr[-2000:]
 
 
 def _question_answer(prompt: str) -> str:

