@@ -881,6 +881,16 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise Terminated()
 
 
+def _forget_keyboard_interrupt() -> None:
+    """CPython marks a KeyboardInterrupt that left code run from a string (``exec``
+    or ``eval`` of source: a dataclass or namedtuple being made while a module is
+    imported, say) as unhandled, even when a caller catches it later; at exit it
+    then kills the process with SIGINT instead of exiting with our code (seen: a
+    Ctrl-C landing while pyarrow.parquet was being imported exited -2, not 130).
+    Running code from a string resets that mark."""
+    exec("None")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -910,6 +920,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         _error("interrupted; no partial output was left")
+        _forget_keyboard_interrupt()
         return EXIT_INTERRUPTED
     except Terminated:
         _error("terminated; no partial output was left")

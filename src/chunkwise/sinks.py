@@ -177,8 +177,15 @@ class ParquetSink:
     temporary name and renamed on :meth:`close`."""
 
     def __init__(self, path: str | Path):
+        import pyarrow as pa
+        import pyarrow.parquet
+
         self.path = Path(path)
         self.schema = arrow_schema()
+        # pyarrow imports pandas (when installed) on its first table: done now, before
+        # the output exists, not half-way through the run, where a Ctrl-C landing in
+        # an import's callback is lost to Python ("Exception ignored")
+        pa.Table.from_pylist([], schema=self.schema)
         self._file = AtomicFile(path, binary=True)
         self._writer: Any = None
 

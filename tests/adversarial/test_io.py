@@ -89,6 +89,29 @@ def test_an_interrupted_run_leaves_no_output(tmp_path, sig, code, fmt, workers):
     assert "no partial output" in err and "Traceback" not in err
 
 
+_INTERRUPTED_IN_AN_EXEC = """
+import sys
+from chunkwise import cli
+
+def chunk(args):  # as when Ctrl-C lands while a namedtuple is made by an import
+    exec("raise KeyboardInterrupt")
+
+cli.COMMANDS["chunk"] = chunk
+sys.exit(cli.main(["chunk", "-"]))
+"""
+
+
+def test_an_interrupt_raised_inside_exec_still_exits_130(tmp_path):
+    """CPython kills a program with SIGINT at exit when a KeyboardInterrupt left code
+    run from a string, even if it was caught (seen: a Ctrl-C during pyarrow's lazy
+    import of pandas exited -2): the CLI still exits 130."""
+    (tmp_path / "interrupted_in_exec.py").write_text(_INTERRUPTED_IN_AN_EXEC)
+    proc = subprocess.run([sys.executable, "-m", "interrupted_in_exec"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 130, proc.stderr
+    assert "interrupted; no partial output" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_a_killed_run_never_leaves_a_complete_looking_file(tmp_path):
     _slow_corpus(tmp_path / "in")
     out = tmp_path / "out.jsonl"
