@@ -236,6 +236,8 @@ def test_the_local_model_runs_for_real(tmp_path):
     chunks = chunker.chunk({"refunds.md": text})
     report = chunker.contextualizer.report
     assert report.usage.calls == len(chunks) >= 1 and report.usage.input > 0
+    # the cache key names the default model, not where this machine assembled it
+    assert chunker.contextualizer.llm.loaded and chunker.contextualizer.llm.spec == "local"
     for c in chunks:
         assert c.metadata["llm_context"].startswith("This chunk")
         assert c.token_count <= chunker.limit == 160 and c.context.startswith("This chunk")

@@ -886,7 +886,8 @@ def _forget_keyboard_interrupt() -> None:
     or ``eval`` of source: a dataclass or namedtuple being made while a module is
     imported, say) as unhandled, even when a caller catches it later; at exit it
     then kills the process with SIGINT instead of exiting with our code (seen: a
-    Ctrl-C landing while pyarrow.parquet was being imported exited -2, not 130).
+    Ctrl-C landing in namedtuple's ``eval`` while pyarrow imported pandas exited -2,
+    not 130).
     Running code from a string resets that mark."""
     exec("None")
 

