@@ -251,7 +251,6 @@ def test_the_local_model_runs_for_real(tmp_path):
 
 
 _START_AND_STOP = """
-import sys
 from chunkwise.llm import LocalLLM
 for i in range(13):
     llm = LocalLLM()

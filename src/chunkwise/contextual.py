@@ -51,6 +51,7 @@ from .llm import (
     LLM,
     PROMPT_VERSION,
     LLMCache,
+    LocalLLM,
     Reply,
     Usage,
     get_llm,
@@ -149,7 +150,7 @@ class Contextualizer:
         if not self.title_only:
             if dry_run and isinstance(llm, str):  # an estimate needs no client (nor key)
                 self.spec, self.model = llm, llm.partition(":")[2].partition("@")[0] or llm
-                self.window = 8192 if llm.startswith("local") else 128_000
+                self.window = (LocalLLM if llm.startswith("local") else LLM).context_window
             else:
                 self.llm = get_llm(llm)
                 self.spec, self.model = self.llm.spec, self.llm.model
