@@ -31,6 +31,7 @@ def test_public_api_is_exactly_all():
     # subpackages are importable attributes, but nothing else leaks
     assert exported - PUBLIC <= {"api", "config", "engine", "errors", "ids", "levels", "readers",
                                  "strategies", "tokens", "types", "embed", "eval", "sinks", "cli", "view",
+                                 "factory", "registry", "retrieval",
                                  "parallel", "ray", "stream", "adapters", "index", "llm",
                                  "contextual", "questions"}
 
@@ -86,7 +87,7 @@ def test_register_a_strategy_and_use_it_everywhere():
         with pytest.raises(ConfigError, match="already registered"):
             chunkwise.register("every-line-test")(chunkwise.FixedChunker)
     finally:
-        chunkwise.STRATEGIES._classes.pop("every-line-test")
+        chunkwise.STRATEGIES.unregister("every-line-test")
 
 
 def test_a_plug_in_package_adds_a_strategy_through_its_entry_point(tmp_path, monkeypatch):
@@ -104,7 +105,9 @@ def test_a_plug_in_package_adds_a_strategy_through_its_entry_point(tmp_path, mon
     (info / "entry_points.txt").write_text(
         "[chunkwise.strategies]\nshout = shout_strategy:ShoutChunker\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    registry = chunkwise.strategies.Registry()  # a fresh registry: entry points not yet read
+    from chunkwise.strategies.base import ENTRY_POINT_GROUP, StrategyRegistry
+
+    registry = StrategyRegistry(ENTRY_POINT_GROUP, "strategy")  # entry points not yet read
     assert "shout" in registry
     cls = registry["shout"]
     assert cls.__name__ == "ShoutChunker" and cls.name == "shout"
@@ -228,12 +231,15 @@ def test_iter_chunks_streams_and_isolates_errors(tmp_path):
 
 
 def test_reader_library_errors_are_input_errors_at_the_border(monkeypatch):
-    from chunkwise.readers import markdown
+    import dataclasses
+
+    from chunkwise.readers import READERS
 
     def broken(*args, **kwargs):
         raise IndexError("list index out of range")
 
-    monkeypatch.setattr(markdown, "parse_markdown", broken)
+    monkeypatch.setitem(READERS._items, "markdown", dataclasses.replace(READERS["markdown"],
+                                                                        read=broken))
     with pytest.raises(chunkwise.InputError, match=r"x.md: cannot be read as markdown \(IndexError"):
         chunkwise.readers.parse("# x", "x.md", fmt="markdown")
 

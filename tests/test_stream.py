@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import chunkwise
 from chunkwise import stream
 from chunkwise.errors import InputError
-from chunkwise.strategies import get_chunker
+from chunkwise import get_chunker
 
 WORDS = ["alpha", "beta", "Gamma.", "delta?", "epsilon!", "über", "naïve", "日本語", "x" * 40,
          "1.2 Scope Of Work", "\n", "\n\n", "\n\n\n  ", "\r\n", "\t"]

@@ -9,6 +9,7 @@ implementation detail.
 from .api import SkippedInputWarning, UnstableIdWarning, chunk, iter_chunks, read_text
 from .config import ChunkConfig
 from .errors import ChunkwiseError, ConfigError, InputError
+from .factory import get_chunker
 from .levels import Level
 from .strategies import (
                          STRATEGIES,
@@ -26,7 +27,6 @@ from .strategies import (
                          SentenceChunker,
                          TranscriptChunker,
                          expand,
-                         get_chunker,
                          register,
 )
 from .tokens import TokenCounter, get_tokenizer

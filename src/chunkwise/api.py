@@ -16,8 +16,9 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from .errors import ChunkwiseError, ConfigError, InputError
+from .factory import get_chunker
 from .readers.sources import Source, iter_sources
-from .strategies import Chunker, get_chunker
+from .strategies import Chunker
 from .types import Chunk, Document
 
 OnError = Literal["raise", "skip"] | Callable[[InputError], Any]
@@ -168,6 +169,80 @@ def _loaded_chunks(chunker: Chunker, sources: Iterator[Source],
         yield doc, chunks
 
 
+#: below this much input, starting worker processes costs more than it saves
+POOL_MIN_BYTES = 4_000_000
+
+
+def local_workers(chunker: Chunker, sources: list[Source], workers: int | None,
+                  format: str | None = None, encoding: str | None = None, *,
+                  embeds: bool = False) -> int | None:
+    """How many processes should chunk ``sources`` on this machine: one for a
+    contextualizing chunker (one LLM client, its calls concurrent); else ``workers``
+    when given; else one where a pool cannot help (a strategy that embeds, whose model
+    uses every core already; too little input; a file read in windows, which is read
+    in this process); else None (every core)."""
+    if getattr(chunker, "contextualizer", None) is not None:
+        return 1
+    if workers is not None:
+        return workers
+    if embeds or _input_bytes(sources) < POOL_MIN_BYTES:
+        return 1
+    from .stream import should_stream
+
+    if any(s.path is not None and should_stream(chunker, s.path, format, encoding)
+           for s in sources):
+        return 1
+    return None
+
+
+def _input_bytes(sources: list[Source]) -> int:
+    total = 0
+    for s in sources:
+        if s.path is not None:
+            try:
+                total += s.path.stat().st_size
+            except OSError:
+                pass
+        elif s.text is not None:
+            total += len(s.text)
+        if total >= POOL_MIN_BYTES:
+            break
+    return total
+
+
+@dataclasses.dataclass
+class ChunkStats:
+    """Counts over a run's ``(document, chunks)`` pairs: documents, chunks, tokens,
+    and the strategy ``auto`` chose for each document."""
+
+    documents: int = 0
+    chunks: int = 0
+    tokens: int = 0
+    max_tokens: int = 0
+    by_strategy: dict[str, int] = dataclasses.field(default_factory=dict)
+    _last: Document | None = None
+
+    def add(self, doc: Document | None, chunks: list[Chunk]) -> bool:
+        """Count a pair; True when it starts a document (not more of a file read in
+        windows)."""
+        self.chunks += len(chunks)
+        for c in chunks:
+            self.tokens += c.token_count
+            self.max_tokens = max(self.max_tokens, c.token_count)
+        if doc is self._last and doc is not None:
+            return False
+        self._last = doc
+        self.documents += 1
+        chosen = chunks[0].metadata.get("strategy") if chunks else None
+        if chosen:
+            self.by_strategy[chosen] = self.by_strategy.get(chosen, 0) + 1
+        return True
+
+    @property
+    def mean(self) -> float:
+        return self.tokens / self.chunks if self.chunks else 0.0
+
+
 def _picklable(chunker: Chunker) -> bool:
     import pickle
 
@@ -261,3 +336,83 @@ def read_text(path: str | Path, encoding: str | None = None, format: str | None 
     from .readers import read_path
 
     return read_path(Path(path), encoding=encoding, fmt=format).text
+
+
+class Index:
+    """A searchable index of documents at a store URI (``./PATH`` or ``lancedb://PATH``,
+    ``qdrant+local://PATH``, ``qdrant://HOST:PORT/NAME``, ``postgresql://...``, or a
+    plug-in's scheme), kept in sync with them::
+
+        with chunkwise.Index("./idx") as index:
+            index.sync(Path("docs"), prune=True)
+            hits = index.search("how do I rotate the keys?", k=5)
+
+    The chunker and embedder an index was built with are stored with it; a sync with
+    another configuration is refused unless ``rebuild=True``; a search uses the
+    embedder the index was built with."""
+
+    def __init__(self, uri: str):
+        from .index import open_store
+
+        self.uri = uri
+        self.store = open_store(uri)
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Let the store go (Qdrant's local mode locks its folder until then)."""
+        self.store.close()
+
+    def config(self) -> dict[str, Any] | None:
+        """How the index was built (None: no index there yet)."""
+        return self.store.get_config()
+
+    def sync(self, source: Any, chunker: Chunker | None = None, *, embedder: str = "minilm",
+             prune: bool = False, rebuild: bool = False, on_error: OnError = "raise",
+             encoding: str | None = None,
+             on_document: Callable[[Any], None] | None = None) -> Any:
+        """Chunk every document of ``source`` (as :func:`iter_chunks` reads it; strings
+        are paths here), embed only chunks the index does not hold, rewrite rows that
+        moved, delete chunks a document no longer has; with ``prune``, remove the
+        documents of the index that ``source`` no longer gives. Returns an
+        :class:`~chunkwise.index.IndexReport`; ``on_document(report)`` after each
+        document (a progress bar)."""
+        from .embed import get_embedder
+        from .index.sync import IndexReport, check_config, index_config, sync_documents
+
+        chunker = chunker if chunker is not None else get_chunker("auto")
+        model = get_embedder(embedder, cache=False)
+        check_config(self.store, index_config(chunker.describe(), embedder, model), rebuild)
+        report = IndexReport()
+        handle = _handler(on_error)
+
+        def failed(exc: InputError) -> None:
+            report.note_failed(exc)
+            handle(exc)
+
+        documents = iter_documents_chunks(chunker, source, on_error=failed, encoding=encoding,
+                                          strings_are_paths=True)
+        return sync_documents(self.store, model, documents, prune=prune, report=report,
+                              on_document=on_document)
+
+    def search(self, query: str, k: int = 5, *, retriever: str = "hybrid",
+               expand: bool = False) -> list[Any]:
+        """The ``k`` best chunks for ``query`` (:class:`~chunkwise.index.Hit`: ``score``
+        and ``row``, every field of the chunk), ranked by ``retriever`` (``dense``: the
+        store's own nearest-neighbour search; ``bm25``; ``hybrid``); ``expand``: a
+        hierarchical index's parents of the best small chunks, each once."""
+        from .embed import get_embedder
+        from .retrieval import search
+
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ConfigError(f"k must be a positive integer, got {k!r}")
+        config = self.config()
+        if config is None:
+            raise ConfigError(f"no index at {self.uri} (build one with Index.sync or "
+                              "chunkwise index)")
+        model = get_embedder(config["embedder"], cache=False)  # the one it was built with
+        return search(self.store, query, model, k=k, retriever=retriever, expand=expand)

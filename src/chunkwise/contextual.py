@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -326,15 +326,17 @@ class ContextualChunker(Chunker):
         return getattr(self.inner, name)
 
 
-def contextual_chunker(strategy: str, options: dict[str, Any]) -> Chunker:
-    """``get_chunker`` with ``contextualize=`` and its companions among the options."""
-    from .strategies.base import get_chunker
+#: the options of :func:`contextualized`: the LLM spec (``contextualize``) and its companions
+CONTEXT_SETTINGS = ("contextualize", "context_tokens", "context_position", "context_prompt",
+                    "llm_concurrency", "llm_cache", "llm_progress", "llm_prices", "dry_run")
 
-    spec = options.pop("contextualize")
-    settings = {k: options.pop(k) for k in ("context_tokens", "context_position",
-                                            "context_prompt", "llm_concurrency", "llm_cache",
-                                            "llm_progress", "llm_prices", "dry_run")
-                if k in options}
+
+def contextualized(build: Callable[..., Chunker], options: dict[str, Any],
+                   settings: dict[str, Any]) -> Chunker:
+    """A chunker whose chunks carry an LLM's context: ``build(**options)`` makes the
+    strategy, here called with the budget less the reservation (``context_tokens``);
+    ``settings`` holds ``contextualize`` (the LLM spec) and its companions."""
+    spec = settings["contextualize"]
     reserve = check_int("context_tokens", settings.get("context_tokens", 80), 1)
     base = ChunkConfig.create(size=options.get("size"), overlap=options.get("overlap", 0),
                               tokenizer=options.get("tokenizer"),
@@ -345,11 +347,11 @@ def contextual_chunker(strategy: str, options: dict[str, Any]) -> Chunker:
         raise ConfigError(f"context_tokens {reserve} leaves {inner_max} of the budget "
                           f"{base.limit} (min of size and max_tokens) for the text; lower "
                           "context_tokens or raise size")
-    # the text packs within the budget less the reservation
+    # the text packs within the budget less the reservation, with the same tokenizer
     inner_options = {**options, "tokenizer": base.tokenizer, "max_tokens": inner_max}
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="size .* exceeds max_tokens")
-        inner = get_chunker(strategy, **inner_options)
+        inner = build(**inner_options)
     ctx = Contextualizer(spec, context_tokens=reserve,
                          position=settings.get("context_position", DEFAULT_POSITION),
                          prompt=settings.get("context_prompt"),

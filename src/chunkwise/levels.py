@@ -19,14 +19,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .engine import DocumentIndex
+from .readers.structure import blank_line_runs
 
 SentenceSplitter = Callable[[str], Iterable[int]]
+
+
+class DocumentIndex(Protocol):
+    """What a level reads of a document (:class:`chunkwise.engine.DocumentIndex` is one):
+    its text and where its tokens start."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def token_starts(self) -> np.ndarray: ...
 
 
 class Level:
@@ -125,21 +135,6 @@ _INLINE_SPACE = " \t\f\v"
 # a line break followed by one or more lines holding only inline spaces, each ended
 # by a break; anchored at a break and possessive, so every character is looked at
 # a bounded number of times (a pattern starting with the spaces is quadratic)
-_PARAGRAPH_BREAK = re.compile(r"(?:\r\n?+|\n)(?:[ \t\f\v]*+(?:\r\n?+|\n))+")
-
-
-def blank_line_runs(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every paragraph break: from the trailing spaces of a line
-    through two or more line breaks with only spaces between them. Linear."""
-    out: list[tuple[int, int]] = []
-    last_end = 0
-    for m in _PARAGRAPH_BREAK.finditer(text):
-        start = m.start()
-        while start > last_end and text[start - 1] in " \t":
-            start -= 1
-        out.append((start, m.end()))
-        last_end = m.end()
-    return out
 
 
 def paragraph_ends(text: str) -> np.ndarray:

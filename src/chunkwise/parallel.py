@@ -35,17 +35,17 @@ from .types import Chunk, Document
 
 
 @dataclass(frozen=True, slots=True)
-class _Settings:
+class WorkerSettings:
     encoding: str | None
     format: str | None
     metadata: Mapping[str, Any] | None
 
 
 _CHUNKER: Chunker | None = None
-_SETTINGS: _Settings | None = None
+_SETTINGS: WorkerSettings | None = None
 
 
-def _init(chunker_bytes: bytes, settings: _Settings) -> None:
+def _init(chunker_bytes: bytes, settings: WorkerSettings) -> None:
     global _CHUNKER, _SETTINGS
     # Ctrl-C reaches the whole process group: the parent stops the workers itself (a
     # worker started with SIGINT blocked, so one that arrived meanwhile is dropped)
@@ -80,7 +80,7 @@ def _work(src: Source) -> _Result:
     return chunk_source(_CHUNKER, src, _SETTINGS)
 
 
-def chunk_source(chunker: Chunker, src: Source, settings: _Settings) -> _Result:
+def chunk_source(chunker: Chunker, src: Source, settings: WorkerSettings) -> _Result:
     """Read and chunk one source as one process would, with its warnings and an
     error (a :class:`ChunkwiseError`) recorded rather than raised or shown."""
     with warnings.catch_warnings(record=True) as caught:
@@ -120,7 +120,7 @@ def parallel_documents_chunks(chunker: Chunker, sources: Iterator[Source], worke
                               ) -> Iterator[tuple[Document, list[Chunk]]]:
     """(document, chunks) for every source, read and chunked by ``workers``
     processes, in the order of ``sources``."""
-    settings = _Settings(encoding, format, dict(metadata) if metadata else None)
+    settings = WorkerSettings(encoding, format, dict(metadata) if metadata else None)
     try:
         payload = pickle.dumps(chunker)
     except Exception as exc:

@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ChunkwiseError, ConfigError, InputError
-from .parallel import _Settings, chunk_source
+from .factory import get_chunker
+from .parallel import WorkerSettings, chunk_source
 from .readers.sources import Source, iter_sources
 from .sinks import arrow_schema
-from .strategies import Chunker, get_chunker
+from .strategies import Chunker
 from .types import Chunk
 
 #: the column of an input row that names a failure or warnings, in ``report`` mode
@@ -93,7 +94,7 @@ class ChunkBatches:
         assert chunker is None or isinstance(chunker, Chunker)
         self.chunker: Chunker = chunker if chunker is not None else get_chunker(
             strategy, **dict(options or {}))
-        self.settings = _Settings(encoding, format, dict(metadata) if metadata else None)
+        self.settings = WorkerSettings(encoding, format, dict(metadata) if metadata else None)
         self.on_error = on_error
         self.schema = arrow_schema()
         if on_error == "report":

@@ -21,7 +21,7 @@ from typing import Any
 
 from .errors import InputError
 from .ids import content_id
-from .readers.text import _CONTROL, _MAX_CONTROL_SHARE
+from .readers.text import CONTROL_CHARS, MAX_CONTROL_SHARE
 from .strategies import Chunker
 from .types import Chunk, Document
 
@@ -89,8 +89,8 @@ def check_file(path: Path) -> None:
                                              "cp1252, ...) if it is text") from None
                 if read == 0:  # the reader's test for binary files, on the same sample
                     sample = data[:4 * 65536].decode("utf-8", "ignore")[:65536]
-                    if sum(1 for ch in sample if ord(ch) in _CONTROL) > \
-                            _MAX_CONTROL_SHARE * len(sample):
+                    if sum(1 for ch in sample if ord(ch) in CONTROL_CHARS) > \
+                            MAX_CONTROL_SHARE * len(sample):
                         raise InputError(source, "binary file (control characters), not text")
                 read += len(data)
             decoder.decode(b"", final=True)

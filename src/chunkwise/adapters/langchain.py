@@ -23,8 +23,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("the LangChain adapter needs langchain-text-splitters: "
                       "pip install 'chunkwise[langchain]'") from exc
 
+from ..factory import get_chunker
 from ..readers import parse
-from ..strategies import Chunker, get_chunker
+from ..strategies import Chunker
 from ..types import Chunk
 
 

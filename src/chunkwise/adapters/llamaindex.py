@@ -32,8 +32,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from ..factory import get_chunker
 from ..readers import parse
-from ..strategies import Chunker, get_chunker
+from ..strategies import Chunker
 
 _HIDDEN_FROM_LLM = ["context", "chunk_id", "doc_id", "token_count", "kind"]
 

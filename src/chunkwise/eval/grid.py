@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,17 +41,11 @@ class EvalSettings:
 
     def __post_init__(self) -> None:
         if self.k < 1:
-            raise ConfigError(f"--k must be at least 1, got {self.k}")
+            raise ConfigError(f"k must be at least 1, got {self.k}")
         if self.budget < 1:
-            raise ConfigError(f"--budget must be at least 1 token, got {self.budget}")
+            raise ConfigError(f"budget must be at least 1 token, got {self.budget}")
         if self.neighbours < 0:
-            raise ConfigError(f"--neighbours must not be negative, got {self.neighbours}")
-
-    @classmethod
-    def from_args(cls, args: Any) -> EvalSettings:
-        values = {f.name: getattr(args, f.name) for f in fields(cls)
-                  if f.name != "cache" and hasattr(args, f.name)}
-        return cls(**values, cache=not getattr(args, "no_cache", False))
+            raise ConfigError(f"neighbours must not be negative, got {self.neighbours}")
 
     def merged(self, run: dict[str, Any]) -> EvalSettings:
         return replace(self, **{k: run[k] for k in EVAL_KEYS if k in run})

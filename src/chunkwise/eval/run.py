@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ChunkwiseError
+from ..retrieval import Retriever
 from ..strategies import Chunker
 from ..types import Chunk
 from . import metrics
 from .data import Dataset, DatasetError, Question, iter_jsonl
-from .retrieval import Retriever
 
 CURVE_BUDGETS = (125, 250, 500, 1000, 2000, 4000)
 METRIC_KEYS = ("recall", "precision", "precision_omega", "iou", "full_evidence",

@@ -8,33 +8,41 @@ import re
 from pathlib import Path
 
 from ..errors import ChunkwiseError, ConfigError, InputError
+from ..registry import Registry
 from ..types import Document
-from .text import decode_bytes, default_doc_id, parse_text
+from .reader import Reader
+from .text import decode_bytes, default_doc_id
 
+#: format name -> :class:`Reader`; the built-ins register through the
+#: ``chunkwise.readers`` entry points, as a plug-in's formats do
+READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
+                                     lambda obj: isinstance(obj, Reader))
+
+#: the built-in formats, in the order their file extensions are claimed
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl")
-#: formats read from bytes (a str cannot hold them)
-BINARY_FORMATS = ("pdf", "docx")
-_EXTENSIONS = {
-    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".mkd": "markdown",
-    ".html": "html", ".htm": "html", ".xhtml": "html",
-    ".pdf": "pdf",
-    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv",
-    ".docx": "docx",
-    ".srt": "srt", ".vtt": "vtt",
-    ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
-}
+_by_extension: tuple[int, dict[str, str]] = (-1, {})
+
+
+def extension_formats() -> dict[str, str]:
+    """File extension -> format: the built-ins' first, then the plug-ins'."""
+    global _by_extension
+    if _by_extension[0] != len(READERS):
+        names = [*FORMATS, *(n for n in READERS.names() if n not in FORMATS)]
+        table: dict[str, str] = {}
+        for name in names:
+            for ext in READERS[name].extensions:
+                table.setdefault(ext, name)
+        _by_extension = (len(READERS), table)
+    return _by_extension[1]
 
 
 def sniff_format(data: bytes, name: str = "") -> str:
     """The format from the extension, else from the first bytes."""
-    from .code import EXTENSIONS as CODE_EXTENSIONS
-
     ext = Path(name).suffix.lower()
-    if ext in _EXTENSIONS:
-        return _EXTENSIONS[ext]
-    if ext in CODE_EXTENSIONS:
-        return "code"
+    by_extension = extension_formats()
+    if ext in by_extension:
+        return by_extension[ext]
     if data.startswith(b"PK\x03\x04") and b"word/" in data[:65536]:
         return "docx"
     head = data[:1024].lstrip().lower()
@@ -73,8 +81,8 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
     if sniffed:
         fmt = sniff_format(data if isinstance(data, bytes) else data[:1024].encode(
             "utf-8", "surrogatepass"), source)
-    if fmt not in FORMATS:
-        raise ConfigError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    if fmt not in READERS:
+        raise ConfigError(f"unknown format {fmt!r} (expected one of {', '.join(READERS.names())})")
     doc_id = doc_id or source
     assert fmt is not None
     try:
@@ -92,57 +100,23 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
 
 def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
            doc_id: str, sniffed: bool = False) -> Document:
-    if fmt in BINARY_FORMATS and isinstance(data, str):
-        raise InputError(source, f"a {fmt.upper()} file must be given as bytes or a path")
-    if fmt == "pdf":
-        from .pdf import parse_pdf
-
-        assert isinstance(data, bytes)
-        return parse_pdf(data, doc_id, source)
-    if fmt == "docx":
-        from .docx import parse_docx
-
-        assert isinstance(data, bytes)
-        return parse_docx(data, doc_id, source)
+    reader = READERS[fmt]
+    if reader.binary:
+        if isinstance(data, str):
+            raise InputError(source, f"a {fmt.upper()} file must be given as bytes or a path")
+        return reader.read(data, doc_id, source)
     if isinstance(data, str):
         text = data
-    elif fmt in ("html", "html-all") and encoding is None:
+    elif reader.html_charset and encoding is None:
         text = decode_bytes(data, source, _declared_charset(data))
     else:
         text = decode_bytes(data, source, encoding)
-    if fmt == "markdown":
-        from .markdown import parse_markdown
+    if fmt == "text" and sniffed:
+        from .transcript import looks_like_transcript
 
-        return parse_markdown(text, doc_id, source)
-    if fmt in ("html", "html-all"):
-        from .html import parse_html
-
-        return parse_html(text, doc_id, source, main_content=fmt == "html")
-    if fmt == "code":
-        from .code import EXTENSIONS as CODE_EXTENSIONS
-        from .code import parse_code
-
-        return parse_code(text, doc_id, source,
-                          language=CODE_EXTENSIONS.get(Path(source).suffix.lower()))
-    if fmt in ("csv", "tsv"):
-        from .tabular import parse_csv
-
-        return parse_csv(text, doc_id, source, delimiter="\t" if fmt == "tsv" else None)
-    if fmt in ("srt", "vtt"):
-        from .transcript import parse_subtitles
-
-        return parse_subtitles(text, doc_id, source, fmt)
-    if fmt in ("json", "jsonl", "chat"):
-        from .jsondoc import parse_json
-
-        return parse_json(text, doc_id, source, lines=fmt == "jsonl" or (
-            fmt == "chat" and Path(source).suffix.lower() in (".jsonl", ".ndjson")),
-            chat=None if fmt != "chat" else True)
-    from .transcript import looks_like_transcript, parse_speaker_text
-
-    if fmt == "transcript" or (sniffed and looks_like_transcript(text[:200_000])):
-        return parse_speaker_text(text, doc_id, source)
-    return parse_text(text, doc_id, source)
+        if looks_like_transcript(text[:200_000]):
+            reader = READERS["transcript"]
+    return reader.read(text, doc_id, source)
 
 
 def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None = None,
@@ -163,4 +137,5 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
     return parse(data, source, fmt=fmt, encoding=encoding, doc_id=doc_id)
 
 
-__all__ = ["FORMATS", "decode_bytes", "parse", "read_path", "sniff_format", "default_doc_id"]
+__all__ = ["FORMATS", "READERS", "Reader", "decode_bytes", "default_doc_id",
+           "extension_formats", "parse", "read_path", "sniff_format"]

@@ -17,12 +17,14 @@ from __future__ import annotations
 import importlib
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from pathlib import Path as _Path
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from ..types import Block, Document
+from .reader import Reader
 
 #: file extension -> language
 EXTENSIONS = {
@@ -272,3 +274,10 @@ def parse_code(text: str, doc_id: str, source: str | None = None,
         metadata["syntax_errors"] = True
     return Document(text=text, doc_id=doc_id, source=source, blocks=tuple(blocks),
                     metadata=metadata)
+
+
+def _read_code(text: str, doc_id: str, source: str) -> Document:
+    return parse_code(text, doc_id, source, language=EXTENSIONS.get(_Path(source).suffix.lower()))
+
+
+CODE = Reader(_read_code, tuple(EXTENSIONS))

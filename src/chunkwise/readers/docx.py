@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..types import Document
+from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
 
 _HEADING = re.compile(r"^heading\s*(\d)$", re.I)
@@ -84,3 +85,6 @@ def parse_docx(data: bytes, doc_id: str, source: str | None = None) -> Document:
     return Document(text=out.text, doc_id=doc_id, source=source,
                     title=metadata.get("title") or title, blocks=tuple(out.blocks),
                     metadata=metadata)
+
+
+DOCX = Reader(parse_docx, (".docx",), binary=True)

@@ -26,10 +26,12 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..errors import InputError
 from ..types import Document
+from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
 
 #: never content
@@ -378,3 +380,9 @@ def _warn_if_little(raw: list[_Raw], kept: list[_Raw], name: str) -> None:
         warnings.warn(f"{name}: main-content extraction kept {share:.0%} of the page's "
                       f"non-link text; check it, or read it whole with format 'html-all'",
                       ExtractionWarning, stacklevel=2)
+
+
+HTML = Reader(partial(parse_html, main_content=True), (".html", ".htm", ".xhtml"),
+              html_charset=True)
+#: the whole page, not only its main content
+HTML_ALL = Reader(partial(parse_html, main_content=False), html_charset=True)

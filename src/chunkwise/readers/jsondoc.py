@@ -6,9 +6,12 @@ here, with the position)."""
 from __future__ import annotations
 
 import json
+from functools import partial
+from pathlib import Path as _Path
 
 from ..errors import InputError
 from ..types import Document
+from .reader import Reader
 from .transcript import parse_chat_json
 
 
@@ -35,3 +38,13 @@ def parse_json(text: str, doc_id: str, source: str | None = None, lines: bool = 
     except ValueError as exc:
         raise InputError(name, f"not valid JSON ({exc})") from None
     return Document(text=text, doc_id=doc_id, source=source, metadata={"format": "json"})
+
+
+def _parse_chat(text: str, doc_id: str, source: str) -> Document:
+    return parse_json(text, doc_id, source, chat=True,
+                      lines=_Path(source).suffix.lower() in (".jsonl", ".ndjson"))
+
+
+JSON = Reader(partial(parse_json, lines=False), (".json",))
+JSONL = Reader(partial(parse_json, lines=True), (".jsonl", ".ndjson"))
+CHAT = Reader(_parse_chat)

@@ -13,12 +13,10 @@ from typing import Any
 import numpy as np
 
 from ..types import Block, Document
-from .structure import HeadingTrail, table_block
+from .reader import Reader
+from .structure import HeadingTrail, front_matter, table_block
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_NL = r"(?:\r\n|\r|\n)"
-_FRONT_MATTER = re.compile(rf"\A(?:\ufeff)?---[ \t]*{_NL}(.*?{_NL})?---[ \t]*(?:{_NL}|\Z)", re.S)
-_KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
 _LISTS = ("bullet_list", "ordered_list")
 _NEWLINES = re.compile(r"\r\n?")
 
@@ -69,18 +67,6 @@ class _Lines:
         return self.text[self.char(spans[0][0]):self.char(spans[-1][1])]
 
 
-def _front_matter(text: str) -> tuple[dict[str, str], int]:
-    m = _FRONT_MATTER.match(text)
-    if not m:
-        return {}, 0
-    meta = {}
-    for line in (m.group(1) or "").splitlines():
-        kv = _KEY_VALUE.match(line)
-        if kv:
-            meta[kv.group(1)] = kv.group(2).strip("\"'")
-    return meta, m.end()
-
-
 #: CommonMark's block rules and GFM tables; no inline rules (emphasis, links): only
 #: block spans are read, and the inline rules are where the parser has panicked
 BLOCK_RULES: tuple[Any, ...] = ("blockquote", "code", "fence", "heading", "hr", "lheading",
@@ -102,7 +88,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     global _PARSER
     if _PARSER is None:
         _PARSER = _parser()
-    meta, fm_end = _front_matter(text)
+    meta, fm_end = front_matter(text)
     blocks: list[Block] = []
     if fm_end:
         blocks.append(Block("front_matter", 0, fm_end, metadata=MappingProxyType(dict(meta))))
@@ -191,3 +177,6 @@ def _table(node: Any, lines: _Lines, trail: HeadingTrail) -> Block:
     h_end = lines.line_end(min(first + 1, len(lines.starts) - 1))
     return table_block(t_start, t_end, (t_start, h_end), rows, header_cells, cells, trail.path,
                        fmt="markdown")
+
+
+MARKDOWN = Reader(parse_markdown, (".md", ".markdown", ".mdx", ".mkd"))

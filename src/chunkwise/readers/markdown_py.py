@@ -9,8 +9,7 @@ from bisect import bisect_right
 from types import MappingProxyType
 
 from ..types import Block, Document
-from .markdown import _front_matter  # one front-matter reader for both parsers
-from .structure import HeadingTrail, table_block
+from .structure import HeadingTrail, front_matter, table_block
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -41,7 +40,7 @@ def _cells(inline_contents: list[str]) -> tuple[str, ...]:
 def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
     from markdown_it import MarkdownIt
 
-    meta, fm_end = _front_matter(text)
+    meta, fm_end = front_matter(text)
     lines = _Lines(text)
     blocks: list[Block] = []
     if fm_end:

@@ -18,8 +18,9 @@ from typing import Any
 
 from ..errors import InputError
 from ..types import Document
+from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
-from .text import _NUMBERED_HEADING
+from .text import NUMBERED_HEADING
 
 _TERMINAL = (".", "!", "?", ":", ";", "\u3002")
 _BULLET = re.compile(r"^\s*(?:[-\u2022\u25aa\u25cf*]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -203,7 +204,7 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
             close()
             paras.append(_Para(line, page, "heading", by_size))
             continue
-        heading = _NUMBERED_HEADING.match(line)
+        heading = NUMBERED_HEADING.match(line)
         if heading and not line.endswith(_TERMINAL) and len(line) < 80:
             close()
             paras.append(_Para(line, page, "heading", heading.group("num").count(".") + 1))
@@ -301,3 +302,6 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         metadata["page_turns"] = page_turns
     return Document(text=out.text, doc_id=doc_id, source=source, blocks=tuple(out.blocks),
                     title=info.get("title"), metadata=metadata)
+
+
+PDF = Reader(parse_pdf, (".pdf",), binary=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from types import MappingProxyType
 
@@ -102,3 +103,40 @@ class TextBuilder:
     @property
     def text(self) -> str:
         return "".join(self.parts)
+
+
+_NL = r"(?:\r\n|\r|\n)"
+_FRONT_MATTER = re.compile(rf"\A(?:\ufeff)?---[ \t]*{_NL}(.*?{_NL})?---[ \t]*(?:{_NL}|\Z)", re.S)
+_KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
+
+
+def front_matter(text: str) -> tuple[dict[str, str], int]:
+    """YAML-style ``key: value`` front matter at the start of a Markdown text, and
+    where it ends (0 when there is none): one reader for both Markdown parsers."""
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        return {}, 0
+    meta = {}
+    for line in (m.group(1) or "").splitlines():
+        kv = _KEY_VALUE.match(line)
+        if kv:
+            meta[kv.group(1)] = kv.group(2).strip("\"'")
+    return meta, m.end()
+
+
+#: a paragraph break: two or more line breaks with only spaces between them
+_PARAGRAPH_BREAK = re.compile(r"(?:\r\n?+|\n)(?:[ \t\f\v]*+(?:\r\n?+|\n))+")
+
+
+def blank_line_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every paragraph break: from the trailing spaces of a line
+    through two or more line breaks with only spaces between them. Linear."""
+    out: list[tuple[int, int]] = []
+    last_end = 0
+    for m in _PARAGRAPH_BREAK.finditer(text):
+        start = m.start()
+        while start > last_end and text[start - 1] in " \t":
+            start -= 1
+        out.append((start, m.end()))
+        last_end = m.end()
+    return out

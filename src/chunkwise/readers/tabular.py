@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import partial
 from types import MappingProxyType
 
 from ..errors import InputError
 from ..types import Block, Document
+from .reader import Reader
 
 #: the largest field the csv module accepts (its default, 128 KiB, refuses real files)
 _FIELD_LIMIT = 1 << 30
@@ -67,3 +69,7 @@ def parse_csv(text: str, doc_id: str, source: str | None = None,
         })))
     return Document(text=text, doc_id=doc_id, source=source, blocks=tuple(blocks),
                     metadata={"format": "csv", "rows": max(0, len(records) - 1)})
+
+
+CSV = Reader(partial(parse_csv, delimiter=None), (".csv",))
+TSV = Reader(partial(parse_csv, delimiter="\t"), (".tsv", ".tab"))

@@ -7,14 +7,14 @@ import hashlib
 import re
 
 from ..errors import InputError
-from ..levels import blank_line_runs
 from ..types import Block, Document
-from .structure import HeadingTrail
+from .reader import Reader
+from .structure import HeadingTrail, blank_line_runs
 
 # Share of C0 control characters (other than tab/newline/CR/FF) above which a
 # decodable file is still treated as binary.
-_MAX_CONTROL_SHARE = 0.01
-_CONTROL = {c for c in range(32) if c not in (9, 10, 12, 13)}
+MAX_CONTROL_SHARE = 0.01
+CONTROL_CHARS = {c for c in range(32) if c not in (9, 10, 12, 13)}
 
 
 def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
@@ -43,7 +43,7 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
             source, f"not valid UTF-8 (byte {exc.start}); pass an explicit encoding "
             "(--encoding latin-1, cp1252, ...) if it is text") from None
     sample = text[:65536]
-    if sample and sum(1 for ch in sample if ord(ch) in _CONTROL) > _MAX_CONTROL_SHARE * len(sample):
+    if sample and sum(1 for ch in sample if ord(ch) in CONTROL_CHARS) > MAX_CONTROL_SHARE * len(sample):
         raise InputError(source, "binary file (control characters), not text")
     return text
 
@@ -53,7 +53,7 @@ def default_doc_id(text: str) -> str:
     return "text-" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
 
 
-_NUMBERED_HEADING = re.compile(
+NUMBERED_HEADING = re.compile(
     r"^[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3}){0,4})\.?[ \t]+(?P<title>[A-Z][^\r\n]{0,78}?)[ \t]*$")
 
 
@@ -71,7 +71,7 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     candidates = {}
     for s, e in spans:
         para = text[s:e]
-        m = _NUMBERED_HEADING.match(para)
+        m = NUMBERED_HEADING.match(para)
         if m and not para.rstrip().endswith((".", ":", ";", ",", "?", "!")):
             candidates[(s, e)] = (m.group("num").count(".") + 1, para.strip())
     if len(candidates) < 2:
@@ -94,3 +94,4 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     return Document(text=text, doc_id=doc_id, source=source, blocks=tuple(blocks))
 
 
+TEXT = Reader(parse_text)

@@ -16,11 +16,13 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
 from ..errors import InputError
 from ..types import Block, Document
+from .reader import Reader
 from .structure import TextBuilder
 
 _TIMING = re.compile(
@@ -284,3 +286,8 @@ def parse_chat_json(text: str, doc_id: str, source: str | None, lines: bool) -> 
         return None
     messages = chat_messages(data)
     return parse_chat(messages, doc_id, source) if messages else None
+
+
+SRT = Reader(partial(parse_subtitles, fmt="srt"), (".srt",))
+VTT = Reader(partial(parse_subtitles, fmt="vtt"), (".vtt",))
+SPEAKERS = Reader(parse_speaker_text)

@@ -9,7 +9,8 @@ pack policy over the engine), declare its own options as keyword arguments of
 as any level of ``hierarchical``.
 """
 
-from .base import STRATEGIES, Chunker, Registry, get_chunker, make_chunks, option_names, register
+from ..registry import Registry
+from .base import STRATEGIES, Chunker, make_chunks, option_names, register
 from .basic import (
                     AutoChunker,
                     FixedChunker,
@@ -30,5 +31,5 @@ from .transcript import TranscriptChunker
 __all__ = ["STRATEGIES", "AutoChunker", "Chunker", "CodeChunker", "FaqChunker", "FixedChunker",
            "HierarchicalChunker", "JsonChunker", "LegalChunker", "PackingChunker",
            "RecursiveChunker", "Registry", "SectionChunker", "SemanticChunker", "SentenceChunker",
-           "StructureOptions", "TranscriptChunker", "expand", "get_chunker", "make_chunks",
+           "StructureOptions", "TranscriptChunker", "expand", "make_chunks",
            "option_names", "register"]

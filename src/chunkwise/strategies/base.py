@@ -20,6 +20,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
 from ..ids import assign_ids
+from ..registry import RUNNERS, Registry
 from ..tokens import TokenCounter
 from ..types import Chunk, ChunkKind, Document
 
@@ -105,9 +106,8 @@ class Chunker:
                     encoding: str | None = None, format: str | None = None) -> Iterator[Chunk]:
         """Chunks of every document of ``source``, document by document (see
         :func:`chunkwise.iter_chunks`)."""
-        from ..api import iter_documents_chunks
-
-        for _, chunks in iter_documents_chunks(self, source, on_error=on_error, doc_id=doc_id,
+        run = RUNNERS.get_or_error("local")  # chunkwise.api's, found without importing it
+        for _, chunks in run(self, source, on_error=on_error, doc_id=doc_id,
                                                encoding=encoding, format=format):
             yield from chunks
 
@@ -215,87 +215,26 @@ C = TypeVar("C", bound=type)
 ENTRY_POINT_GROUP = "chunkwise.strategies"
 
 
-class Registry(Mapping[str, type]):
-    """Strategy names to classes. Built-in strategies register with the
-    :func:`register` decorator; a third-party package adds its own through the
-    ``chunkwise.strategies`` entry-point group (loaded on the first lookup of a
-    name not registered here)."""
+class StrategyRegistry(Registry[type[Chunker]]):
+    """Strategy names to :class:`Chunker` classes; registering sets the class's ``name``."""
 
-    def __init__(self) -> None:
-        self._classes: dict[str, type] = {}
-        self._entry_points_loaded = False
-
-    def register(self, name: str) -> Callable[[C], C]:
-        def decorate(cls: C) -> C:
-            if not (isinstance(cls, type) and issubclass(cls, Chunker)):
-                raise TypeError(f"{cls!r} is not a Chunker subclass")
-            if name in self._classes and self._classes[name] is not cls:
-                raise ConfigError(f"strategy {name!r} is already registered")
-            cls.name = name
-            self._classes[name] = cls
-            return cls
-        return decorate
-
-    def _load_entry_points(self) -> None:
-        if self._entry_points_loaded:
-            return
-        self._entry_points_loaded = True
-        from importlib.metadata import entry_points
-
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            if ep.name in self._classes:
-                continue
-            try:
-                cls = ep.load()
-            except Exception as exc:  # a broken plug-in must not break the built-ins
-                raise ConfigError(f"strategy {ep.name!r} from {ep.value} cannot be loaded "
-                                  f"({type(exc).__name__}: {exc})") from None
-            self.register(ep.name)(cls)
-
-    def __getitem__(self, name: str) -> type:
-        if name not in self._classes:
-            self._load_entry_points()
-        return self._classes[name]
-
-    def __contains__(self, name: object) -> bool:
-        if isinstance(name, str) and name not in self._classes:
-            self._load_entry_points()
-        return name in self._classes
-
-    def __iter__(self) -> Iterator[str]:
-        self._load_entry_points()
-        return iter(self._classes)
-
-    def __len__(self) -> int:
-        self._load_entry_points()
-        return len(self._classes)
-
-    def names(self) -> list[str]:
-        return sorted(self)
+    def add(self, name: str, obj: type[Chunker]) -> None:
+        super().add(name, obj)
+        obj.name = name
 
 
-STRATEGIES = Registry()
-register = STRATEGIES.register
+def _is_chunker_class(obj: object) -> bool:
+    return isinstance(obj, type) and issubclass(obj, Chunker)
 
 
-def get_chunker(strategy: str | Chunker = "auto", **options: Any) -> Chunker:
-    """A strategy by name (or the given Chunker, which takes no options)."""
-    if isinstance(strategy, Chunker):
-        if options:
-            raise ConfigError("options are given to a strategy's constructor, not with an "
-                              f"instance (got {', '.join(sorted(options))})")
-        return strategy
-    if not isinstance(strategy, str) or strategy not in STRATEGIES:
-        raise ConfigError(f"unknown strategy {strategy!r} "
-                          f"(expected one of {', '.join(STRATEGIES.names())})")
-    if options.get("contextualize") is not None:
-        from ..contextual import contextual_chunker
+STRATEGIES = StrategyRegistry(ENTRY_POINT_GROUP, "strategy", _is_chunker_class)
 
-        return contextual_chunker(strategy, dict(options))
-    options.pop("contextualize", None)
-    cls = STRATEGIES[strategy]
-    try:
-        return cls(**options)
-    except TypeError as exc:  # e.g. a positional misuse inside a plug-in's constructor
-        raise ConfigError(f"strategy {strategy!r}: {exc}") from None
 
+def register(name: str) -> Callable[[C], C]:
+    """Register a :class:`Chunker` subclass as strategy ``name`` (a class decorator)."""
+    def decorate(cls: C) -> C:
+        if not _is_chunker_class(cls):
+            raise TypeError(f"{cls!r} is not a Chunker subclass")
+        STRATEGIES.add(name, cls)
+        return cls
+    return decorate

@@ -195,7 +195,7 @@ class AutoChunker(SectionChunker):
         if found is not None:
             return str(found)
         from ..readers.transcript import looks_like_transcript
-        from .faq import looks_like_faq
+        from .faq_detect import looks_like_faq
         from .legal import looks_like_contract
 
         fmt = doc.metadata.get("format")

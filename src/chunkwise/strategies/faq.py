@@ -13,9 +13,6 @@ of prose) is cut as ``section`` would.
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
-from dataclasses import dataclass
 from typing import Any
 
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
@@ -23,62 +20,8 @@ from ..levels import CLAUSE, LINE, PARAGRAPH, TOKEN, WORD
 from ..types import Document
 from .base import register
 from .basic import SectionChunker
+from .faq_detect import QAPair, find_pairs, looks_like_faq
 from .structure import StructuredPacking
-
-_Q_LINE = re.compile(
-    r"^[ \t]*(?:"
-    r"(?:Q|Question)[ \t]*\d*[ \t]*[:.)\-][ \t]*(?P<qa>\S.*)"            # Q: / Question:
-    r"|\d{1,3}[.)][ \t]+(?P<num>\S.*\?)[ \t]*"                          # 1. How ...?
-    r"|\*\*(?P<bold>[^*\n]+\?)[ \t]*\*\*.*"                            # **How ...?**
-    r"|#{1,6}[ \t]+(?P<head>\S.*\?)[ \t]*#*[ \t]*"                       # ## How ...?
-    r")$", re.IGNORECASE | re.MULTILINE)
-_QUESTION_TAGS = {"dt", "summary"}
-
-
-@dataclass(slots=True)
-class _Pair:
-    start: int
-    end: int
-    question: str
-
-
-def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[_Pair]:
-    """Question starts in ``[lo, hi)``, each running to the next question or to a
-    heading that is not one."""
-    text = doc.text
-    starts: dict[int, str] = {}
-    for m in _Q_LINE.finditer(text, lo, hi):
-        q = next(g for g in (m.group("qa"), m.group("num"), m.group("bold"), m.group("head"))
-                 if g)
-        starts[m.start() + len(m.group(0)) - len(m.group(0).lstrip())] = q.strip()
-    stops: list[int] = []
-    for b in index.blocks_in(lo, hi):
-        tag = b.metadata.get("tag")
-        body = text[b.start:b.end].strip()
-        if tag in _QUESTION_TAGS or (b.kind == "heading" and body.rstrip("#").rstrip()
-                                     .endswith("?")):
-            starts.setdefault(b.start, body.lstrip("#").strip())
-        elif b.kind == "heading" and b.start not in starts:
-            stops.append(b.start)
-    ordered = sorted(s for s in starts if lo <= s < hi)
-    bounds = sorted(set(ordered) | {s for s in stops if lo <= s < hi} | {hi})
-    pairs = []
-    for s in ordered:
-        e = bounds[bisect_right(bounds, s)]
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            pairs.append(_Pair(s, e, starts[s]))
-    return pairs
-
-
-def looks_like_faq(doc: Document, index: DocumentIndex) -> bool:
-    """Clearly an FAQ: three questions or more whose answers cover most of the text."""
-    pairs = find_pairs(doc, index, 0, len(doc.text))
-    if len(pairs) < 3:
-        return False
-    covered = sum(len(doc.text[p.start:p.end].split()) for p in pairs)
-    return covered >= 0.6 * max(1, len(doc.text.split()))
 
 
 @register("faq")
@@ -110,7 +53,7 @@ class FaqChunker(SectionChunker):
                                                       span.page)))
         return out
 
-    def _pair(self, index: DocumentIndex, packer: Packer, pair: _Pair, span: Span,
+    def _pair(self, index: DocumentIndex, packer: Packer, pair: QAPair, span: Span,
               trails: StructuredPacking) -> list[Piece]:
         text = index.text
         count = self.tokenizer.count

@@ -1,6 +1,7 @@
-"""Retrieval over chunks: exact cosine (dense), BM25 (bm25s), and hybrid (the two
-fused by a weighted sum of z-scored scores, or by reciprocal-rank fusion), over
-one index or per document."""
+"""Retrieval over chunks, one implementation for ``search``, ``serve`` and ``eval``:
+exact cosine (dense), BM25 (bm25s), and hybrid (the two fused by a weighted sum of
+z-scored scores, or by reciprocal-rank fusion), over one index or per document;
+and search over a store (its own nearest-neighbour search for dense)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
+from .errors import ConfigError
+from .index.store import Hit, Store
 
 RETRIEVERS = ("dense", "bm25", "hybrid")
 RRF_K = 60
@@ -80,8 +82,8 @@ class Retriever:
         if self.kind == "bm25":
             return self._top(self.bm25_scores(questions), question_docs, depth)
         if self.fusion == "zscore":
-            fused = (self.alpha * _zscore(self.dense_scores(questions))
-                     + (1.0 - self.alpha) * _zscore(self.bm25_scores(questions)))
+            fused = (self.alpha * zscore(self.dense_scores(questions))
+                     + (1.0 - self.alpha) * zscore(self.bm25_scores(questions)))
             return self._top(fused, question_docs, depth)
         pool = min(len(self.chunk_docs), 100)
         dense = self._top(self.dense_scores(questions), question_docs, pool)
@@ -117,7 +119,60 @@ def _build_bm25(texts: Sequence[str]) -> tuple[Any, Any]:
     return model, tokens.vocab
 
 
-def _zscore(scores: np.ndarray) -> np.ndarray:
+def zscore(scores: np.ndarray) -> np.ndarray:
+    """Each row's scores less their mean, over their standard deviation."""
     mean = scores.mean(axis=1, keepdims=True)
     std = scores.std(axis=1, keepdims=True)
     return np.asarray((scores - mean) / np.where(std > 0, std, 1.0))
+
+
+def search(store: Store, query: str, embedder: Any, *, k: int = 5,
+           retriever: str = "hybrid", expand: bool = False) -> list[Hit]:
+    """The ``k`` best chunks for ``query``. ``dense``: the store's own
+    nearest-neighbour search by cosine similarity (the ranking of the evaluation's
+    dense retriever, without loading the index). ``bm25`` and ``hybrid``: the
+    evaluation's retriever (one implementation) over every row of the index, with
+    the stored vectors. ``expand`` (a hierarchical index): rank the smallest
+    chunks, return their parents, each once, in the order of their best child."""
+
+    if retriever == "dense" and not expand:
+        return store.search(np.asarray(embedder.embed([query]), dtype=np.float32)[0], k)
+    rows, vectors = store.rows()
+    if not rows:
+        return []
+    if expand:
+        by_id = {r["id"]: r for r in rows}
+        parents = {r["parent_id"] for r in rows if r.get("parent_id")}
+        if not parents:
+            raise ConfigError("expand needs a hierarchical index (chunks with parents)")
+        leaves = [i for i, r in enumerate(rows) if r["id"] not in parents]
+        hits = search_rows([rows[i] for i in leaves], vectors[leaves], query, embedder,
+                           k=len(leaves), retriever=retriever)
+        out: list[Hit] = []
+        taken: set[str] = set()
+        for hit in hits:
+            parent = by_id.get(hit.row.get("parent_id") or "", hit.row)
+            if parent["id"] not in taken:
+                taken.add(parent["id"])
+                out.append(Hit(hit.score, parent))
+            if len(out) == k:
+                break
+        return out
+    return search_rows(rows, vectors, query, embedder, k=k, retriever=retriever)
+
+
+def search_rows(rows: list[dict[str, Any]], vectors: np.ndarray, query: str, embedder: Any,
+                *, k: int, retriever: str) -> list[Hit]:
+    if not rows:
+        return []
+    retr = Retriever([r["embed_text"] for r in rows], [r["doc_id"] for r in rows],
+                     kind=retriever, embedder=embedder, vectors=vectors)
+    if retriever == "dense":
+        scores = retr.dense_scores([query])[0]
+    elif retriever == "bm25":
+        scores = retr.bm25_scores([query])[0]
+    else:  # the z-score fusion rank() uses
+        scores = (retr.alpha * zscore(retr.dense_scores([query]))
+                  + (1.0 - retr.alpha) * zscore(retr.bm25_scores([query])))[0]
+    order = retr.rank([query], [""], k)[0]
+    return [Hit(float(scores[i]), rows[i]) for i in order]

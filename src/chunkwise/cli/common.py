@@ -1,0 +1,173 @@
+"""What every command shares: one-line errors, the chunking options (flags named after
+the strategies' options), the chunker they describe, the LLM cost line, progress bars."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+from ..config import DEFAULT_SIZE
+from ..errors import ChunkwiseError
+from ..factory import get_chunker
+from ..readers import READERS
+from ..strategies import STRATEGIES, Chunker
+from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so that outputs are cleaned up."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (``chunkwise: error: ...``, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"chunkwise: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def error(message: str) -> None:
+    print(f"chunkwise: error: {message}", file=sys.stderr)
+
+
+def warning(message: str) -> None:
+    print(f"chunkwise: warning: {message}", file=sys.stderr)
+
+
+def key_values(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ChunkwiseError(f"--metadata: expected KEY=VALUE, got {item!r}")
+        out[key.strip()] = value
+    return out
+
+
+def uses_embedder(name: str, options: dict[str, Any]) -> bool:
+    """Whether this strategy (or a level of this hierarchy) embeds while it cuts."""
+    if name == "semantic":
+        return True
+    levels = options.get("strategies") or ()
+    return name == "hierarchical" and any(
+        (s if isinstance(s, str) else s[0]) == "semantic" for s in levels)
+
+
+@contextmanager
+def progress_bar(total: int, unit: str, show: bool | None) -> Iterator[Any]:
+    """A tqdm bar on stderr (None when not shown: by default on a terminal only)."""
+    if not (show if show is not None else sys.stderr.isatty()):
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True)
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def add_progress_flags(p: argparse.ArgumentParser, help_on: str) -> None:
+    p.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help=help_on)
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="never show the progress bar")
+
+
+def add_chunk_options(p: argparse.ArgumentParser) -> None:
+    """The chunking flags: one per strategy option (``--code-language`` sets the
+    strategy option ``code_language``), each given to the library only when set."""
+
+    p.add_argument("--strategy", "-s", default=None, metavar="NAME",
+                   help=f"chunking strategy: {', '.join(STRATEGIES.names())} (default: auto)")
+    p.add_argument("--size", type=int, default=None,
+                   help=f"target chunk size in tokens, context included (default: {DEFAULT_SIZE}, "
+                        "capped at --max-tokens)")
+    for flags, kwargs in CHUNK_FLAGS:
+        p.add_argument(*flags, **kwargs)
+    p.add_argument("--input-format", default="auto", choices=("auto", *READERS.names()),
+                   help="how to read the inputs (default: auto, by file extension, then content; "
+                        "html-all keeps a whole web page, html keeps its main content; code "
+                        "reads source files, srt/vtt subtitles, chat a chat JSON, transcript "
+                        "speaker lines)")
+    g = p.add_argument_group("contextual retrieval (an LLM situates each chunk in its document)")
+    for flags, kwargs in CONTEXT_FLAGS:
+        g.add_argument(*flags, **kwargs)
+
+
+def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The strategy options the command line gives (only those given: an option the
+    strategy does not take is then the library's one-line error)."""
+    options = {name: getattr(args, name) for name in STRATEGY_OPTIONS}
+    for flag in ("merge_sections", "headers"):  # store_true: given or not at all
+        options[flag] = True if options[flag] else None
+    if getattr(args, "contextualize", None):
+        prices = None
+        if args.prices:
+            try:
+                prices = json.loads(Path(args.prices).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise ChunkwiseError(f"--prices {args.prices}: {exc}") from None
+        show = getattr(args, "progress", None)
+        options.update({
+            "contextualize": args.contextualize, "context_tokens": args.context_tokens,
+            "context_position": args.context_position, "llm_concurrency": args.llm_concurrency,
+            "llm_cache": not args.no_llm_cache, "llm_prices": prices, "dry_run": args.dry_run,
+            "llm_progress": show if show is not None else sys.stderr.isatty()})
+    elif getattr(args, "dry_run", False):
+        raise ChunkwiseError("--dry-run estimates the cost of --contextualize; give it")
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def build_chunker(args: argparse.Namespace, strategy: str | None = None,
+                  overrides: dict[str, Any] | None = None) -> Chunker:
+    """The chunker the command-line options describe (warnings printed as one line each)."""
+    name = strategy or args.strategy or "auto"
+    options = chunk_options(args)
+    options.update(overrides or {})
+    embedder = getattr(args, "embedder", None)
+    if uses_embedder(name, options):
+        if embedder is not None:
+            options.setdefault("embedder", embedder)
+        options.setdefault("cache", not getattr(args, "no_cache", False))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        chunker = get_chunker(name, **options)
+    for w in caught:
+        if not issubclass(w.category, DeprecationWarning):  # third-party noise
+            warning(str(w.message))
+    if embedder is not None and args.command in ("chunk", "view"):
+        from ..embed import get_embedder, truncation_warning
+
+        message = truncation_warning(chunker.max_tokens, chunker.tokenizer,
+                                     get_embedder(embedder))
+        if message:
+            warning(message)
+    return chunker
+
+
+def llm_report(chunker: Any, args: argparse.Namespace) -> None:
+    """The contextualizer's cost line: the estimate on stdout for --dry-run, the
+    run's figures on stderr otherwise."""
+    contextual = getattr(chunker, "contextualizer", None)
+    if contextual is None:
+        return
+    contextual.close()
+    if args.dry_run:
+        print(contextual.report.line(estimate=True))
+    else:
+        print(contextual.report.line(), file=sys.stderr)
+
+
+Command = Callable[[argparse.Namespace], int]

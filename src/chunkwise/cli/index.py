@@ -1,0 +1,125 @@
+"""``chunkwise index`` and ``chunkwise search``: an index kept in sync, and its answers
+with their citations. Both call :class:`chunkwise.Index`; this only parses and prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from ..errors import ChunkwiseError, InputError
+from .common import (
+    EXIT_BAD_INPUT,
+    add_chunk_options,
+    add_progress_flags,
+    build_chunker,
+    error,
+    llm_report,
+    progress_bar,
+)
+
+
+def add_parsers(sub: Any) -> None:
+    ix = sub.add_parser(
+        "index", help="chunk, embed and upsert documents into a vector index, kept in sync",
+        description="Keep an index in step with documents: chunk them, embed only chunks "
+                    "the index does not hold yet, rewrite rows that moved, delete chunks a "
+                    "document no longer has (and with --prune documents whose files are "
+                    "gone). The configuration is stored with the index; another one is "
+                    "refused unless --rebuild. A killed run is finished by the next.")
+    ix.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or glob patterns")
+    ix.add_argument("--db", required=True, metavar="URI",
+                    help="./PATH or lancedb://PATH (LanceDB, embedded), qdrant+local://PATH "
+                         "(Qdrant's local mode), qdrant://HOST:PORT/NAME (a Qdrant server), "
+                         "postgresql://USER:PASSWORD@HOST:PORT/DB[?table=NAME] (PostgreSQL "
+                         "with pgvector)")
+    add_chunk_options(ix)
+    ix.add_argument("--embedder", default=None, metavar="SPEC",
+                    help="the embedding model (default: minilm; see chunk --help)")
+    ix.add_argument("--encoding", default=None, help="text encoding of the inputs")
+    ix.add_argument("--prune", action="store_true",
+                    help="remove documents the index holds that these paths no longer give")
+    ix.add_argument("--rebuild", action="store_true",
+                    help="drop the index and build it again (needed to change configuration)")
+    add_progress_flags(ix, "show the progress bar even when stderr is not a terminal")
+
+    sq = sub.add_parser(
+        "search", help="search an index: ranked chunks with their citations",
+        description="Rank the index's chunks for a question with the evaluation's retriever "
+                    "and print each with its source, page, heading trail and character span.")
+    sq.add_argument("query", metavar="QUESTION")
+    sq.add_argument("--db", required=True, metavar="URI", help="the index (see index --help)")
+    sq.add_argument("-k", type=int, default=5, help="how many chunks (default: 5)")
+    sq.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="hybrid",
+                    help="dense (the store's own nearest-neighbour search), bm25 or hybrid "
+                         "(z-scored fusion, default; both rank every row in memory)")
+    sq.add_argument("--json", action="store_true", help="one JSON object per hit")
+    sq.add_argument("--expand", action="store_true",
+                    help="a hierarchical index: rank the small chunks, return their parents "
+                         "(each once)")
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    from ..api import Index, iter_documents_chunks
+
+    if any(p == "-" for p in args.paths):
+        raise ChunkwiseError("index reads files, folders and globs, not standard input")
+    chunker = build_chunker(args)
+    if args.dry_run:  # what contextualizing would cost; the index is left alone
+        for _ in iter_documents_chunks(chunker, args.paths, on_error="skip",
+                                       encoding=args.encoding, strings_are_paths=True):
+            pass
+        llm_report(chunker, args)
+        return 0
+    failed: list[str] = []
+
+    def on_error(exc: InputError) -> None:
+        failed.append(str(exc))
+        error(str(exc))
+
+    t0 = time.perf_counter()
+    with Index(args.db) as index, progress_bar(_count(args.paths), "doc", args.progress) as bar:
+        def on_document(report: Any) -> None:
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(embedded=report.embedded, reused=report.reused)
+
+        report = index.sync(args.paths, chunker, embedder=args.embedder or "minilm",
+                            prune=args.prune, rebuild=args.rebuild, on_error=on_error,
+                            encoding=args.encoding, on_document=on_document)
+    llm_report(chunker, args)
+    print(report.line(time.perf_counter() - t0))
+    return EXIT_BAD_INPUT if failed else 0
+
+
+def _count(paths: list[str]) -> int:
+    from ..readers.sources import iter_sources
+
+    return sum(1 for _ in iter_sources(paths, strings_are_paths=True))
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from ..api import Index
+
+    if args.k < 1:
+        raise ChunkwiseError("-k must be a positive integer")
+    with Index(args.db) as index:
+        if index.config() is None:
+            raise ChunkwiseError(f"no index at {args.db} (build one with chunkwise index)")
+        hits = index.search(args.query, args.k, retriever=args.retriever, expand=args.expand)
+    for rank, hit in enumerate(hits, 1):
+        r = hit.row
+        if args.json:
+            print(json.dumps({"rank": rank, "score": round(hit.score, 6),
+                              **{k: v for k, v in r.items() if k != "row_hash"}},
+                             ensure_ascii=False))
+            continue
+        where = f"{r['source'] or r['doc_id']}:{r['start']}-{r['end']}"
+        if r.get("page") is not None:
+            where += f" (page {r['page']})"
+        trail = " > ".join(r.get("headings") or [])
+        print(f"{rank}. {where}  score {hit.score:.3f}" + (f"\n   {trail}" if trail else ""))
+        text = " ".join(r["text"].split())
+        print(f"   {text[:300]}{'...' if len(text) > 300 else ''}")
+    return 0

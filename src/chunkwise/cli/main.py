@@ -1,0 +1,110 @@
+"""The command line: ``chunkwise chunk | eval | view | index | search | questions |
+distill``. Each command lives in a module of its own and only parses its arguments,
+calls the library and prints; every error is one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import warnings
+from collections.abc import Sequence
+from types import FrameType
+from typing import Any
+
+from .. import __version__
+from ..errors import ChunkwiseError
+from . import chunk, eval, index, misc
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    Command,
+    Parser,
+    Terminated,
+    error,
+    warning,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="chunkwise",
+        description="Cut documents into passages for retrieval-augmented generation, "
+                    "sized in your model's tokens, with exact character offsets.",
+    )
+    parser.add_argument("--version", action="version", version=f"chunkwise {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    chunk.add_parser(sub)
+    eval.add_parser(sub)
+    index.add_parsers(sub)
+    misc.add_parsers(sub)
+    return parser
+
+
+COMMANDS: dict[str, Command] = {
+    "chunk": chunk.cmd_chunk, "eval": eval.cmd_eval, "view": misc.cmd_view,
+    "distill": misc.cmd_distill, "index": index.cmd_index, "search": index.cmd_search,
+    "questions": misc.cmd_questions}
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    if issubclass(category, DeprecationWarning):  # third-party noise
+        return
+    warning(str(message))
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise Terminated()
+
+
+def _forget_keyboard_interrupt() -> None:
+    """CPython marks a KeyboardInterrupt that left code run from a string (``exec``
+    or ``eval`` of source: a dataclass or namedtuple being made while a module is
+    imported, say) as unhandled, even when a caller catches it later; at exit it
+    then kills the process with SIGINT instead of exiting with our code (seen: a
+    Ctrl-C landing in namedtuple's ``eval`` while pyarrow imported pandas exited -2,
+    not 130).
+    Running code from a string resets that mark."""
+    exec("None")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    # library warnings (a skipped file, a page that kept little text) as one line each
+    warnings.showwarning = _show_warning
+    previous = None
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (an embedding application): leave it alone
+        pass
+    try:
+        return COMMANDS[args.command](args)
+    except ChunkwiseError as exc:
+        error(str(exc))
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. piped into `head`
+        try:  # no second error when Python flushes stdout at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
+    except KeyboardInterrupt:
+        error("interrupted; no partial output was left")
+        _forget_keyboard_interrupt()
+        return EXIT_INTERRUPTED
+    except Terminated:
+        error("terminated; no partial output was left")
+        return EXIT_TERMINATED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,142 @@
+"""LanceDB, embedded: ``./PATH`` or ``lancedb://PATH`` (the default store)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..sinks import arrow_schema
+from .store import CONFIG_TABLE, TABLE, Hit, Store, batches, sql_quote
+
+
+class LanceStore(Store):
+    def __init__(self, path: str):
+        import os
+
+        os.environ.setdefault("LANCE_LOG", "error")  # Lance's own log lines off stderr
+        import lancedb
+
+        self.uri = path
+        Path(path).mkdir(parents=True, exist_ok=True)
+        self.db = lancedb.connect(path)
+        self._table: Any = None
+
+    def _names(self) -> list[str]:
+        listed = self.db.list_tables()
+        return list(getattr(listed, "tables", listed))
+
+    def _schema(self, dim: int) -> Any:
+        import pyarrow as pa
+
+        return (arrow_schema().append(pa.field("row_hash", pa.string()))
+                .append(pa.field("vector", pa.list_(pa.float32(), dim))))
+
+    def table(self, dim: int | None = None) -> Any:
+        if self._table is None:
+            if TABLE in self._names():
+                self._table = self.db.open_table(TABLE)
+            elif dim is not None:
+                self._table = self.db.create_table(TABLE, schema=self._schema(dim))
+        return self._table
+
+    def get_config(self) -> dict[str, Any] | None:
+        if CONFIG_TABLE not in self._names():
+            return None
+        rows = self.db.open_table(CONFIG_TABLE).to_arrow().to_pylist()
+        return json.loads(rows[0]["value"]) if rows else None
+
+    def set_config(self, config: dict[str, Any]) -> None:
+        import pyarrow as pa
+
+        data = pa.Table.from_pylist([{"value": json.dumps(config, sort_keys=True)}])
+        if CONFIG_TABLE in self._names():
+            table = self.db.open_table(CONFIG_TABLE)
+            table.delete("true")
+            table.add(data)
+        else:
+            self.db.create_table(CONFIG_TABLE, data=data)
+
+    def reset(self) -> None:
+        for name in (TABLE, CONFIG_TABLE):
+            if name in self._names():
+                self.db.drop_table(name)
+        self._table = None
+
+    def state(self) -> dict[str, dict[str, str]]:
+        table = self.table()
+        out: dict[str, dict[str, str]] = {}
+        if table is None:
+            return out
+        data = table.to_arrow().select(["id", "doc_id", "row_hash"]).to_pydict()
+        for cid, doc, h in zip(data["id"], data["doc_id"], data["row_hash"]):
+            out.setdefault(doc, {})[cid] = h
+        return out
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        table = self.table()
+        out: dict[str, np.ndarray] = {}
+        if table is None or not ids:
+            return out
+        for part in batches(list(ids)):
+            data = (table.search().where(f"id IN ({sql_quote(part)})").select(["id", "vector"])
+                    .limit(None).to_arrow().to_pydict())
+            for cid, v in zip(data["id"], data["vector"]):
+                out[cid] = np.asarray(v, dtype=np.float32)
+        return out
+
+    def _data(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray, dim: int) -> Any:
+        import pyarrow as pa
+
+        return pa.Table.from_pylist([{**r, "vector": v.tolist()} for r, v in zip(rows, vectors)],
+                                    schema=self._schema(dim))
+
+    def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        if not rows:
+            return
+        dim = int(vectors.shape[1])
+        table = self.table(dim)
+        data = self._data(rows, vectors, dim)
+        (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
+         .execute(data))
+
+    def insert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        if rows:
+            dim = int(vectors.shape[1])
+            self.table(dim).add(self._data(rows, vectors, dim))
+
+    def finish(self) -> None:
+        if self.table() is not None:
+            self.table().optimize()
+
+    def delete(self, ids: Iterable[str]) -> None:
+        table = self.table()
+        ids = list(ids)
+        if table is None or not ids:
+            return
+        for part in batches(ids):
+            table.delete(f"id IN ({sql_quote(part)})")
+
+    def rows(self) -> tuple[list[dict[str, Any]], np.ndarray]:
+        table = self.table()
+        if table is None:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        data = table.to_arrow()
+        vectors = np.asarray(data.column("vector").to_pylist(), dtype=np.float32)
+        return data.drop(["vector"]).to_pylist(), vectors
+
+    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+        table = self.table()
+        if table is None:
+            return []
+        found = (table.search(np.asarray(vector, dtype=np.float32).tolist())
+                 .distance_type("cosine").limit(k).to_arrow().drop(["vector"]).to_pylist())
+        return [Hit(1.0 - float(r.pop("_distance")), r) for r in found]
+
+
+def open_lance(uri: str) -> LanceStore:
+    """``lancedb://PATH`` or a plain ``PATH``."""
+    return LanceStore(uri.removeprefix("lancedb://"))

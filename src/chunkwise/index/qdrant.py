@@ -1,0 +1,134 @@
+"""Qdrant: ``qdrant+local://PATH`` (embedded local mode) or ``qdrant://HOST:PORT/NAME``."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .store import TABLE, Hit, Store, batches
+
+
+class QdrantStore(Store):
+    """Qdrant: local mode (a folder) or a server. Point ids are UUIDs derived from
+    chunk ids; the payload holds the row; the configuration is a second collection."""
+
+    def __init__(self, *, path: str | None = None, url: str | None = None,
+                 collection: str = TABLE):
+        from qdrant_client import QdrantClient
+
+        self.uri = path or url or ""
+        self.client = QdrantClient(path=path) if path else QdrantClient(url=url)
+        self.name = collection
+
+    @staticmethod
+    def _pid(cid: str) -> str:
+        return str(uuid.uuid5(uuid.NAMESPACE_URL, "chunkwise:" + cid))
+
+    def _exists(self, name: str) -> bool:
+        return bool(self.client.collection_exists(name))
+
+    def close(self) -> None:
+        self.client.close()
+
+    def get_config(self) -> dict[str, Any] | None:
+        name = self.name + "_config"
+        if not self._exists(name):
+            return None
+        points = self.client.retrieve(name, ids=[self._pid("config")], with_payload=True)
+        payload = points[0].payload if points else None
+        return json.loads(payload["value"]) if payload else None
+
+    def set_config(self, config: dict[str, Any]) -> None:
+        from qdrant_client import models
+
+        name = self.name + "_config"
+        if not self._exists(name):
+            self.client.create_collection(name, vectors_config=models.VectorParams(
+                size=1, distance=models.Distance.DOT))
+        self.client.upsert(name, points=[models.PointStruct(
+            id=self._pid("config"), vector=[0.0],
+            payload={"value": json.dumps(config, sort_keys=True)})])
+
+    def reset(self) -> None:
+        for name in (self.name, self.name + "_config"):
+            if self._exists(name):
+                self.client.delete_collection(name)
+
+    def _scroll(self, fields: list[str] | bool, vectors: bool = False) -> Iterable[Any]:
+        if not self._exists(self.name):
+            return
+        offset = None
+        while True:
+            points, offset = self.client.scroll(self.name, limit=1000, offset=offset,
+                                                with_payload=fields, with_vectors=vectors)
+            yield from points
+            if offset is None:
+                break
+
+    def state(self) -> dict[str, dict[str, str]]:
+        out: dict[str, dict[str, str]] = {}
+        for p in self._scroll(["id", "doc_id", "row_hash"]):
+            payload = p.payload or {}
+            out.setdefault(payload["doc_id"], {})[payload["id"]] = payload["row_hash"]
+        return out
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        if not ids or not self._exists(self.name):
+            return {}
+        out = {}
+        for part in batches(list(ids)):
+            for p in self.client.retrieve(self.name, ids=[self._pid(c) for c in part],
+                                          with_payload=["id"], with_vectors=True):
+                out[(p.payload or {})["id"]] = np.asarray(p.vector, dtype=np.float32)
+        return out
+
+    def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        from qdrant_client import models
+
+        if not rows:
+            return
+        if not self._exists(self.name):
+            self.client.create_collection(self.name, vectors_config=models.VectorParams(
+                size=int(vectors.shape[1]), distance=models.Distance.COSINE))
+        for part in batches(list(range(len(rows)))):
+            self.client.upsert(self.name, points=[models.PointStruct(
+                id=self._pid(rows[i]["id"]), vector=vectors[i].tolist(), payload=rows[i])
+                for i in part])
+
+    def delete(self, ids: Iterable[str]) -> None:
+        from qdrant_client import models
+
+        ids = list(ids)
+        if not ids or not self._exists(self.name):
+            return
+        self.client.delete(self.name, points_selector=models.PointIdsList(
+            points=[self._pid(c) for c in ids]))
+
+    def rows(self) -> tuple[list[dict[str, Any]], np.ndarray]:
+        points = list(self._scroll(True, vectors=True))
+        if not points:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        return ([dict(p.payload or {}) for p in points],
+                np.asarray([p.vector for p in points], dtype=np.float32))
+
+    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+        if not self._exists(self.name):
+            return []
+        found = self.client.query_points(self.name, query=np.asarray(vector).tolist(),
+                                         limit=k, with_payload=True).points
+        return [Hit(float(p.score), dict(p.payload or {})) for p in found]
+
+
+def open_local(uri: str) -> QdrantStore:
+    """``qdrant+local://PATH``: Qdrant's embedded local mode."""
+    return QdrantStore(path=uri.removeprefix("qdrant+local://"))
+
+
+def open_server(uri: str) -> QdrantStore:
+    """``qdrant://HOST:PORT/NAME``: a Qdrant server (collection NAME, default chunks)."""
+    host, _, name = uri.removeprefix("qdrant://").partition("/")
+    return QdrantStore(url=f"http://{host}", collection=name or TABLE)

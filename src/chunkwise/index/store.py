@@ -1,0 +1,135 @@
+"""The store interface every index backend implements, the row format, and the
+registry that opens a store from its URI (``chunkwise.stores`` entry points)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..registry import Registry
+from ..types import Chunk
+
+TABLE = "chunks"
+CONFIG_TABLE = "chunkwise_config"
+
+
+def row_of(chunk: Chunk) -> dict[str, Any]:
+    row = chunk.to_dict()
+    row["metadata"] = json.dumps(row["metadata"], ensure_ascii=False, sort_keys=True)
+    row["row_hash"] = hashlib.blake2b(json.dumps(row, ensure_ascii=False, sort_keys=True)
+                                      .encode("utf-8", "surrogatepass"),
+                                      digest_size=12).hexdigest()
+    return row
+
+
+@dataclass
+class Hit:
+    score: float
+    row: dict[str, Any]
+
+    @property
+    def chunk(self) -> Chunk:
+        return Chunk.from_dict(self.row)
+
+
+class Store:
+    """What ``index`` and ``search`` need from a vector store."""
+
+    uri: str
+
+    def get_config(self) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def set_config(self, config: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        raise NotImplementedError
+
+    def state(self) -> dict[str, dict[str, str]]:
+        """doc_id -> {chunk id: row_hash} for every row."""
+        raise NotImplementedError
+
+    def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def insert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        """Rows whose ids the index does not hold (an upsert where the store has no
+        faster way)."""
+        self.upsert(rows, vectors)
+
+    def delete(self, ids: Iterable[str]) -> None:
+        raise NotImplementedError
+
+    def rows(self) -> tuple[list[dict[str, Any]], np.ndarray]:
+        """Every row (without its vector) and the vectors, in one order."""
+        raise NotImplementedError
+
+    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+        """The ``k`` rows nearest to ``vector`` by cosine similarity, searched by the
+        store itself (nothing loaded into memory but the hits)."""
+        raise NotImplementedError
+
+    def ids(self, doc_id: str) -> set[str]:
+        """The chunk ids the index holds for one document."""
+        return set(self.state().get(doc_id, {}))
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Writes inside are one transaction where the store has them."""
+        yield
+
+    def close(self) -> None:
+        """Release the connection (Qdrant's local mode locks its folder until then)."""
+
+    def finish(self) -> None:
+        """After a run's writes (LanceDB compacts the files they made)."""
+
+
+def batches(items: Sequence[Any], n: int = 500) -> Iterable[Sequence[Any]]:
+    for i in range(0, len(items), n):
+        yield items[i:i + n]
+
+
+def sql_quote(values: Iterable[str]) -> str:
+    return ", ".join("'" + v.replace("'", "''") + "'" for v in values)
+
+
+
+
+#: URI scheme -> a function that opens the store at that URI (given whole); the
+#: built-ins register through the ``chunkwise.stores`` entry points, as plug-ins do
+STORES: Registry[Callable[[str], Store]] = Registry("chunkwise.stores", "index store", callable)
+
+#: the extra that installs a built-in store's client library
+_EXTRAS = {"qdrant": "qdrant", "qdrant+local": "qdrant", "postgresql": "postgres",
+           "postgres": "postgres"}
+
+
+def open_store(uri: str) -> Store:
+    """A store from its URI: ``SCHEME://...`` opens the store registered for SCHEME; a
+    plain path is a LanceDB folder."""
+    scheme, sep, _ = uri.partition("://")
+    if not sep:
+        scheme = "lancedb"
+    if scheme not in STORES:
+        raise ConfigError(f"unknown index URI {uri!r} (PATH, lancedb://PATH, "
+                          "qdrant+local://PATH, qdrant://HOST:PORT/NAME, "
+                          "postgresql://... or a scheme of an installed plug-in: "
+                          f"{', '.join(STORES.names())})")
+    try:
+        return STORES[scheme](uri)
+    except ImportError as exc:
+        extra = _EXTRAS.get(scheme)
+        how = f"pip install 'chunkwise[{extra}]'" if extra else "install it"
+        raise ConfigError(f"the store for {uri!r} needs {exc.name}: {how}") from None

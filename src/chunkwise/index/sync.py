@@ -1,0 +1,134 @@
+"""Keeping an index in step with its documents: embed what is new, rewrite what
+moved, delete what is gone, and check the stored configuration."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigError, InputError
+from ..types import Chunk, Document
+from .store import Store, batches, row_of
+
+
+@dataclass
+class IndexReport:
+    documents: int = 0
+    changed: int = 0
+    removed: int = 0
+    chunks: int = 0
+    embedded: int = 0
+    reused: int = 0
+    #: document ids synced, or that failed to read and keep what the index had
+    seen: set[str] = field(default_factory=set)
+
+    def note_failed(self, exc: InputError) -> None:
+        """A document that could not be read keeps what the index had for it."""
+        if exc.source:
+            self.seen.add(str(exc.source))
+
+    def line(self, seconds: float) -> str:
+        return (f"documents {self.documents:,} ({self.changed:,} changed, {self.removed:,} "
+                f"removed) chunks {self.chunks:,} ({self.embedded:,} embedded, "
+                f"{self.reused:,} reused) {seconds:.1f} s")
+
+
+def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in config.items():
+        if isinstance(value, dict):
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:
+            out[prefix + key] = value
+    return out
+
+
+def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
+    stored = store.get_config()
+    if stored is not None and stored != config:
+        if not rebuild:
+            was, now = _flat(stored), _flat(config)
+            diff = [f"{k} {was.get(k)!r} -> {now.get(k)!r}" for k in sorted(set(was) | set(now))
+                    if was.get(k) != now.get(k)]
+            raise ConfigError(f"the index at {store.uri} was built with another configuration "
+                              f"({', '.join(diff)}); pass --rebuild to rebuild it")
+        store.reset()
+    elif rebuild:
+        store.reset()
+    store.set_config(config)
+
+
+def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chunk],
+                  stored: dict[str, str], report: IndexReport) -> None:
+    """Make the index hold exactly ``chunks`` for ``doc_id`` (upserts, then deletes)."""
+    rows = [row_of(c) for c in chunks]
+    fresh = [r for r in rows if r["id"] not in stored]
+    moved = [r for r in rows if r["id"] in stored and stored[r["id"]] != r["row_hash"]]
+    stale = set(stored) - {r["id"] for r in rows}
+    report.documents += 1
+    report.chunks += len(rows)
+    report.embedded += len(fresh)
+    report.reused += len(rows) - len(fresh)
+    if fresh or moved or stale:
+        report.changed += 1
+    kept = store.vectors([r["id"] for r in moved]) if moved else {}
+    fresh += [r for r in moved if r["id"] not in kept]
+    moved = [r for r in moved if r["id"] in kept]
+    # embedded before the writes begin: a transaction is not held open by the model
+    vectors = [np.asarray(embedder.embed([r["embed_text"] for r in part]), dtype=np.float32)
+               for part in batches(fresh, 256)]
+    with store.transaction():
+        if moved:
+            store.upsert(moved, np.stack([kept[r["id"]] for r in moved]))
+        for part, vecs in zip(batches(fresh, 256), vectors):
+            store.insert(part, vecs)
+        store.delete(stale)
+
+
+def index_config(chunker_description: dict[str, Any], spec: str, embedder: Any) -> dict[str, Any]:
+    """What an index stores of how it was built; another configuration is refused."""
+    return {"version": 1, "chunker": json.loads(json.dumps(chunker_description, default=str)),
+            "embedder": spec, "model": getattr(embedder, "name", type(embedder).__name__),
+            "dim": int(getattr(embedder, "dim", 0) or 0)}
+
+
+def sync_documents(store: Store, embedder: Any,
+                   documents: Iterable[tuple[Document, Sequence[Chunk]]], *,
+                   prune: bool = False, report: IndexReport | None = None,
+                   on_document: Callable[[IndexReport], None] | None = None) -> IndexReport:
+    """Make the index hold exactly the chunks of ``documents`` for each of them (a
+    document read in windows comes as consecutive pairs with the same document: it is
+    synced when whole), calling ``on_document(report)`` after each; with ``prune``,
+    remove the documents the index holds that ``documents`` did not give, except those
+    noted in ``report`` as failed to read (:meth:`IndexReport.note_failed`)."""
+    report = report if report is not None else IndexReport()
+    state = store.state()
+    current: Document | None = None
+    parts: list[Chunk] = []
+
+    def flush() -> None:
+        if current is None:
+            return
+        report.seen.add(current.doc_id)
+        sync_document(store, embedder, current.doc_id, parts, state.get(current.doc_id, {}),
+                      report)
+        if on_document is not None:
+            on_document(report)
+
+    for doc, chunks in documents:
+        if doc is not current:
+            flush()
+            current, parts = doc, []
+        parts.extend(chunks)
+    flush()
+    if prune:
+        for doc_id, ids in state.items():
+            if doc_id not in report.seen:
+                store.delete(list(ids))
+                report.removed += 1
+    store.finish()
+    return report
