@@ -15,11 +15,13 @@ from helpers import QUAL, assert_invariants, check_hierarchy, independent_minilm
 
 PUBLIC = {
     "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "CodeChunker",
-    "ConfigError", "Document", "FaqChunker", "FixedChunker", "HierarchicalChunker", "InputError",
-    "JsonChunker", "LegalChunker", "Level", "RecursiveChunker", "STRATEGIES", "SectionChunker",
-    "SemanticChunker", "SentenceChunker", "SkippedInputWarning", "TokenCounter",
-    "TranscriptChunker", "UnstableIdWarning", "__version__", "chunk", "expand", "get_chunker",
-    "get_tokenizer", "iter_chunks", "read_text", "register",
+    "ConfigError", "Document", "EmbedderError", "ExtractionWarning", "FaqChunker",
+    "FixedChunker", "HierarchicalChunker", "Index", "InputError", "JsonChunker", "LLMError",
+    "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
+    "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
+    "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
+    "__version__", "chunk", "expand", "get_chunker", "get_tokenizer", "iter_chunks", "read_text",
+    "register",
 }
 
 
@@ -31,7 +33,7 @@ def test_public_api_is_exactly_all():
     # subpackages are importable attributes, but nothing else leaks
     assert exported - PUBLIC <= {"api", "config", "engine", "errors", "ids", "levels", "readers",
                                  "strategies", "tokens", "types", "embed", "eval", "sinks", "cli", "view",
-                                 "factory", "registry", "retrieval",
+                                 "factory", "registry", "retrieval", "cache",
                                  "parallel", "ray", "stream", "adapters", "index", "llm",
                                  "contextual", "questions"}
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from chunkwise import get_chunker
 from chunkwise.cli import main
 from chunkwise.contextual import Contextualizer
-from chunkwise.errors import ConfigError
+from chunkwise.errors import ConfigError, ServiceError
 from chunkwise.llm import LLMError, get_llm
 from llm_servers import LLMServer
 
@@ -190,7 +190,7 @@ def test_missing_key_or_model_is_a_clear_error(monkeypatch, tmp_path, capsys):
     with pytest.raises(ConfigError, match="context_tokens"):
         get_chunker("recursive", size=64, max_tokens=64, contextualize="title",
                     context_tokens=60)
-    assert issubclass(LLMError, ConfigError)
+    assert issubclass(LLMError, ServiceError) and not issubclass(LLMError, ConfigError)
 
 
 @settings(max_examples=60, deadline=None)

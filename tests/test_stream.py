@@ -10,9 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise import stream
+from chunkwise import get_chunker, stream
 from chunkwise.errors import InputError
-from chunkwise import get_chunker
 
 WORDS = ["alpha", "beta", "Gamma.", "delta?", "epsilon!", "über", "naïve", "日本語", "x" * 40,
          "1.2 Scope Of Work", "\n", "\n\n", "\n\n\n  ", "\r\n", "\t"]

@@ -1,33 +1,47 @@
 """chunkwise: cut documents into passages for RAG, with exact offsets and token budgets.
 
-The public API is small: :func:`chunk` and :func:`iter_chunks`, the strategy
-classes (each also reachable by name through :func:`get_chunker`), the data
-types, :func:`get_tokenizer`, and the error types. Everything else is an
-implementation detail.
+The public API is small: :func:`chunk` and :func:`iter_chunks`, :class:`Index` (an
+index kept in sync with documents, and searched), the strategy classes (each also
+reachable by name through :func:`get_chunker`), the data types,
+:func:`get_tokenizer`, the registries plug-ins extend, and the error types.
+Everything else is an implementation detail.
 """
 
-from .api import SkippedInputWarning, UnstableIdWarning, chunk, iter_chunks, read_text
+from .api import Index, chunk, iter_chunks, read_text
 from .config import ChunkConfig
-from .errors import ChunkwiseError, ConfigError, InputError
+from .errors import (
+    ChunkwiseError,
+    ConfigError,
+    EmbedderError,
+    ExtractionWarning,
+    InputError,
+    LLMError,
+    MissingExtraError,
+    OutputError,
+    ServiceError,
+    SkippedInputWarning,
+    UnstableIdWarning,
+)
 from .factory import get_chunker
 from .levels import Level
+from .registry import Registry
 from .strategies import (
-                         STRATEGIES,
-                         AutoChunker,
-                         Chunker,
-                         CodeChunker,
-                         FaqChunker,
-                         FixedChunker,
-                         HierarchicalChunker,
-                         JsonChunker,
-                         LegalChunker,
-                         RecursiveChunker,
-                         SectionChunker,
-                         SemanticChunker,
-                         SentenceChunker,
-                         TranscriptChunker,
-                         expand,
-                         register,
+    STRATEGIES,
+    AutoChunker,
+    Chunker,
+    CodeChunker,
+    FaqChunker,
+    FixedChunker,
+    HierarchicalChunker,
+    JsonChunker,
+    LegalChunker,
+    RecursiveChunker,
+    SectionChunker,
+    SemanticChunker,
+    SentenceChunker,
+    TranscriptChunker,
+    expand,
+    register,
 )
 from .tokens import TokenCounter, get_tokenizer
 from .types import Block, Chunk, Document
@@ -36,9 +50,11 @@ __version__ = "0.2.0"
 
 __all__ = [
     "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "CodeChunker",
-    "ConfigError", "Document", "FaqChunker", "FixedChunker", "HierarchicalChunker", "InputError",
-    "JsonChunker", "LegalChunker", "Level", "RecursiveChunker", "STRATEGIES", "SectionChunker",
-    "SemanticChunker", "SentenceChunker", "SkippedInputWarning", "TokenCounter",
-    "TranscriptChunker", "UnstableIdWarning", "__version__", "chunk", "expand", "get_chunker",
-    "get_tokenizer", "iter_chunks", "read_text", "register",
+    "ConfigError", "Document", "EmbedderError", "ExtractionWarning", "FaqChunker",
+    "FixedChunker", "HierarchicalChunker", "Index", "InputError", "JsonChunker", "LLMError",
+    "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
+    "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
+    "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
+    "__version__", "chunk", "expand", "get_chunker", "get_tokenizer", "iter_chunks", "read_text",
+    "register",
 ]

@@ -15,21 +15,20 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from .errors import ChunkwiseError, ConfigError, InputError
+from .errors import (
+    ChunkwiseError,
+    ConfigError,
+    InputError,
+    ServiceError,
+    SkippedInputWarning,
+    UnstableIdWarning,
+)
 from .factory import get_chunker
 from .readers.sources import Source, iter_sources
 from .strategies import Chunker
 from .types import Chunk, Document
 
 OnError = Literal["raise", "skip"] | Callable[[InputError], Any]
-
-
-class SkippedInputWarning(UserWarning):
-    """A document was skipped (``on_error="skip"``); the message names it and why."""
-
-
-class UnstableIdWarning(UserWarning):
-    """Chunk ids cannot survive an edit: a text was given without a ``doc_id``."""
 
 
 def _handler(on_error: OnError) -> Callable[[InputError], None]:
@@ -158,7 +157,7 @@ def _loaded_chunks(chunker: Chunker, sources: Iterator[Source],
                                                                       **metadata}))
         try:
             chunks = chunker.chunk_document(doc)
-        except ConfigError:
+        except (ConfigError, ServiceError):
             raise
         except InputError as exc:
             handle(exc)

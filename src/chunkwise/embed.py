@@ -23,18 +23,16 @@ import os
 import sqlite3
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .errors import ChunkwiseError, ConfigError
+from .cache import default_cache_dir
+from .errors import ConfigError, EmbedderError
+from .registry import Registry
 from .tokens import TokenCounter
-
-
-class EmbedderError(ChunkwiseError):
-    pass
 
 
 def normalise(vectors: Any) -> np.ndarray:
@@ -251,12 +249,6 @@ class OpenAIEmbedder(Embedder):
         return self._dim
 
 
-def default_cache_dir() -> Path:
-    base = os.environ.get("CHUNKWISE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "chunkwise")
-    return Path(base)
-
-
 class CachedEmbedder(Embedder):
     """Wraps an embedder with an on-disk cache keyed by (model name, text hash)."""
 
@@ -363,29 +355,62 @@ def truncation_warning(max_tokens: int, tokenizer: TokenCounter, embedder: Embed
             f"when it is embedded; lower --max-tokens (or --size)")
 
 
+#: embedder name -> ``factory(argument) -> Embedder``: ``model2vec:PATH`` calls the
+#: ``model2vec`` factory with ``PATH``, ``minilm`` with None; built-ins through the
+#: ``chunkwise.embedders`` entry points, as plug-ins add theirs
+EMBEDDERS: Registry[Callable[[str | None], Embedder]] = Registry("chunkwise.embedders",
+                                                                 "embedder", callable)
+_ALIASES = {"default": "minilm", "all-MiniLM-L6-v2": "minilm", "minilm-int8": "minilm-onnx"}
+
+
+def minilm_embedder(arg: str | None = None) -> Embedder:
+    """The bundled all-MiniLM-L6-v2 on torch (the default)."""
+    return SentenceTransformerEmbedder()
+
+
+def minilm_onnx_embedder(arg: str | None = None) -> Embedder:
+    """The bundled int8 ONNX export of all-MiniLM-L6-v2."""
+    return OnnxMiniLMEmbedder()
+
+
+def model2vec_embedder(arg: str | None) -> Embedder:
+    """``model2vec:PATH``: a static model2vec model (``chunkwise distill`` makes one)."""
+    if not arg:
+        raise ConfigError("model2vec: give the model's folder (model2vec:PATH)")
+    return Model2VecEmbedder(arg)
+
+
+def openai_embedder(arg: str | None) -> Embedder:
+    """``openai:MODEL[@BASE_URL]``: OpenAI's or a compatible ``/v1/embeddings``."""
+    model, _, base = (arg or "").partition("@")
+    return OpenAIEmbedder(model, base_url=base or None)
+
+
 def get_embedder(spec: Any = None, cache: bool | str | Path = False) -> Embedder:
     """Resolve an embedder spec (see the module docstring); ``cache`` wraps it on disk."""
-    if isinstance(spec, Embedder):
-        emb = spec
-    elif spec is None or spec in ("minilm", "default", "all-MiniLM-L6-v2"):
-        emb = SentenceTransformerEmbedder()
-    elif spec in ("minilm-onnx", "minilm-int8"):
-        emb = OnnxMiniLMEmbedder()
-    elif isinstance(spec, str) and spec.startswith("model2vec:"):
-        emb = Model2VecEmbedder(spec.split(":", 1)[1])
-    elif isinstance(spec, str) and spec.startswith("openai:"):
-        model, _, base = spec.split(":", 1)[1].partition("@")
-        emb = OpenAIEmbedder(model, base_url=base or None)
-    elif isinstance(spec, (str, Path)):
-        path = Path(spec)
-        if path.is_dir() and _is_model2vec(path):
-            emb = Model2VecEmbedder(path)
-        elif path.is_dir():
-            emb = SentenceTransformerEmbedder(path)
-        else:
-            emb = SentenceTransformerEmbedder(str(spec))
-    else:
-        raise ConfigError(f"embedder: cannot use {spec!r} as an embedder")
+    emb = _resolve(spec)
     if cache:
         emb = CachedEmbedder(emb, None if cache is True else cache)
     return emb
+
+
+def _resolve(spec: Any) -> Embedder:
+    if isinstance(spec, Embedder):
+        return spec
+    if spec is None:
+        return EMBEDDERS["minilm"](None)
+    if not isinstance(spec, (str, Path)):
+        raise ConfigError(f"embedder: cannot use {spec!r} as an embedder")
+    text = str(spec)
+    name = _ALIASES.get(text, text)
+    if isinstance(spec, str) and name in EMBEDDERS:
+        return EMBEDDERS[name](None)
+    prefix, sep, arg = text.partition(":")
+    if isinstance(spec, str) and sep and prefix in EMBEDDERS:
+        return EMBEDDERS[prefix](arg)
+    path = Path(spec)
+    if path.is_dir() and _is_model2vec(path):
+        return Model2VecEmbedder(path)
+    if path.is_dir():
+        return SentenceTransformerEmbedder(path)
+    return SentenceTransformerEmbedder(text)

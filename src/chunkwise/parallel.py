@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from .errors import ChunkwiseError, ConfigError, InputError
+from .errors import ChunkwiseError, ConfigError, InputError, ServiceError
 from .readers.sources import Source
 from .strategies import Chunker
 from .types import Chunk, Document
@@ -92,7 +92,7 @@ def chunk_source(chunker: Chunker, src: Source, settings: WorkerSettings) -> _Re
                                                               **settings.metadata}))
             try:
                 chunks = chunker.chunk_document(doc)
-            except ConfigError:
+            except (ConfigError, ServiceError):
                 raise
             except InputError:
                 raise

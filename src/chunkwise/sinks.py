@@ -11,12 +11,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import ChunkwiseError
+from .errors import OutputError
 from .types import Chunk, chunk_fields
-
-
-class OutputError(ChunkwiseError):
-    """An output cannot be written (missing folder, a directory, no space ...)."""
 
 
 def check_destination(path: str | Path, inputs: Iterable[Path] = ()) -> Path:

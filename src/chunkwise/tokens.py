@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .errors import ConfigError
+from .registry import Registry
 
 _WORD = re.compile(r"\S+")
 # Units for a callable counter: CJK ideographs and kana one by one (they carry no
@@ -494,8 +495,6 @@ class CallableCounter(TokenCounter):
 
 
 DEFAULT_TOKENIZER = "minilm"
-_MINILM_NAMES = {"minilm", "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2", "default"}
-_BPE_NAMES = {"cl100k_base", "o200k_base"}
 
 
 def minilm_dir() -> Path:
@@ -533,17 +532,44 @@ def _from_hf_cache(name: str) -> TokenCounter | None:
     return None
 
 
+#: tokenizer name -> ``factory(argument) -> TokenCounter`` (``NAME`` calls it with None,
+#: ``NAME:ARG`` with ARG); built-ins through the ``chunkwise.tokenizers`` entry points,
+#: as plug-ins add theirs
+TOKENIZERS: Registry[Callable[[str | None], TokenCounter]] = Registry(
+    "chunkwise.tokenizers", "tokenizer", callable)
+_ALIASES = {"all-minilm-l6-v2": "minilm", "sentence-transformers/all-minilm-l6-v2": "minilm",
+            "default": "minilm", "characters": "chars"}
+
+
+def minilm_tokenizer(arg: str | None = None) -> TokenCounter:
+    """The bundled all-MiniLM-L6-v2 tokenizer (the default)."""
+    return HFTokenizer.from_file(minilm_dir(), name="all-MiniLM-L6-v2")
+
+
+def cl100k_tokenizer(arg: str | None = None) -> TokenCounter:
+    return BPETokenizer("cl100k_base")
+
+
+def o200k_tokenizer(arg: str | None = None) -> TokenCounter:
+    return BPETokenizer("o200k_base")
+
+
+def char_counter(arg: str | None = None) -> TokenCounter:
+    return CharCounter()
+
+
+def word_counter(arg: str | None = None) -> TokenCounter:
+    return WordCounter()
+
+
 @lru_cache(maxsize=16)
 def _named(name: str) -> TokenCounter:
-    key = name.lower()
-    if key in _MINILM_NAMES:
-        return HFTokenizer.from_file(minilm_dir(), name="all-MiniLM-L6-v2")
-    if key in _BPE_NAMES:
-        return BPETokenizer(key)
-    if key in ("chars", "characters"):
-        return CharCounter()
-    if key == "words":
-        return WordCounter()
+    key = _ALIASES.get(name.lower(), name.lower())
+    if key in TOKENIZERS:
+        return TOKENIZERS[key](None)
+    prefix, sep, arg = name.partition(":")
+    if sep and prefix in TOKENIZERS:
+        return TOKENIZERS[prefix](arg)
     path = Path(name).expanduser()
     if path.exists():
         return HFTokenizer.from_file(path)

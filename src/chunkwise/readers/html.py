@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..errors import InputError
+from ..errors import ExtractionWarning, InputError
 from ..types import Document
 from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
@@ -59,10 +59,6 @@ _WORD = re.compile(r"\w+", re.U)
 
 #: share of the page's non-link text under which a main-content extraction warns
 WARN_SHARE = 0.5
-
-
-class ExtractionWarning(UserWarning):
-    """Main-content extraction kept little of a page; the message names it."""
 
 
 def _clean(text: str) -> str:
