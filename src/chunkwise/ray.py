@@ -230,9 +230,9 @@ def init(address: str | None = None, num_cpus: int | None = None, quiet: bool = 
 def _warning_class(name: str) -> type[Warning]:
     import builtins
 
-    import chunkwise
+    from . import errors  # every warning chunkwise issues is defined there
 
-    found = getattr(chunkwise, name, None) or getattr(builtins, name, None)
+    found = getattr(errors, name, None) or getattr(builtins, name, None)
     return found if isinstance(found, type) and issubclass(found, Warning) else UserWarning
 
 

@@ -100,6 +100,38 @@ def check_file(path: Path) -> None:
         raise InputError(source, exc.strerror or str(exc)) from None
 
 
+class _Utf8Text:
+    """A binary stream decoded as UTF-8, a NUL byte or a bad sequence an InputError
+    naming the file and the byte offset."""
+
+    def __init__(self, stream: Any, source: str):
+        self.stream = stream
+        self.source = source
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.read = 0
+        self.eof = False
+
+    def read_until(self, chars: int) -> str:
+        """At least ``chars`` more characters, or the rest of the file."""
+        out = ""
+        while not self.eof and len(out) < chars:
+            data = self.stream.read(_READ_BYTES)
+            if not data:
+                self.eof = True
+                return out + self.decoder.decode(b"", final=True)
+            nul = data.find(b"\x00")
+            if nul != -1:
+                raise InputError(self.source, f"binary file (a NUL byte at offset "
+                                              f"{self.read + nul}), not text")
+            try:
+                out += self.decoder.decode(data)
+            except UnicodeDecodeError as exc:
+                raise InputError(self.source, f"not valid UTF-8 (byte {self.read + exc.start}); "
+                                              "pass an explicit encoding") from None
+            self.read += len(data)
+        return out
+
+
 def iter_file_chunks(chunker: Chunker, path: str | Path, doc_id: str | None = None, *,
                      window: int | None = None,
                      metadata: Mapping[str, Any] | None = None) -> Iterator[Chunk]:
@@ -110,35 +142,19 @@ def iter_file_chunks(chunker: Chunker, path: str | Path, doc_id: str | None = No
     doc_id = doc_id or source
     window = window or WINDOW_CHARS
     meta = MappingProxyType(dict(metadata or {}))
-    decoder = codecs.getincrementaldecoder("utf-8")()
     seen: dict[bytes, int] = {}  # occurrences of each (context, text), by digest
     held: Chunk | None = None
     base = 0  # where buf starts in the whole text
     buf = ""
-    read = 0
-    eof = False
     try:
         stream = path.open("rb")
     except OSError as exc:
         raise InputError(source, exc.strerror or str(exc)) from None
     with stream:
+        text = _Utf8Text(stream, source)
         while True:
-            while not eof and len(buf) < window:
-                data = stream.read(_READ_BYTES)
-                if not data:
-                    eof = True
-                    buf += decoder.decode(b"", final=True)
-                    break
-                nul = data.find(b"\x00")
-                if nul != -1:
-                    raise InputError(source, f"binary file (a NUL byte at offset "
-                                             f"{read + nul}), not text")
-                try:
-                    buf += decoder.decode(data)
-                except UnicodeDecodeError as exc:
-                    raise InputError(source, f"not valid UTF-8 (byte {read + exc.start}); "
-                                             "pass an explicit encoding") from None
-                read += len(data)
+            buf += text.read_until(window - len(buf))
+            eof = text.eof
             chunks = chunker.chunk_document(Document(buf, doc_id, source, metadata=meta))
             if eof:
                 take, cut = chunks, len(buf)

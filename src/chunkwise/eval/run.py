@@ -120,17 +120,8 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    if spans is None:
-        if chunker is None:
-            raise ChunkwiseError("evaluate needs a chunker or chunks")
-        spans = []
-        for doc in dataset.documents.values():
-            spans.extend(spans_from_chunks(chunker.chunk_document(doc)))
-        config = {**chunker.describe(), **(config or {})}
+    spans, config = _chunked(dataset, chunker, spans, config)
     timings["chunk"] = time.perf_counter() - t0
-    spans = list(spans)
-    if not spans:
-        raise ChunkwiseError("the chunking produced no chunks to evaluate")
 
     by_id = {s.id: s for s in spans if s.id}
     has_children = {s.parent_id for s in spans if s.parent_id}
@@ -161,6 +152,39 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
         by_corpus[q.doc_id].append(r)
         for t in q.tags:
             by_tag[t].append(r)
+    cfg = _run_config(config, retriever=retriever, k=k, scope=scope, emb=emb, fusion=fusion,
+                      alpha=alpha, expand=expand, neighbours=neighbours)
+    return Result(
+        metrics=_mean(rows), n_questions=len(rows), n_chunks=len(leaves), config=cfg,
+        by_corpus={d: _rounded(_mean(rs)) for d, rs in by_corpus.items()},
+        by_tag={t: _rounded(_mean(rs)) for t, rs in by_tag.items()},
+        seconds=timings, retrieved_tokens=float(np.mean(scorer.tokens_used)) if rows else 0.0,
+        curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in scorer.curve.items() if v},
+        truncated=truncated, warnings=warnings_)
+
+
+def _chunked(dataset: Dataset, chunker: Chunker | None, spans: Sequence[Span] | None,
+             config: dict[str, Any] | None) -> tuple[list[Span], dict[str, Any] | None]:
+    """The spans to score (``spans``, or the chunker's over every document), and the
+    configuration to report."""
+    if spans is None:
+        if chunker is None:
+            raise ChunkwiseError("evaluate needs a chunker or chunks")
+        spans = []
+        for doc in dataset.documents.values():
+            spans.extend(spans_from_chunks(chunker.chunk_document(doc)))
+        config = {**chunker.describe(), **(config or {})}
+    spans = list(spans)
+    if not spans:
+        raise ChunkwiseError("the chunking produced no chunks to evaluate")
+    return spans, config
+
+
+def _run_config(config: dict[str, Any] | None, *, retriever: str, k: int, scope: str,
+                emb: Any, fusion: str, alpha: float, expand: str | None,
+                neighbours: int) -> dict[str, Any]:
+    """The configuration a result reports: the chunker's and the retrieval settings that
+    apply (fusion only for hybrid, alpha only for its z-score fusion, ...)."""
     cfg = dict(config or {})
     cfg.update({"retriever": retriever, "k": k, "scope": scope,
                 "embedder": emb.name if emb is not None else None})
@@ -172,13 +196,7 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
         cfg["expand"] = expand
     if neighbours:
         cfg["neighbours"] = neighbours
-    return Result(
-        metrics=_mean(rows), n_questions=len(rows), n_chunks=len(leaves), config=cfg,
-        by_corpus={d: _rounded(_mean(rs)) for d, rs in by_corpus.items()},
-        by_tag={t: _rounded(_mean(rs)) for t, rs in by_tag.items()},
-        seconds=timings, retrieved_tokens=float(np.mean(scorer.tokens_used)) if rows else 0.0,
-        curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in scorer.curve.items() if v},
-        truncated=truncated, warnings=warnings_)
+    return cfg
 
 
 def _mean(rows: list[dict[str, float]]) -> dict[str, float]:

@@ -141,23 +141,29 @@ class TranscriptChunker(Chunker):
                     turn.end - turn.start + len(ctx) <= self.max_chars:
                 group.append(turn)
                 continue
-            # one turn over the budget: its cues packed whole, a cue over the budget cut at
-            # sentences, the speaker (and time) in context
-            if len(turn.cues) > 1:
-                sub = [_Turn(c.start, c.end, turn.speaker, c.metadata.get("start"),
-                             c.metadata.get("end"), [c.metadata.get("start_stamp"),
-                                                     c.metadata.get("end_stamp")], [c])
-                       for c in turn.cues]
-                for piece_turns in self._pack_cues(sub, span.context, text):
-                    ctx = self._context(span.context, piece_turns)
-                    s, e = piece_turns[0].start, piece_turns[-1].end
-                    if count(ctx + text[s:e]) <= self.limit and e - s + len(ctx) <= self.max_chars:
-                        out.append(self._piece(s, e, count(ctx + text[s:e]), ctx, piece_turns))
-                    else:
-                        out.extend(self._parts(packer.pack(s, e, ctx), piece_turns))
-                continue
-            out.extend(self._parts(packer.pack(turn.start, turn.end, ctx), [turn]))
+            out.extend(self._long_turn(turn, span, text, packer, ctx))
         close()
+        return out
+
+    def _long_turn(self, turn: _Turn, span: Span, text: str, packer: Packer,
+                   ctx: str) -> list[Piece]:
+        """One turn over the budget: its cues packed whole, a cue over the budget cut at
+        sentences, the speaker (and time) in context."""
+        if len(turn.cues) <= 1:
+            return self._parts(packer.pack(turn.start, turn.end, ctx), [turn])
+        count = self.tokenizer.count
+        out: list[Piece] = []
+        sub = [_Turn(c.start, c.end, turn.speaker, c.metadata.get("start"),
+                     c.metadata.get("end"), [c.metadata.get("start_stamp"),
+                                             c.metadata.get("end_stamp")], [c])
+               for c in turn.cues]
+        for piece_turns in self._pack_cues(sub, span.context, text):
+            ctx = self._context(span.context, piece_turns)
+            s, e = piece_turns[0].start, piece_turns[-1].end
+            if count(ctx + text[s:e]) <= self.limit and e - s + len(ctx) <= self.max_chars:
+                out.append(self._piece(s, e, count(ctx + text[s:e]), ctx, piece_turns))
+            else:
+                out.extend(self._parts(packer.pack(s, e, ctx), piece_turns))
         return out
 
     def _parts(self, pieces: list[Piece], turns: list[_Turn]) -> list[Piece]:
