@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 import chunkwise
+from chunkwise.config import Budget
 from chunkwise.engine import DocumentIndex, Packer, PackPolicy
 from chunkwise.errors import ConfigError
 from chunkwise.levels import TOKEN, WORD, Level, Positions
@@ -71,7 +72,7 @@ def test_register_a_strategy_and_use_it_everywhere():
 
         def split(self, doc, index, span):
             level = Positions("lines", lambda ix: [i + 1 for i, ch in enumerate(ix.text) if ch == "\n"])
-            packer = Packer(index, PackPolicy((level, WORD, TOKEN)), 1 << 30)
+            packer = Packer(index, PackPolicy((level, WORD, TOKEN)), Budget(1 << 30))
             out = []
             for a, b in zip([span.lo, *index.positions(level)], [*index.positions(level), span.hi]):
                 if span.lo <= a < b <= span.hi:
@@ -197,7 +198,7 @@ def test_levels_are_typed_objects_and_a_strategy_declares_its_own():
     doc = chunkwise.Document("alpha beta; gamma delta; epsilon", "d")
     index = DocumentIndex(doc, chunkwise.get_tokenizer("words"))
     semis = Positions("semicolons", lambda ix: [i + 1 for i, ch in enumerate(ix.text) if ch == ";"])
-    pieces = Packer(index, PackPolicy((semis, WORD, TOKEN)), limit=2).pack(0, len(doc.text))
+    pieces = Packer(index, PackPolicy((semis, WORD, TOKEN)), Budget(2)).pack(0, len(doc.text))
     assert [doc.text[p.start:p.end] for p in pieces] == ["alpha beta;", "gamma delta;", "epsilon"]
 
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from chunkwise.cli import main
+import chunkwise
+from chunkwise.cli import build_parser, main
 
 from helpers import SAMPLES
 
@@ -190,3 +191,19 @@ def test_chunk_warns_when_chunks_are_longer_than_the_embedder_reads(capsys):
     assert "all-MiniLM-L6-v2, which reads 254: the tail of a longer chunk is ignored" in err
     code, _, err = run(capsys, "chunk", str(SAMPLES), "--summary", "--embedder", "minilm")
     assert code == 0 and err == ""
+
+
+def test_the_library_names_options_and_the_command_line_names_flags(tmp_path, capsys):
+    bad = tmp_path / "latin.txt"
+    bad.write_bytes("caf\xe9 au lait\n".encode("latin-1"))
+    with pytest.raises(chunkwise.InputError, match=r"encoding='latin-1'"):
+        chunkwise.chunk(bad)
+    assert main(["chunk", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "(--encoding latin-1, say)" in err and "encoding=" not in err
+    from chunkwise.cli.common import as_flags
+
+    build_parser()
+    assert as_flags("pass rebuild=True; lower max_tokens= (or size=)") == (
+        "pass --rebuild; lower --max-tokens (or --size)")
+    assert as_flags("sizes=(800, 200) and nonsense=True") == "sizes=(800, 200) and nonsense=True"

@@ -76,3 +76,19 @@ def test_hierarchy_cli(capsys):
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 0 and {r["level"] for r in rows} == {0, 1}
     assert all(r["parent_id"] for r in rows if r["level"] == 1)
+
+
+def test_sizes_is_the_one_spelling_the_others_warn_for_a_release():
+    import warnings
+
+    text = (Path(__file__).parents[1] / "samples" / "qual-047-incident-procedure.md").read_text() * 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # sizes= alone warns about nothing
+        wanted = chunkwise.chunk(text, strategy="hierarchical", sizes=[300, 120], doc_id="q")
+    for old in ({"parent_size": 300, "child_size": 120}, {"parent_size": 300, "size": 120}):
+        with pytest.warns(FutureWarning, match="deprecated .* sizes="):
+            got = chunkwise.chunk(text, strategy="hierarchical", doc_id="q", **old)
+        assert [(c.id, c.start, c.end) for c in got] == [(c.id, c.start, c.end) for c in wanted]
+    with pytest.raises(chunkwise.ConfigError, match="not both"):
+        chunkwise.get_chunker("hierarchical", sizes=[300, 120], child_size=100)
+    assert chunkwise.get_chunker("hierarchical").sizes == (800, 200)

@@ -140,7 +140,7 @@ def test_index_is_incremental_and_search_follows_the_files(capsys, tmp_path, tem
     assert "zeppelin" in json.loads(out)["text"]
     # dense search by the store itself ranks as the evaluation's dense retriever does
     from chunkwise.embed import get_embedder
-    from chunkwise.index import search_rows
+    from chunkwise.retrieval import search_rows
 
     store = open_store(db)
     rows, vectors = store.rows()

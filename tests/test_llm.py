@@ -328,3 +328,17 @@ def test_an_answer_cut_by_its_token_limit_loses_its_unfinished_sentence(monkeypa
         _, chunks = _chunks("anthropic:claude-haiku-4-5", tmp_path)
     assert all(c.metadata["llm_context"] == "This chunk sets courier times." and
                c.metadata["llm_context_cut"] for c in chunks)
+
+
+def test_progress_is_a_callback_the_library_calls_per_call(monkeypatch, tmp_path):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    seen: list[tuple[str, int, int]] = []
+    with LLMServer("openai") as server:
+        _, chunks = _chunks(f"openai:qwen-test@{server.url}/v1", tmp_path, llm_concurrency=2,
+                            llm_progress=lambda doc, done, total: seen.append((doc, done, total)))
+    total = len(server.ok())
+    assert total == len(chunks) > 2
+    assert seen[0] == ("guide.md", 0, total) and seen[-1] == ("guide.md", total, total)
+    assert sorted(done for _, done, _ in seen) == list(range(total + 1))
+    with pytest.raises(ConfigError, match="llm_progress must be a function"):
+        get_chunker("recursive", contextualize="title", llm_progress=True)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from itertools import chain, islice
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
 from .errors import (
     ChunkwiseError,
@@ -24,14 +24,12 @@ from .errors import (
     UnstableIdWarning,
 )
 from .factory import get_chunker
-from .readers.sources import Source, iter_sources
+from .readers.sources import SourceItem, iter_sources
 from .strategies import Chunker
-from .types import Chunk, Document
-
-OnError = Literal["raise", "skip"] | Callable[[InputError], Any]
+from .types import Chunk, Document, OnError, Source, TokenizerSpec
 
 
-def _handler(on_error: OnError) -> Callable[[InputError], None]:
+def _handler(on_error: OnError) -> Callable[[InputError], object]:
     if on_error == "raise":
         def reraise(exc: InputError) -> None:
             raise exc
@@ -45,9 +43,9 @@ def _handler(on_error: OnError) -> Callable[[InputError], None]:
     raise ConfigError(f"on_error must be 'raise', 'skip' or a callable, got {on_error!r}")
 
 
-def iter_loaded(sources: Iterator[Source], on_error: OnError = "raise",
+def iter_loaded(sources: Iterator[SourceItem], on_error: OnError = "raise",
                 encoding: str | None = None,
-                format: str | None = None) -> Iterator[tuple[Source, Document]]:
+                format: str | None = None) -> Iterator[tuple[SourceItem, Document]]:
     """Documents read from sources; a source that cannot be read goes to ``on_error``."""
     handle = _handler(on_error)
     for src in sources:
@@ -60,14 +58,15 @@ def iter_loaded(sources: Iterator[Source], on_error: OnError = "raise",
         yield src, doc
 
 
-def _warn_unstable(src: Source) -> None:
+def _warn_unstable(src: SourceItem) -> None:
     if src.text is not None and src.doc_id is None:
         warnings.warn("a text given without doc_id gets an id hashed from all of it, so no "
                       "chunk id survives an edit; pass doc_id=... (or a {doc_id: text} "
                       "mapping) for ids that do", UnstableIdWarning, stacklevel=5)
 
 
-def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = "raise",
+def iter_documents_chunks(chunker: Chunker, source: Source | Iterable[SourceItem], *,
+                          on_error: OnError = "raise",
                           doc_id: str | None = None, encoding: str | None = None,
                           format: str | None = None, strings_are_paths: bool = False,
                           metadata: Mapping[str, Any] | None = None, workers: int | None = 1,
@@ -87,15 +86,15 @@ def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = 
         if len(first) > 1:  # one document gains nothing from a pool
             from .parallel import parallel_documents_chunks
 
-            def announced() -> Iterator[Source]:
+            def announced() -> Iterator[SourceItem]:
                 for src in rest:
                     _warn_unstable(src)
                     if src.stdin:  # only this process can read its standard input
                         try:
-                            src = Source(src.label, document=src.load(encoding=encoding,
+                            src = SourceItem(src.label, document=src.load(encoding=encoding,
                                                                       format=format))
                         except InputError as exc:
-                            src = Source(src.label, error=exc.problem)
+                            src = SourceItem(src.label, error=exc.problem)
                     yield src
 
             yield from parallel_documents_chunks(chunker, announced(), n, handle, encoding,
@@ -104,7 +103,7 @@ def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = 
         sources = rest
     from .stream import should_stream
 
-    def streamed(src: Source) -> bool:
+    def streamed(src: SourceItem) -> bool:
         return (src.path is not None and src.error is None
                 and should_stream(chunker, src.path, format, encoding))
 
@@ -120,7 +119,7 @@ def iter_documents_chunks(chunker: Chunker, source: Any, *, on_error: OnError = 
 STREAM_BATCH = 4096
 
 
-def _streamed_chunks(chunker: Chunker, src: Source, handle: Callable[[InputError], None],
+def _streamed_chunks(chunker: Chunker, src: SourceItem, handle: Callable[[InputError], object],
                      metadata: Mapping[str, Any] | None,
                      ) -> Iterator[tuple[Document, list[Chunk]]]:
     """A large text file read and chunked a window at a time: the same chunks as
@@ -146,8 +145,8 @@ def _streamed_chunks(chunker: Chunker, src: Source, handle: Callable[[InputError
     yield doc, batch
 
 
-def _loaded_chunks(chunker: Chunker, sources: Iterator[Source],
-                   handle: Callable[[InputError], None], on_error: OnError,
+def _loaded_chunks(chunker: Chunker, sources: Iterator[SourceItem],
+                   handle: Callable[[InputError], object], on_error: OnError,
                    encoding: str | None, format: str | None,
                    metadata: Mapping[str, Any] | None,
                    ) -> Iterator[tuple[Document, list[Chunk]]]:
@@ -172,7 +171,7 @@ def _loaded_chunks(chunker: Chunker, sources: Iterator[Source],
 POOL_MIN_BYTES = 4_000_000
 
 
-def local_workers(chunker: Chunker, sources: list[Source], workers: int | None,
+def local_workers(chunker: Chunker, sources: list[SourceItem], workers: int | None,
                   format: str | None = None, encoding: str | None = None, *,
                   embeds: bool = False) -> int | None:
     """How many processes should chunk ``sources`` on this machine: one for a
@@ -194,7 +193,7 @@ def local_workers(chunker: Chunker, sources: list[Source], workers: int | None,
     return None
 
 
-def _input_bytes(sources: list[Source]) -> int:
+def _input_bytes(sources: list[SourceItem]) -> int:
     total = 0
     for s in sources:
         if s.path is not None:
@@ -263,8 +262,9 @@ def _workers(workers: int | None) -> int:
     return workers
 
 
-def iter_chunks(source: Any, strategy: str | Chunker = "auto", *, size: int | None = None,
-                overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
+def iter_chunks(source: Source, strategy: str | Chunker = "auto", *, size: int | None = None,
+                overlap: int | float | None = None, tokenizer: TokenizerSpec = None,
+                max_tokens: int | None = None,
                 on_error: OnError = "raise", doc_id: str | None = None,
                 encoding: str | None = None, format: str | None = None,
                 metadata: Mapping[str, Any] | None = None, workers: int | None = 1,
@@ -301,8 +301,8 @@ def iter_chunks(source: Any, strategy: str | Chunker = "auto", *, size: int | No
         yield from chunks
 
 
-def chunk(source: Any, strategy: str | Chunker = "auto", *, size: int | None = None,
-          overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
+def chunk(source: Source, strategy: str | Chunker = "auto", *, size: int | None = None,
+          overlap: int | float | None = None, tokenizer: TokenizerSpec = None, max_tokens: int | None = None,
           on_error: OnError = "raise", doc_id: str | None = None, encoding: str | None = None,
           format: str | None = None, metadata: Mapping[str, Any] | None = None,
           workers: int | None = 1, **options: Any) -> list[Chunk]:
@@ -313,7 +313,8 @@ def chunk(source: Any, strategy: str | Chunker = "auto", *, size: int | None = N
                             workers=workers, **options))
 
 
-def _chunker(strategy: str | Chunker, size: int | None, overlap: Any, tokenizer: Any,
+def _chunker(strategy: str | Chunker, size: int | None, overlap: int | float | None,
+             tokenizer: TokenizerSpec,
              max_tokens: int | None, options: dict[str, Any]) -> Chunker:
     if isinstance(strategy, Chunker):
         given = {k: v for k, v in (("size", size), ("overlap", overlap), ("tokenizer", tokenizer),
@@ -370,7 +371,7 @@ class Index:
         """How the index was built (None: no index there yet)."""
         return self.store.get_config()
 
-    def sync(self, source: Any, chunker: Chunker | None = None, *, embedder: str = "minilm",
+    def sync(self, source: Source, chunker: Chunker | None = None, *, embedder: str = "minilm",
              prune: bool = False, rebuild: bool = False, on_error: OnError = "raise",
              encoding: str | None = None,
              on_document: Callable[[Any], None] | None = None) -> Any:

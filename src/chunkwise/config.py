@@ -7,6 +7,7 @@ the target size, the overlap, the hard token limit and the character cap.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ import numpy as np
 
 from .errors import ConfigError
 from .tokens import TokenCounter, get_tokenizer
+from .types import TokenizerSpec
 
 #: chosen by measurement (benchmarks/defaults_grid.py): with auto and hybrid retrieval
 #: the best recall on both evaluation sets that keeps Chroma's IoU at 7 or more
@@ -59,6 +61,32 @@ def resolve_overlap(overlap: Any, size: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Budget:
+    """What every piece the engine packs must fit: at most ``limit`` tokens of context +
+    text and ``max_chars`` characters (None: no cap); ``overlap`` tokens carried back
+    from the previous piece, inside the limit; no piece under ``min_size`` tokens but a
+    span's last. Made once from the :class:`ChunkConfig` (``config.budget``) and handed
+    down; a strategy derives its own from it (``reserve``, ``replace``)."""
+
+    limit: int
+    overlap: int = 0
+    max_chars: int | None = None
+    min_size: int = 0
+
+    def __post_init__(self) -> None:
+        if self.limit < 1:
+            raise ConfigError(f"token limit must be at least 1, got {self.limit}")
+
+    def reserve(self, tokens: int) -> Budget:
+        """The same budget with ``tokens`` of its limit set aside (for context added
+        after packing: resolved references, an LLM's sentence)."""
+        return dataclasses.replace(self, limit=self.limit - tokens)
+
+    def replace(self, **changes: Any) -> Budget:
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
 class ChunkConfig:
     """Validated common options. Build with :meth:`create`.
 
@@ -77,8 +105,14 @@ class ChunkConfig:
     def limit(self) -> int:
         return min(self.size, self.max_tokens)
 
+    @property
+    def budget(self) -> Budget:
+        """The packing engine's budget: the limit, the overlap, the character cap."""
+        return Budget(self.limit, self.overlap, self.max_chars)
+
     @classmethod
-    def create(cls, size: int | None = None, overlap: Any = 0, tokenizer: Any = None,
+    def create(cls, size: int | None = None, overlap: int | float | None = 0,
+               tokenizer: TokenizerSpec = None,
                max_tokens: int | None = None, max_chars: int | None = None) -> ChunkConfig:
         counter = get_tokenizer(tokenizer)
         explicit = size is not None
@@ -97,11 +131,6 @@ class ChunkConfig:
         max_chars = check_int("max_chars", max_chars, 1)
         return cls(tokenizer=counter, size=size, overlap=resolve_overlap(overlap, limit),
                    max_tokens=max_tokens, max_chars=max_chars)
-
-    def with_size(self, size: int, overlap: Any = 0, max_tokens: int | None = None) -> ChunkConfig:
-        """The same tokenizer with another size (a level of a hierarchy)."""
-        return ChunkConfig.create(size=size, overlap=overlap, tokenizer=self.tokenizer,
-                                  max_tokens=max_tokens)
 
     def as_dict(self) -> dict[str, Any]:
         return {"size": self.size, "overlap": self.overlap, "max_tokens": self.max_tokens,

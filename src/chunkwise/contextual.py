@@ -31,7 +31,6 @@ BM25 with the text, never part of ``text``).
 from __future__ import annotations
 
 import re
-import sys
 import threading
 import time
 import warnings
@@ -128,12 +127,17 @@ def _cuts(answer: str) -> Iterator[tuple[str, bool]]:
         yield " ".join(words) + "...", True
 
 
+#: ``progress(doc_id, done, total)``: a document's LLM calls, done of total (0 when they
+#: start, total when they end)
+CallProgress = Callable[[str, int, int], object]
+
+
 class Contextualizer:
     """Adds LLM context to a document's chunks within a token budget."""
 
     def __init__(self, llm: str | LLM, *, context_tokens: int = 80, position: str = DEFAULT_POSITION,
                  prompt: str | None = None, concurrency: int | None = None,
-                 cache: bool | str | Path = True, progress: bool = False,
+                 cache: bool | str | Path = True, progress: CallProgress | None = None,
                  prices: dict[str, dict[str, float]] | None = None, dry_run: bool = False):
         if position not in POSITIONS:
             raise ConfigError(f"context_position must be one of {', '.join(POSITIONS)}, "
@@ -159,6 +163,9 @@ class Contextualizer:
         self.cache = None
         if cache and not self.title_only:
             self.cache = LLMCache(None if cache is True else cache)
+        if progress is not None and not callable(progress):
+            raise ConfigError("llm_progress must be a function (doc_id, done, total), "
+                              f"got {progress!r}")
         self.progress = progress
         self.report = RunReport(model="title" if self.title_only else self.model, prices=prices)
         self._prompt_id = text_hash(PROMPT_VERSION + DOCUMENT_PROMPT + self.prompt)[:16]
@@ -235,15 +242,14 @@ class Contextualizer:
             with lock:
                 self.report.usage.add(reply.usage)
                 replies[i] = reply
-                if bar is not None:
-                    bar.update(1)
+                done[0] += 1
+                if progress is not None:
+                    progress(doc.doc_id, done[0], len(todo))
 
-        bar = None
-        if self.progress and todo:
-            from tqdm import tqdm
-
-            bar = tqdm(total=len(todo), unit="call", file=sys.stderr, leave=False,
-                       desc=doc.doc_id[-40:], dynamic_ncols=True)
+        progress = self.progress if todo else None
+        done = [0]
+        if progress is not None:
+            progress(doc.doc_id, 0, len(todo))
         try:
             for i in firsts:
                 call(i)
@@ -253,8 +259,8 @@ class Contextualizer:
                 with ThreadPoolExecutor(max_workers=max(1, self.concurrency)) as pool:
                     list(pool.map(call, rest))
         finally:
-            if bar is not None:
-                bar.close()
+            if progress is not None and done[0] < len(todo):
+                progress(doc.doc_id, len(todo), len(todo))  # the calls end here either way
         return [r.text if r is not None else "" for r in replies]
 
     # -- fitting -------------------------------------------------------------------
@@ -357,6 +363,6 @@ def contextualized(build: Callable[..., Chunker], options: dict[str, Any],
                          prompt=settings.get("context_prompt"),
                          concurrency=settings.get("llm_concurrency"),
                          cache=settings.get("llm_cache", True),
-                         progress=settings.get("llm_progress", False),
+                         progress=settings.get("llm_progress"),
                          prices=settings.get("llm_prices"), dry_run=settings.get("dry_run", False))
     return ContextualChunker(inner, ctx, base)

@@ -352,7 +352,7 @@ def truncation_warning(max_tokens: int, tokenizer: TokenCounter, embedder: Embed
         return None
     return (f"chunks of up to {max_tokens} {tokenizer.name} tokens are about {estimate} tokens "
             f"for {embedder.name}, which reads {limit}: the tail of a longer chunk is ignored "
-            f"when it is embedded; lower --max-tokens (or --size)")
+            f"when it is embedded; lower max_tokens= (or size=)")
 
 
 #: embedder name -> ``factory(argument) -> Embedder``: ``model2vec:PATH`` calls the

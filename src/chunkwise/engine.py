@@ -14,6 +14,7 @@ exact.)
 
 from __future__ import annotations
 
+import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .config import Budget, ChunkConfig
 from .errors import ConfigError
 from .levels import Level
 from .tokens import TokenCounter, Tokens
@@ -109,10 +111,6 @@ class DocumentIndex:
         while pos > lo and text[pos - 1].isspace():
             pos -= 1
         return pos
-
-    def tokens_between(self, lo: int, hi: int) -> int:
-        """Token estimate of ``text[lo:hi]`` from the single pass."""
-        return int(self.tokens.before(hi)) - int(self.tokens.before(lo))
 
     # -- structure ------------------------------------------------------------------
 
@@ -212,22 +210,53 @@ class PackPolicy:
                 raise ConfigError(f"a pack policy takes Level objects, got {level!r}")
 
 
+_LOOSE = ("limit", "overlap", "max_chars", "min_size")
+
+
+def _budget(budget: Budget | ChunkConfig | int | None, loose: tuple[Any, ...],
+            named: dict[str, Any]) -> Budget:
+    """A Budget from what Packer was given: a Budget, a ChunkConfig, or (deprecated,
+    for one release) the loose ``limit, overlap, max_chars, min_size``."""
+    if isinstance(budget, ChunkConfig):
+        budget = budget.budget
+    if isinstance(budget, Budget):
+        if loose or named:
+            raise TypeError("Packer: give a Budget or the loose limit, overlap, max_chars, "
+                            "min_size, not both")
+        return budget
+    unknown = set(named) - set(_LOOSE)
+    if unknown or len(loose) > 3:
+        raise TypeError(f"Packer got unexpected arguments {sorted(unknown) or loose}")
+    values = dict(zip(_LOOSE, (budget, *loose)))
+    if budget is None:
+        values.pop("limit")
+    values.update(named)
+    if values.get("limit") is None:
+        raise TypeError("Packer needs a Budget (or a ChunkConfig)")
+    warnings.warn("Packer(index, policy, limit, overlap, max_chars, min_size) is deprecated: "
+                  "pass a chunkwise.config.Budget (or the ChunkConfig)", DeprecationWarning,
+                  stacklevel=3)
+    return Budget(values["limit"], values.get("overlap") or 0, values.get("max_chars"),
+                  values.get("min_size") or 0)
+
+
 class Packer:
     """Packs spans of one document under a hard token limit and a character cap."""
 
-    def __init__(self, index: DocumentIndex, policy: PackPolicy, limit: int, overlap: int = 0,
-                 max_chars: int | None = None, min_size: int = 0, line_starts: bool = False):
-        if limit < 1:
-            raise ConfigError(f"token limit must be at least 1, got {limit}")
+    def __init__(self, index: DocumentIndex, policy: PackPolicy,
+                 budget: Budget | ChunkConfig | int | None = None, *loose: Any,
+                 line_starts: bool = False, **loose_named: Any):
+        budget = _budget(budget, loose, loose_named)
         self.index = index
-        self.limit = limit
-        self.overlap = overlap
+        self.budget = budget
+        self.limit = budget.limit
+        self.overlap = budget.overlap
         #: smallest piece in tokens (context included); only a span's last piece may
         #: be smaller
-        self.min_size = min_size
+        self.min_size = budget.min_size
         #: pieces start at the start of their line, indentation included (source code)
         self.line_starts = line_starts
-        self.max_chars = max_chars if max_chars is not None else 1 << 62
+        self.max_chars = budget.max_chars if budget.max_chars is not None else 1 << 62
         self._levels = policy.levels
         self._overlap_levels = policy.overlap_levels
         # counts add up exactly across whitespace for this tokenizer: a piece cut at

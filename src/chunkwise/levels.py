@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -206,7 +206,8 @@ class Positions(Level):
     levels of the same name with different functions."""
 
     name: str
-    find: Callable[[DocumentIndex], Iterable[int]] = field(compare=False, hash=False)
+    #: called with the engine's DocumentIndex (more than the protocol above promises)
+    find: Callable[[Any], Iterable[int]] = field(compare=False, hash=False)
     key: str = ""
 
     def positions(self, index: DocumentIndex) -> np.ndarray:
@@ -224,13 +225,3 @@ TOKEN = Tokens()
 #: recursive's levels, best first
 DEFAULT_LEVELS: tuple[Level, ...] = (PARAGRAPH, LINE, SENTENCE, CLAUSE, WORD, TOKEN)
 
-
-def with_language(levels: Iterable[Level], language: str,
-                  splitter: SentenceSplitter | None = None) -> tuple[Level, ...]:
-    """The same levels with the sentence level in another language or splitter."""
-    out = []
-    for level in levels:
-        if isinstance(level, Sentences):
-            level = Sentences(language=language, splitter=splitter)
-        out.append(level)
-    return tuple(out)

@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import ChunkwiseError, ConfigError, InputError, ServiceError
-from .readers.sources import Source
+from .readers.sources import SourceItem
 from .strategies import Chunker
 from .types import Chunk, Document
 
@@ -75,12 +75,12 @@ class _Result:
     warned: list[tuple[str, type[Warning]]]
 
 
-def _work(src: Source) -> _Result:
+def _work(src: SourceItem) -> _Result:
     assert _CHUNKER is not None and _SETTINGS is not None
     return chunk_source(_CHUNKER, src, _SETTINGS)
 
 
-def chunk_source(chunker: Chunker, src: Source, settings: WorkerSettings) -> _Result:
+def chunk_source(chunker: Chunker, src: SourceItem, settings: WorkerSettings) -> _Result:
     """Read and chunk one source as one process would, with its warnings and an
     error (a :class:`ChunkwiseError`) recorded rather than raised or shown."""
     with warnings.catch_warnings(record=True) as caught:
@@ -113,7 +113,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def parallel_documents_chunks(chunker: Chunker, sources: Iterator[Source], workers: int,
+def parallel_documents_chunks(chunker: Chunker, sources: Iterator[SourceItem], workers: int,
                               handle: Callable[[InputError], Any],
                               encoding: str | None = None, format: str | None = None,
                               metadata: Mapping[str, Any] | None = None,

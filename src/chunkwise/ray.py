@@ -29,7 +29,7 @@ from typing import Any
 from .errors import ChunkwiseError, ConfigError, InputError
 from .factory import get_chunker
 from .parallel import WorkerSettings, chunk_source
-from .readers.sources import Source, iter_sources
+from .readers.sources import SourceItem, iter_sources
 from .sinks import arrow_schema
 from .strategies import Chunker
 from .types import Chunk
@@ -113,7 +113,7 @@ class ChunkBatches:
             value = {name: get[name][i] for name in columns}
             path, text = value.get("path"), value.get("text")
             label = value.get("label") or path or "<text>"
-            src = Source(label, path=Path(path) if path is not None else None,
+            src = SourceItem(label, path=Path(path) if path is not None else None,
                          text=text if path is None else None, doc_id=value.get("doc_id"),
                          error=value.get("error") or (
                              None if path is not None or text is not None

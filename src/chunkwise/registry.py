@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from importlib.metadata import EntryPoint, entry_points
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .errors import ConfigError
 
@@ -112,5 +112,5 @@ class Registry(Mapping[str, T], Generic[T]):
 #: where documents are read and chunked, by name: ``local`` (this process, or a pool of
 #: processes) and ``ray``; each is called as ``run(chunker, source, **options)`` and
 #: yields ``(document, chunks)``
-RUNNERS: Registry[Callable[..., Iterator[tuple[object, list[object]]]]] = Registry(
+RUNNERS: Registry[Callable[..., Iterator[tuple[Any, list[Any]]]]] = Registry(
     "chunkwise.runners", "runner", callable)

@@ -30,6 +30,7 @@ import numpy as np
 
 from .errors import ConfigError
 from .registry import Registry
+from .types import TokenizerSpec
 
 _WORD = re.compile(r"\S+")
 # Units for a callable counter: CJK ideographs and kana one by one (they carry no
@@ -299,23 +300,6 @@ def _word_starts(text: str) -> np.ndarray:
     begin[1:] &= ~word[:-1]
     out: np.ndarray = np.flatnonzero(begin).astype(np.int64)
     return out
-
-
-def _whitespace_cuts(text: str, step: int, separates: Callable[[str], bool]) -> list[int]:
-    """Segment starts about ``step`` characters apart, each just after whitespace."""
-    bases = [0]
-    n = len(text)
-    while bases[-1] + step < n:
-        target = bases[-1] + step
-        cut = target
-        while cut < n and not separates(text[cut - 1]):
-            cut += 1
-            if cut - target > step:  # no whitespace for a long stretch: leave it whole
-                break
-        if cut >= n or not separates(text[cut - 1]):
-            break
-        bases.append(cut)
-    return bases
 
 
 _WHITESPACE_PRETOKENIZERS = {"BertPreTokenizer", "Whitespace", "WhitespaceSplit"}
@@ -614,7 +598,7 @@ def _from_transformers(tok: Any, name: str | None = None,
                            max_tokens=max_tokens)
 
 
-def get_tokenizer(spec: Any = None) -> TokenCounter:
+def get_tokenizer(spec: TokenizerSpec = None) -> TokenCounter:
     """Resolve a tokenizer spec: a name (minilm, cl100k_base, o200k_base, chars,
     words, or a model name in the local Hugging Face cache), a path to a
     tokenizer.json or model folder, or an object the user already holds: a
@@ -625,22 +609,23 @@ def get_tokenizer(spec: Any = None) -> TokenCounter:
         return _named(DEFAULT_TOKENIZER)
     if isinstance(spec, TokenCounter):
         return spec
-    if isinstance(spec, (str, Path)):
-        return _named(str(spec))
-    module = type(spec).__module__
-    if module.startswith("tokenizers") and hasattr(spec, "encode_batch"):
+    if isinstance(spec, (str, os.PathLike)):
+        return _named(os.fspath(spec))
+    obj: Any = spec  # one of the tokenizer objects users hold, told apart below
+    module = type(obj).__module__
+    if module.startswith("tokenizers") and hasattr(obj, "encode_batch"):
         from tokenizers import Tokenizer
 
-        return HFTokenizer(Tokenizer.from_str(spec.to_str()))
-    if module.startswith("sentence_transformers") and hasattr(spec, "tokenizer"):
-        sequence = getattr(spec, "max_seq_length", None)
-        return _from_transformers(spec.tokenizer, sequence=sequence if isinstance(
+        return HFTokenizer(Tokenizer.from_str(obj.to_str()))
+    if module.startswith("sentence_transformers") and hasattr(obj, "tokenizer"):
+        sequence = getattr(obj, "max_seq_length", None)
+        return _from_transformers(obj.tokenizer, sequence=sequence if isinstance(
             sequence, int) else None)
-    if hasattr(spec, "encode_ordinary") and hasattr(spec, "decode_tokens_bytes"):
-        return BPETokenizer(spec)  # tiktoken.Encoding (and bpe-openai's encodings)
-    if hasattr(spec, "backend_tokenizer") or (
-            module.startswith("transformers") and hasattr(spec, "encode")):
-        return _from_transformers(spec)
-    if callable(spec):
-        return CallableCounter(spec)
+    if hasattr(obj, "encode_ordinary") and hasattr(obj, "decode_tokens_bytes"):
+        return BPETokenizer(obj)  # tiktoken.Encoding (and bpe-openai's encodings)
+    if hasattr(obj, "backend_tokenizer") or (
+            module.startswith("transformers") and hasattr(obj, "encode")):
+        return _from_transformers(obj)
+    if callable(obj):
+        return CallableCounter(obj)
     raise ConfigError(f"tokenizer: cannot use {spec!r} as a tokenizer")

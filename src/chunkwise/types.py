@@ -5,10 +5,13 @@ from __future__ import annotations
 import copyreg
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from os import PathLike
 from types import MappingProxyType
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, TypeAlias, get_args
+
+from .errors import InputError
 
 #: What a chunk holds. ``prose`` is running text; the others name the structure a
 #: strategy kept whole or cut along (a table, a code definition, a question with
@@ -145,3 +148,33 @@ def chunk_fields() -> tuple[tuple[str, Any], ...]:
         if f.name == "context":
             out.append(("embed_text", "str"))
     return tuple(out)
+
+
+# -- what the public functions accept -------------------------------------------------
+
+class CountsTokens(Protocol):
+    """A token counter chunkwise can use as it is (a :class:`chunkwise.TokenCounter`)."""
+
+    def count(self, text: str) -> int: ...
+
+
+class EncodesText(Protocol):
+    """A tokenizer object a user already holds: ``tokenizers.Tokenizer``, a
+    ``transformers`` tokenizer, a ``SentenceTransformer``, a ``tiktoken.Encoding``."""
+
+    def encode(self, text: str, /, *args: Any, **kwargs: Any) -> Any: ...
+
+
+#: what ``tokenizer=`` takes: a name (minilm, cl100k_base, o200k_base, chars, words, a
+#: plug-in's), a path to a tokenizer.json or model folder, a tokenizer object, a
+#: ``str -> int`` function, or None for the default (the bundled MiniLM)
+TokenizerSpec: TypeAlias = "str | PathLike[str] | CountsTokens | EncodesText | Callable[[str], int] | None"
+
+#: what ``chunk`` and ``iter_chunks`` read: a text, a ``pathlib.Path`` (file, folder or
+#: glob), a :class:`Document`, a ``{doc_id: text or Path}`` mapping, or a list of these
+Source: TypeAlias = ("str | PathLike[str] | Document | Mapping[str, str | PathLike[str] | Document]"
+                     " | Iterable[str | PathLike[str] | Document]")
+
+#: what ``on_error`` takes: stop at the first unreadable input, skip it with a warning,
+#: or a function that receives each :class:`~chunkwise.errors.InputError`
+OnError: TypeAlias = 'Literal["raise", "skip"] | Callable[[InputError], object]'

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -36,12 +37,29 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+#: every flag of every command (filled by the parser's builder)
+FLAGS: set[str] = set()
+_OPTION = re.compile(r"\b([a-z][a-z_]*)=(True\b|'([^']*)'|(?=[\s),.;:]|$))")
+
+
+def as_flags(message: str) -> str:
+    """A library message, its options named as this command line's flags: ``rebuild=True``
+    -> ``--rebuild``, ``encoding='latin-1'`` -> ``--encoding latin-1``, ``max_tokens=``
+    -> ``--max-tokens`` (only names that are flags here)."""
+    def flag(m: re.Match[str]) -> str:
+        name = "--" + m.group(1).replace("_", "-")
+        if name not in FLAGS:
+            return m.group(0)
+        return name if m.group(3) is None else f"{name} {m.group(3)}"
+    return _OPTION.sub(flag, message)
+
+
 def error(message: str) -> None:
-    print(f"chunkwise: error: {message}", file=sys.stderr)
+    print(f"chunkwise: error: {as_flags(message)}", file=sys.stderr)
 
 
 def warning(message: str) -> None:
-    print(f"chunkwise: warning: {message}", file=sys.stderr)
+    print(f"chunkwise: warning: {as_flags(message)}", file=sys.stderr)
 
 
 def key_values(items: list[str]) -> dict[str, str]:
@@ -76,6 +94,23 @@ def progress_bar(total: int, unit: str, show: bool | None) -> Iterator[Any]:
         yield bar
     finally:
         bar.close()
+
+
+def call_bars() -> Callable[[str, int, int], None]:
+    """A progress callback for a document's LLM calls: a tqdm bar while they run."""
+    bars: dict[str, Any] = {}
+
+    def show(doc_id: str, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        bar = bars.get(doc_id)
+        if bar is None:
+            bar = bars[doc_id] = tqdm(total=total, unit="call", file=sys.stderr, leave=False,
+                                      desc=doc_id[-40:], dynamic_ncols=True)
+        bar.update(done - bar.n)
+        if done >= total:
+            bars.pop(doc_id).close()
+    return show
 
 
 def add_progress_flags(p: argparse.ArgumentParser, help_on: str) -> None:
@@ -124,7 +159,8 @@ def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
             "contextualize": args.contextualize, "context_tokens": args.context_tokens,
             "context_position": args.context_position, "llm_concurrency": args.llm_concurrency,
             "llm_cache": not args.no_llm_cache, "llm_prices": prices, "dry_run": args.dry_run,
-            "llm_progress": show if show is not None else sys.stderr.isatty()})
+            "llm_progress": call_bars() if (show if show is not None
+                                            else sys.stderr.isatty()) else None})
     elif getattr(args, "dry_run", False):
         raise ChunkwiseError("--dry-run estimates the cost of --contextualize; give it")
     return {k: v for k, v in options.items() if v is not None}

@@ -20,6 +20,7 @@ from .common import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
+    FLAGS,
     Command,
     Parser,
     Terminated,
@@ -40,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     eval.add_parser(sub)
     index.add_parsers(sub)
     misc.add_parsers(sub)
+    for command in sub.choices.values():
+        FLAGS.update(s for action in command._actions for s in action.option_strings)
     return parser
 
 

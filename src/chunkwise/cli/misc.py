@@ -73,7 +73,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 def cmd_distill(args: argparse.Namespace) -> int:
-    from .embed import distill
+    from ..embed import distill
 
     t0 = time.perf_counter()
     out = distill(args.output, pca_dims=args.pca_dims)

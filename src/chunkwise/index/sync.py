@@ -55,7 +55,7 @@ def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
             diff = [f"{k} {was.get(k)!r} -> {now.get(k)!r}" for k in sorted(set(was) | set(now))
                     if was.get(k) != now.get(k)]
             raise ConfigError(f"the index at {store.uri} was built with another configuration "
-                              f"({', '.join(diff)}); pass --rebuild to rebuild it")
+                              f"({', '.join(diff)}); pass rebuild=True to rebuild it")
         store.reset()
     elif rebuild:
         store.reset()

@@ -4,7 +4,7 @@ One place for every form of input, used by the library and the command line
 alike: texts (``str``), files and folders (``pathlib.Path``), glob patterns,
 standard input, ready :class:`Document` objects, ``{doc_id: text or path}``
 mappings, and lists of any of these. Listing is lazy and cheap; reading happens
-in :meth:`Source.load`, so one bad file fails alone and a million-file folder is
+in :meth:`SourceItem.load`, so one bad file fails alone and a million-file folder is
 never held in memory.
 
 A ``str`` is always text, never a file name: a pipeline chunking untrusted text
@@ -33,7 +33,7 @@ DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
+class SourceItem:
     """One document to read. Exactly one of ``path``, ``text``, ``document`` is set,
     or ``stdin``; ``error`` marks an entry that cannot be read at all (a missing
     path, a str that looks like a path), reported when it is loaded."""
@@ -103,79 +103,79 @@ def _path_hint(s: str) -> str:
 
 
 def iter_sources(source: Any, *, doc_id: str | None = None,
-                 strings_are_paths: bool = False) -> Iterator[Source]:
+                 strings_are_paths: bool = False) -> Iterator[SourceItem]:
     """Every document ``source`` stands for, lazily, in order.
 
     ``strings_are_paths`` (the command line): a str is a file, folder or glob
     pattern, and ``-`` is standard input. ``doc_id`` names a single text or file."""
-    if isinstance(source, Source):
+    if isinstance(source, SourceItem):
         yield source
     elif isinstance(source, Document):
-        yield Source(source.source or source.doc_id, document=source)
+        yield SourceItem(source.source or source.doc_id, document=source)
     elif isinstance(source, Path):
         yield from _expand_path(source, doc_id)
     elif isinstance(source, str):
         if strings_are_paths:
             if source == "-":
-                yield Source("<stdin>", stdin=True, doc_id=doc_id)
+                yield SourceItem("<stdin>", stdin=True, doc_id=doc_id)
             else:
                 yield from _expand_path(Path(source), doc_id, label=source)
         elif looks_like_path(source):
-            yield Source(source, error=_path_hint(source))
+            yield SourceItem(source, error=_path_hint(source))
         else:
-            yield Source("<text>" if doc_id is None else doc_id, text=source, doc_id=doc_id)
+            yield SourceItem("<text>" if doc_id is None else doc_id, text=source, doc_id=doc_id)
     elif isinstance(source, (bytes, bytearray, memoryview)):
-        yield Source("<bytes>", error="pass text (str) or a pathlib.Path; decode bytes first")
+        yield SourceItem("<bytes>", error="pass text (str) or a pathlib.Path; decode bytes first")
     elif isinstance(source, Mapping):
         for key, value in source.items():
             if not isinstance(key, str):
-                yield Source(repr(key)[:60], error="a mapping's keys are document ids (str)")
+                yield SourceItem(repr(key)[:60], error="a mapping's keys are document ids (str)")
                 continue
             if isinstance(value, str):
-                yield Source(key, text=value, doc_id=key)
+                yield SourceItem(key, text=value, doc_id=key)
             elif isinstance(value, Path):
                 yield from _expand_path(value, key)
             elif isinstance(value, Document):
-                yield Source(key, document=value)
+                yield SourceItem(key, document=value)
             else:
-                yield Source(key, error=f"expected text or a Path for document {key!r}, "
+                yield SourceItem(key, error=f"expected text or a Path for document {key!r}, "
                                         f"got {type(value).__name__}")
     elif isinstance(source, Iterable):
         if doc_id is not None:
-            yield Source(str(doc_id), error="doc_id names one document; give a list of "
+            yield SourceItem(str(doc_id), error="doc_id names one document; give a list of "
                                             "Documents or a {doc_id: text} mapping instead")
             return
         for item in source:
             yield from iter_sources(item, strings_are_paths=strings_are_paths)
     else:
-        yield Source(repr(source)[:60], error=f"not text, a path or a Document "
+        yield SourceItem(repr(source)[:60], error=f"not text, a path or a Document "
                                               f"({type(source).__name__})")
 
 
-def _expand_path(path: Path, doc_id: str | None, label: str | None = None) -> Iterator[Source]:
+def _expand_path(path: Path, doc_id: str | None, label: str | None = None) -> Iterator[SourceItem]:
     label = label or str(path)
     try:
         is_dir = path.is_dir()
         exists = is_dir or path.exists()
     except OSError as exc:
-        yield Source(label, error=exc.strerror or str(exc))
+        yield SourceItem(label, error=exc.strerror or str(exc))
         return
     if is_dir:
         if doc_id is not None:
-            yield Source(label, error="doc_id names one document, not a folder")
+            yield SourceItem(label, error="doc_id names one document, not a folder")
             return
         for f in iter_files(path):
-            yield Source(str(f), path=f)
+            yield SourceItem(str(f), path=f)
     elif exists:
-        yield Source(label, path=path, doc_id=doc_id)
+        yield SourceItem(label, path=path, doc_id=doc_id)
     elif has_magic(str(path)):
         matches = list(glob_files(str(path)))
         if not matches:
-            yield Source(label, error="no file matches this pattern")
+            yield SourceItem(label, error="no file matches this pattern")
         for f in matches:
-            yield Source(str(f), path=f)
+            yield SourceItem(str(f), path=f)
     else:
-        yield Source(label, error="no such file or directory")
+        yield SourceItem(label, error="no such file or directory")
 
 
 def iter_files(folder: Path) -> Iterator[Path]:

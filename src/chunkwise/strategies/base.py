@@ -22,7 +22,7 @@ from ..errors import ConfigError
 from ..ids import assign_ids
 from ..registry import RUNNERS, Registry
 from ..tokens import TokenCounter
-from ..types import Chunk, ChunkKind, Document
+from ..types import Chunk, ChunkKind, Document, OnError, Source, TokenizerSpec
 
 _COMMON = ("size", "overlap", "tokenizer", "max_tokens", "max_chars")
 
@@ -38,7 +38,8 @@ class Chunker:
     #: the kind of the chunks a strategy makes unless a piece says otherwise
     kind: ClassVar[ChunkKind] = "prose"
 
-    def __init__(self, size: int | None = None, overlap: Any = 0, tokenizer: Any = None,
+    def __init__(self, size: int | None = None, overlap: int | float | None = 0,
+                 tokenizer: TokenizerSpec = None,
                  max_tokens: int | None = None, max_chars: int | None = None, *,
                  config: ChunkConfig | None = None, **unknown: Any):
         if unknown:
@@ -102,7 +103,7 @@ class Chunker:
         index = DocumentIndex(doc, self.tokenizer)
         return make_chunks(index, self.split(doc, index, Span(0, len(doc.text))), self.kind)
 
-    def iter_chunks(self, source: Any, *, on_error: Any = "raise", doc_id: str | None = None,
+    def iter_chunks(self, source: Source, *, on_error: OnError = "raise", doc_id: str | None = None,
                     encoding: str | None = None, format: str | None = None) -> Iterator[Chunk]:
         """Chunks of every document of ``source``, document by document (see
         :func:`chunkwise.iter_chunks`)."""
@@ -111,7 +112,7 @@ class Chunker:
                                                encoding=encoding, format=format):
             yield from chunks
 
-    def chunk(self, source: Any, *, on_error: Any = "raise", doc_id: str | None = None,
+    def chunk(self, source: Source, *, on_error: OnError = "raise", doc_id: str | None = None,
               encoding: str | None = None, format: str | None = None) -> list[Chunk]:
         """All chunks of ``source`` as a list (see :func:`chunkwise.chunk`)."""
         return list(self.iter_chunks(source, on_error=on_error, doc_id=doc_id,

@@ -45,7 +45,7 @@ class PackingChunker(Chunker):
         if self.structure is not None and self.structure_aware(doc):
             packing = StructuredPacking(index, self.policy(), self.config, self.structure)
             return packing.split(span)
-        packer = Packer(index, self.policy(), self.limit, self.overlap, self.max_chars)
+        packer = Packer(index, self.policy(), self.config.budget)
         pieces = packer.pack(span.lo, span.hi, span.context)
         for p in pieces:
             p.headings = span.headings

@@ -117,7 +117,7 @@ class CodeChunker(Chunker):
     # -- packing ----------------------------------------------------------------------
 
     def _packer(self, index: DocumentIndex, policy: PackPolicy) -> Packer:
-        return Packer(index, policy, self.limit, 0, self.max_chars, line_starts=True)
+        return Packer(index, policy, self.config.budget.replace(overlap=0), line_starts=True)
 
     def _path_context(self, doc: Document, trail: tuple[str, ...],
                       signatures: tuple[str, ...] = ()) -> str:

@@ -36,8 +36,7 @@ class FaqChunker(SectionChunker):
         if not pairs:
             return super().split(doc, index, span)
         packer = Packer(index, PackPolicy((PARAGRAPH, LINE, self.sentences, CLAUSE, WORD, TOKEN),
-                                          (self.sentences,)),
-                        self.limit, self.overlap, self.max_chars)
+                                          (self.sentences,)), self.config.budget)
         assert self.structure is not None
         trails = StructuredPacking(index, self.policy(), self.config, self.structure)
         out: list[Piece] = []

@@ -10,6 +10,7 @@ is embedded and retrieved.
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
-from ..types import Chunk, Document
+from ..types import Chunk, Document, TokenizerSpec
 from .base import STRATEGIES, Chunker, make_chunks, option_names, register
 
 #: how many parent chunks ``expand(hits)`` remembers (oldest documents forgotten first)
@@ -43,15 +44,14 @@ class HierarchicalChunker(Chunker):
     """
 
     def __init__(self, sizes: Sequence[int] | None = None, *, overlaps: Sequence[Any] | None = None,
-                 strategies: Sequence[LevelSpec] | None = None, parent_size: int = 800,
-                 child_size: int = 200, child_overlap: Any = None, size: int | None = None,
-                 overlap: Any = None, tokenizer: Any = None, max_tokens: int | None = None,
-                 max_chars: int | None = None, **options: Any):
-        if sizes is None:
-            sizes = (parent_size, size if size is not None else child_size)
-        elif size is not None:
-            raise ConfigError("hierarchical: give sizes=(...) or size=, not both")
-        sizes = tuple(sizes)
+                 strategies: Sequence[LevelSpec] | None = None, overlap: Any = None,
+                 tokenizer: TokenizerSpec = None, max_tokens: int | None = None,
+                 max_chars: int | None = None, size: int | None = None,
+                 parent_size: int | None = None, child_size: int | None = None,
+                 child_overlap: Any = None, **options: Any):
+        sizes = tuple(_sizes(sizes, size, parent_size, child_size))
+        if child_overlap is not None:
+            _deprecated("child_overlap", "overlap=N (the last level's) or overlaps=(...)")
         if len(sizes) < 2:
             raise ConfigError("hierarchical needs at least two levels (sizes=(parent, child))")
         if any(not isinstance(s, int) or isinstance(s, bool) or s < 1 for s in sizes):
@@ -156,6 +156,33 @@ class HierarchicalChunker(Chunker):
             if level.options():
                 out[f"level{i}"] = level.options()
         return out
+
+
+DEFAULT_SIZES = (800, 200)
+
+
+def _deprecated(name: str, instead: str) -> None:
+    warnings.warn(f"hierarchical: {name}= is deprecated and goes in the next release; give "
+                  f"{instead}", FutureWarning, stacklevel=5)
+
+
+def _sizes(sizes: Sequence[int] | None, size: int | None, parent_size: int | None,
+           child_size: int | None) -> Sequence[int]:
+    """Each level's size from ``sizes``, or (deprecated, for one release) from
+    ``parent_size``, ``child_size`` and ``size`` (the child's)."""
+    given = [n for n, v in (("size", size), ("parent_size", parent_size),
+                            ("child_size", child_size)) if v is not None]
+    if sizes is not None:
+        if given:
+            raise ConfigError(f"hierarchical: give sizes=(...) or {', '.join(given)}=, not both")
+        return sizes
+    if not given:
+        return DEFAULT_SIZES
+    for name in given:
+        _deprecated(name, "sizes=(parent, child)")
+    child = size if size is not None else child_size
+    return (parent_size if parent_size is not None else DEFAULT_SIZES[0],
+            child if child is not None else DEFAULT_SIZES[1])
 
 
 def _level_spec(spec: Any) -> tuple[str, dict[str, Any]]:

@@ -98,7 +98,7 @@ class JsonChunker(Chunker):
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         text = index.text
-        fallback = Packer(index, _FALLBACK, self.limit, self.overlap, self.max_chars)
+        fallback = Packer(index, _FALLBACK, self.config.budget)
         if doc.metadata.get("format") == "jsonl":
             return self._records(index, span, fallback)
         top = root(text)

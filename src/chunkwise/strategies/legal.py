@@ -267,8 +267,7 @@ class LegalChunker(Chunker):
 
         policy = PackPolicy((level_starts(2), level_starts(3), level_starts(4), PARAGRAPH,
                              self.sentences, WORD, TOKEN), (self.sentences,))
-        packer = Packer(index, policy, self.limit - self.references_budget, self.overlap,
-                        self.max_chars)
+        packer = Packer(index, policy, self.config.budget.reserve(self.references_budget))
         # the preamble and every top-level clause, each cut on its own
         tops = [i for i, c in enumerate(clauses)
                 if c.parent is None and span.lo <= c.start < span.hi]

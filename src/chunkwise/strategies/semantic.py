@@ -159,8 +159,7 @@ class SemanticChunker(Chunker):
         inner = cuts[bisect_right(cuts, span.lo):bisect_left(cuts, span.hi)]
         bounds = [span.lo, *inner, span.hi]
         segments = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
-        packer = Packer(index, self._policy, self.limit, self.overlap, self.max_chars,
-                        min_size=self.min_size)
+        packer = Packer(index, self._policy, self.config.budget.replace(min_size=self.min_size))
         pieces: list[Piece] = []
         carry: int | None = None  # a small tail that joins the next topic segment
         for k, (a, b) in enumerate(segments):

@@ -156,11 +156,11 @@ class StructuredPacking:
         self.limit = config.limit
         self.options = options
         self.count = index.counter.count
+        budget = config.budget
         self.prose = Packer(index, PackPolicy((BLOCK,) + policy.levels, policy.overlap_levels),
-                            config.limit, config.overlap, config.max_chars)
-        self.rows = Packer(index, TABLE_ROW_POLICY, config.limit, 0, config.max_chars)
-        self.code = Packer(index, CODE_LINES_POLICY, config.limit, 0, config.max_chars,
-                           line_starts=True)
+                            budget)
+        self.rows = Packer(index, TABLE_ROW_POLICY, budget.replace(overlap=0))
+        self.code = Packer(index, CODE_LINES_POLICY, budget.replace(overlap=0), line_starts=True)
         table_max = options.table_max if options.table_max is not None else 2 * config.size
         self.table_limit = min(table_max, config.max_tokens)
         self.max_tokens = config.max_tokens

@@ -99,8 +99,7 @@ class TranscriptChunker(Chunker):
         blocks = [b for b in index.blocks_in(span.lo, span.hi)
                   if b.kind == "turn" and b.start >= span.lo and b.end <= span.hi]
         turns = self._turns(blocks)
-        packer = Packer(index, PackPolicy((self.sentences, WORD, TOKEN)), self.limit,
-                        self.overlap, self.max_chars)
+        packer = Packer(index, PackPolicy((self.sentences, WORD, TOKEN)), self.config.budget)
         if not turns:  # no speakers found: whole sentences
             pieces = packer.pack(span.lo, span.hi, span.context)
             for p in pieces:
