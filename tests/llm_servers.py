@@ -66,15 +66,15 @@ class LLMServer:
                     cached = len(body["messages"][0]["content"][0]["text"]) // 4
                     payload = {
                         "id": "msg_test", "type": "message", "role": "assistant",
-                        "model": body["model"], "content": [{"type": "text", "text": text}],
-                        "stop_reason": "end_turn", "stop_sequence": None,
+                        "model": body["model"], "content": [{"type": "text", "text": text}],  # type: ignore[list-item]
+                        "stop_reason": "end_turn", "stop_sequence": None,  # type: ignore[dict-item]
                         "usage": {"input_tokens": n_in - cached, "output_tokens": n_out,
                                   "cache_creation_input_tokens": cached if first else 0,
                                   "cache_read_input_tokens": 0 if first else cached}}
                 else:
                     payload = {
-                        "id": "chatcmpl-test", "object": "chat.completion", "created": 1,
-                        "model": body["model"], "choices": [{
+                        "id": "chatcmpl-test", "object": "chat.completion", "created": 1,  # type: ignore[dict-item]
+                        "model": body["model"], "choices": [{  # type: ignore[list-item]
                             "index": 0, "finish_reason": "stop",
                             "message": {"role": "assistant", "content": text}}],
                         "usage": {"prompt_tokens": n_in, "completion_tokens": n_out,

@@ -46,10 +46,10 @@ def test_llamaindex_parser_gives_nodes_with_offsets_and_relationships():
     expected = chunkwise.chunk({"guide.md": MD}, "section", size=48, format="markdown")
     assert [n.node_id for n in nodes] == [c.id for c in expected]
     for i, (n, c) in enumerate(zip(nodes, expected)):
-        assert MD[n.start_char_idx:n.end_char_idx] == n.text == c.text
-        assert n.relationships[NodeRelationship.SOURCE].node_id == "guide.md"
+        assert MD[n.start_char_idx:n.end_char_idx] == n.text == c.text  # type: ignore[attr-defined]
+        assert n.relationships[NodeRelationship.SOURCE].node_id == "guide.md"  # type: ignore[union-attr]
         if i:
-            assert n.relationships[NodeRelationship.PREVIOUS].node_id == nodes[i - 1].node_id
+            assert n.relationships[NodeRelationship.PREVIOUS].node_id == nodes[i - 1].node_id  # type: ignore[union-attr]
         else:
             assert NodeRelationship.PREVIOUS not in n.relationships
         assert n.metadata["team"] == "ops"
@@ -57,11 +57,11 @@ def test_llamaindex_parser_gives_nodes_with_offsets_and_relationships():
         embed = n.get_content(metadata_mode=MetadataMode.EMBED)
         if c.context:
             assert c.context.strip() in embed and "context" in n.excluded_llm_metadata_keys
-        assert n.text in llm and n.text in embed
+        assert n.text in llm and n.text in embed  # type: ignore[attr-defined]
     # hierarchical cuts link children to parents
     nested = ChunkwiseNodeParser.from_strategy("hierarchical", sizes=(128, 32)).get_nodes_from_documents(
         [Document(text=MD, id_="h")])
     ids = {n.node_id for n in nested}
-    parents = [n.relationships[NodeRelationship.PARENT].node_id for n in nested
+    parents = [n.relationships[NodeRelationship.PARENT].node_id for n in nested  # type: ignore[union-attr]
                if NodeRelationship.PARENT in n.relationships]
     assert parents and set(parents) <= ids

@@ -28,7 +28,7 @@ def test_cli_on_chroma_corpora(chroma_dir, tmp_path, capsys, strategy, size):
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     count = independent_minilm_count()
     limit = min(size, 254)
-    by_doc = {}
+    by_doc = {}  # type: ignore[var-annotated]
     for r in rows:
         by_doc.setdefault(r["doc_id"], []).append(r)
     assert sorted(by_doc) == sorted(paths)

@@ -201,7 +201,7 @@ def test_the_library_names_options_and_the_command_line_names_flags(tmp_path, ca
     assert main(["chunk", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "(--encoding latin-1, say)" in err and "encoding=" not in err
-    from chunkwise.cli.common import as_flags
+    from chunkwise.cli.output import as_flags
 
     build_parser()
     assert as_flags("pass rebuild=True; lower max_tokens= (or size=)") == (

@@ -154,7 +154,7 @@ def test_a_real_module_of_thousands_of_lines_from_the_cli(tmp_path):
 
     from chunkwise.cli import main
 
-    path = Path(inspect.getsourcefile(argparse))
+    path = Path(inspect.getsourcefile(argparse))  # type: ignore[arg-type]
     text = path.read_text(encoding="utf-8")
     assert text.count("\n") > 2000
     out = tmp_path / "chunks.jsonl"

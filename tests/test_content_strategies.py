@@ -395,7 +395,7 @@ def test_auto_picks_for_json_jsonl_csv_docx_and_content(tmp_path):
                                     "Bob: Yes, let us.\n")
     (tmp_path / "f.txt").write_text("Q: One?\nA: Yes.\n\nQ: Two?\nA: No.\n\nQ: Three?\nA: Maybe.\n")
     (tmp_path / "g.md").write_text("# Notes\n\nPlain notes, no questions here.\n")
-    got = {}
+    got = {}  # type: ignore[var-annotated]
     for c in chunkwise.chunk(tmp_path):
         got.setdefault(Path(c.doc_id).name, set()).add(c.metadata["strategy"])
     assert got == {"a.json": {"json"}, "b.jsonl": {"json"}, "c.csv": {"section"},

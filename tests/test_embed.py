@@ -8,7 +8,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import numpy as np
 import pytest
 
-from chunkwise.embed import CachedEmbedder, EmbedderError, OpenAIEmbedder, get_embedder
+from chunkwise.embed import CachedEmbedder, OpenAIEmbedder, get_embedder
+from chunkwise.errors import EmbedderError
 
 pytestmark = pytest.mark.slow  # loads the MiniLM model
 
@@ -48,7 +49,7 @@ def test_cache_reuses_vectors_on_disk(minilm, tmp_path):
 
 
 class _Handler(BaseHTTPRequestHandler):
-    requests = []
+    requests = []  # type: ignore[var-annotated]
 
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -95,7 +96,7 @@ def test_openai_compatible_endpoint(server):
     assert path == "/v1/embeddings" and body["model"] == "text-embedding-3-small"
     assert len(_Handler.requests) >= 2  # batched
     spec = get_embedder(f"openai:text-embedding-3-small@{server}")
-    assert spec.base_url == server
+    assert spec.base_url == server  # type: ignore[attr-defined]
     bad = OpenAIEmbedder("m", base_url=server, api_key="wrong")
     with pytest.raises(EmbedderError, match="HTTP 401"):
         bad.embed(["x"])

@@ -34,7 +34,7 @@ def test_hierarchy_invariants(words, seps, sizes, child_overlap):
 def test_hierarchy_defaults_expand_and_section_trails():
     text = Path(f"{SAMPLES}/qual-047-incident-procedure.md").read_text(encoding="utf-8")
     chunker = chunkwise.get_chunker("hierarchical")
-    assert chunker.sizes == (800, 200) and chunker.overlaps == (0, 40)
+    assert chunker.sizes == (800, 200) and chunker.overlaps == (0, 40)  # type: ignore[attr-defined]
     chunks = chunkwise.chunk(Path(f"{SAMPLES}/qual-047-incident-procedure.md"), strategy="hierarchical",
                              sizes=[300, 60], strategies=["section", "recursive"])
     check_hierarchy(text, chunks, (300, 60))
@@ -50,7 +50,7 @@ def test_hierarchy_defaults_expand_and_section_trails():
     hc = chunkwise.get_chunker("hierarchical", sizes=[300, 60], strategies=["section", "recursive"])
     mine = hc.chunk(Path(f"{SAMPLES}/qual-047-incident-procedure.md"))
     kids = [c for c in mine if c.level == 1]
-    assert [p.id for p in hc.expand(kids[:3])] == list(dict.fromkeys(k.parent_id for k in kids[:3]))
+    assert [p.id for p in hc.expand(kids[:3])] == list(dict.fromkeys(k.parent_id for k in kids[:3]))  # type: ignore[attr-defined]
     three = chunkwise.chunk(text, strategy="hierarchical", sizes=[400, 120, 40])
     leaves = [c for c in three if c.level == 2]
     assert all(p.level == 0 for p in chunkwise.expand(leaves[:3], three, level=0))
@@ -87,8 +87,8 @@ def test_sizes_is_the_one_spelling_the_others_warn_for_a_release():
         wanted = chunkwise.chunk(text, strategy="hierarchical", sizes=[300, 120], doc_id="q")
     for old in ({"parent_size": 300, "child_size": 120}, {"parent_size": 300, "size": 120}):
         with pytest.warns(FutureWarning, match="deprecated .* sizes="):
-            got = chunkwise.chunk(text, strategy="hierarchical", doc_id="q", **old)
+            got = chunkwise.chunk(text, strategy="hierarchical", doc_id="q", **old)  # type: ignore[arg-type]
         assert [(c.id, c.start, c.end) for c in got] == [(c.id, c.start, c.end) for c in wanted]
     with pytest.raises(chunkwise.ConfigError, match="not both"):
         chunkwise.get_chunker("hierarchical", sizes=[300, 120], child_size=100)
-    assert chunkwise.get_chunker("hierarchical").sizes == (800, 200)
+    assert chunkwise.get_chunker("hierarchical").sizes == (800, 200)  # type: ignore[attr-defined]

@@ -29,7 +29,7 @@ def postgres(tmp_path_factory):
         warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR not set
         import pgserver
 
-        server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")
+        server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")  # type: ignore[attr-defined]
     server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
     yield server.get_uri()
     server.cleanup()

@@ -14,7 +14,7 @@ from chunkwise import get_chunker
 from chunkwise.cli import main
 from chunkwise.contextual import Contextualizer
 from chunkwise.errors import ConfigError, ServiceError
-from chunkwise.llm import LLMError, get_llm
+from chunkwise.llm import LLMError, get_llm  # type: ignore[attr-defined]
 from llm_servers import LLMServer
 
 GUIDE = "# Shipping guide\n\n" + "".join(
@@ -27,7 +27,7 @@ def _chunks(spec, tmp_path, **options):
     chunker = get_chunker("recursive", size=176, contextualize=spec,
                           llm_cache=str(tmp_path / "llm.sqlite"), **options)
     chunks = chunker.chunk({"guide.md": GUIDE})
-    chunker.contextualizer.close()
+    chunker.contextualizer.close()  # type: ignore[attr-defined]
     return chunker, chunks
 
 
@@ -194,12 +194,12 @@ def test_missing_key_or_model_is_a_clear_error(monkeypatch, tmp_path, capsys):
 
 
 @settings(max_examples=60, deadline=None)
-@given(answer=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=800),
+@given(answer=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=800),  # type: ignore[arg-type]
        position=st.sampled_from(["before", "after"]))
 def test_fit_never_breaks_the_budget(answer, position):
     chunker = get_chunker("section", size=96, max_tokens=64, contextualize="title",
                           context_tokens=24, context_position=position)
-    chunks = chunker.inner.chunk({"d.md": "# Title\n\n## Part\n\n" + "Words in a row. " * 80})
+    chunks = chunker.inner.chunk({"d.md": "# Title\n\n## Part\n\n" + "Words in a row. " * 80})  # type: ignore[attr-defined]
     ctx = Contextualizer("title", context_tokens=24, position=position)
     for c in chunks:
         fitted = ctx.fit(c, answer, chunker)
@@ -234,20 +234,20 @@ def test_the_local_model_runs_for_real(tmp_path):
             "## Exceptions\n\nPerishable food and opened software cannot be returned. "
             "Gift cards are final sale.\n")
     chunks = chunker.chunk({"refunds.md": text})
-    report = chunker.contextualizer.report
+    report = chunker.contextualizer.report  # type: ignore[attr-defined]
     assert report.usage.calls == len(chunks) >= 1 and report.usage.input > 0
     # the cache key names the default model, not where this machine assembled it
-    assert chunker.contextualizer.llm.loaded and chunker.contextualizer.llm.spec == "local"
+    assert chunker.contextualizer.llm.loaded and chunker.contextualizer.llm.spec == "local"  # type: ignore[attr-defined]
     for c in chunks:
         assert c.metadata["llm_context"].startswith("This chunk")
         assert c.token_count <= chunker.limit == 160 and c.context.startswith("This chunk")
-    chunker.contextualizer.close()
+    chunker.contextualizer.close()  # type: ignore[attr-defined]
     again = get_chunker("recursive", size=160, contextualize="local",
                         llm_cache=str(tmp_path / "llm.sqlite"))
     assert again.chunk({"refunds.md": text}) == chunks
-    assert again.contextualizer.report.usage.calls == 0
-    assert not again.contextualizer.llm.loaded  # every answer came from the cache
-    again.contextualizer.close()
+    assert again.contextualizer.report.usage.calls == 0  # type: ignore[attr-defined]
+    assert not again.contextualizer.llm.loaded  # type: ignore[attr-defined]  # every answer came from the cache
+    again.contextualizer.close()  # type: ignore[attr-defined]
 
 
 _START_AND_STOP = """

@@ -10,10 +10,8 @@ import warnings
 import pytest
 
 import chunkwise
-from chunkwise.api import SkippedInputWarning
 from chunkwise.cli import main
-from chunkwise.errors import ConfigError, InputError
-from chunkwise.readers.html import ExtractionWarning
+from chunkwise.errors import ConfigError, ExtractionWarning, InputError, SkippedInputWarning
 
 from helpers import SAMPLES
 
@@ -70,7 +68,7 @@ def test_errors_and_warnings_come_back_from_the_workers(tmp_path):
 def test_bad_worker_counts_are_clear_errors():
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ConfigError, match="workers must be a positive integer"):
-            chunkwise.chunk({"a": "x", "b": "y"}, workers=bad)
+            chunkwise.chunk({"a": "x", "b": "y"}, workers=bad)  # type: ignore[arg-type]
 
 
 def test_the_cli_uses_a_pool_with_identical_output(tmp_path, capsys):

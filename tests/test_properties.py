@@ -28,7 +28,7 @@ _PIECES = st.one_of(
 )
 TEXTS = st.lists(_PIECES, min_size=0, max_size=30).map("".join)
 
-_EMBEDDER = []
+_EMBEDDER = []  # type: ignore[var-annotated]
 
 
 def _shared_embedder():

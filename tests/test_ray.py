@@ -44,12 +44,12 @@ def test_rows_are_those_of_one_process(tmp_path, local_ray):
     for strategy, options in [("auto", {"size": 64}), ("recursive", {"size": 48, "overlap": 8}),
                               ("section", {"size": 96})]:
         rows = cr.chunk_dataset(cr.read_paths(folder), strategy, **options).take_all()
-        one = cr.chunk_rows(chunkwise.chunk(folder, strategy, **options))
+        one = cr.chunk_rows(chunkwise.chunk(folder, strategy, **options))  # type: ignore[arg-type]
         assert len(one) > 10
         assert rows == one, strategy
         # and back to the same chunks
         assert [chunkwise.Chunk.from_dict(r) for r in rows] == chunkwise.chunk(
-            folder, strategy, **options)
+            folder, strategy, **options)  # type: ignore[arg-type]
 
 
 def test_text_rows_keep_their_ids_and_a_bad_row_fails_or_is_skipped(local_ray):

@@ -75,7 +75,7 @@ def test_semantic_children_inside_parents(embedder):
                                     strategies=["recursive", "semantic"], embedder=embedder)
     from chunkwise.engine import DocumentIndex
 
-    cuts = chunker.levels[1].cut_positions(DocumentIndex(chunkwise.Document(text, "d"),
+    cuts = chunker.levels[1].cut_positions(DocumentIndex(chunkwise.Document(text, "d"),  # type: ignore[attr-defined]
                                                          chunker.tokenizer))
     assert cuts
     ends = {c.end for c in children}

@@ -18,7 +18,7 @@ GOLDEN = json.loads((HERE / "cuts.json").read_text(encoding="utf-8"))
 @pytest.mark.parametrize("key", sorted(GOLDEN))
 def test_cuts_unchanged(key):
     doc, config = key.split(" ")
-    assert make_snapshots.snapshot(doc, *make_snapshots.CONFIGS[config]) == GOLDEN[key], (
+    assert make_snapshots.snapshot(doc, *make_snapshots.CONFIGS[config]) == GOLDEN[key], (  # type: ignore[arg-type]
         f"{key}: the cuts changed; if deliberate, run tests/snapshots/make_snapshots.py --write")
 
 

@@ -72,7 +72,7 @@ def test_overlap_as_fraction_and_validation():
     for bad in (200, 250, 1.5, 1.0, 30.0, -1, -0.1, float("nan")):
         with pytest.raises(ConfigError):
             chunkwise.get_chunker("fixed", size=200, overlap=bad)
-    for bad in (0, -5, 2.5, "10", True):
+    for bad in (0, -5, 2.5, "10", True):  # type: ignore[assignment]
         with pytest.raises(ConfigError):
             chunkwise.get_chunker("fixed", size=bad)
     with pytest.raises(ConfigError, match="unknown strategy 'magic'"):

@@ -41,7 +41,7 @@ def normalise(vectors: Any) -> np.ndarray:
         v = v[None, :]
     norms = np.linalg.norm(v, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return v / norms
+    return np.asarray(v / norms)
 
 
 class Embedder:
@@ -97,8 +97,9 @@ class SentenceTransformerEmbedder(Embedder):
             try:
                 from transformers.utils import logging as hf_logging
 
-                hf_logging.set_verbosity_error()  # its load report is noise on our stderr
-                hf_logging.disable_progress_bar()
+                # its load report is noise on our stderr
+                hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
             except ImportError:  # pragma: no cover
                 pass
             try:
@@ -166,7 +167,7 @@ class OnnxMiniLMEmbedder(Embedder):
         mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
         hidden = self._session.run(None, {"input_ids": ids, "attention_mask": mask,
                                           "token_type_ids": np.zeros_like(ids)})[0]
-        return (hidden * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+        return np.asarray((hidden * mask[..., None]).sum(1) / mask.sum(1, keepdims=True))
 
     @property
     def dim(self) -> int:
@@ -311,7 +312,7 @@ def _is_model2vec(path: Path) -> bool:
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return config.get("model_type") == "model2vec"
+    return bool(config.get("model_type") == "model2vec")
 
 
 def distill(output: str | Path, pca_dims: int = 256) -> Path:

@@ -25,7 +25,7 @@ def content_id(doc_id: str, context: str, text: str, occurrence: int = 0) -> str
 
 def assign_ids(doc_id: str, items: Iterable[tuple[str, str]]) -> list[str]:
     """Ids for ``(context, text)`` pairs in document order."""
-    seen: Counter = Counter()
+    seen: Counter[tuple[str, str]] = Counter()
     ids = []
     for context, text in items:
         key = (context, text)

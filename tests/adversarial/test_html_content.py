@@ -5,8 +5,8 @@ import warnings
 
 import pytest
 
+from chunkwise.errors import ExtractionWarning
 from chunkwise.readers import parse
-from chunkwise.readers.html import ExtractionWarning
 
 ARTICLE = [
     "The city council voted on Tuesday to extend the night bus network to the northern "

@@ -48,7 +48,7 @@ def snapshot(doc_name: str, strategy: str, options: dict) -> list[list]:
 def main() -> int:
     write = "--write" in sys.argv
     file = HERE / "cuts.json"
-    current = {f"{d} {k}": snapshot(d, *CONFIGS[k]) for d in DOCS for k in CONFIGS}
+    current = {f"{d} {k}": snapshot(d, *CONFIGS[k]) for d in DOCS for k in CONFIGS}  # type: ignore[arg-type]
     if write:
         file.write_text(json.dumps(current, indent=0, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {file}: {len(current)} snapshots")

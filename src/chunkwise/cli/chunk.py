@@ -12,15 +12,13 @@ from ..types import Chunk
 from .common import (
     EXIT_BAD_INPUT,
     add_chunk_options,
-    add_progress_flags,
     build_chunker,
     chunk_options,
-    error,
     key_values,
     llm_report,
-    progress_bar,
     uses_embedder,
 )
+from .output import add_progress_flags, error, progress_bar
 
 
 def add_parser(sub: Any) -> None:

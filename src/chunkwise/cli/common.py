@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -19,6 +17,7 @@ from ..factory import get_chunker
 from ..readers import READERS
 from ..strategies import STRATEGIES, Chunker
 from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
+from .output import call_bars, warning
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -35,31 +34,6 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         print(f"chunkwise: error: {message} (see {self.prog} --help)", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
-
-
-#: every flag of every command (filled by the parser's builder)
-FLAGS: set[str] = set()
-_OPTION = re.compile(r"\b([a-z][a-z_]*)=(True\b|'([^']*)'|(?=[\s),.;:]|$))")
-
-
-def as_flags(message: str) -> str:
-    """A library message, its options named as this command line's flags: ``rebuild=True``
-    -> ``--rebuild``, ``encoding='latin-1'`` -> ``--encoding latin-1``, ``max_tokens=``
-    -> ``--max-tokens`` (only names that are flags here)."""
-    def flag(m: re.Match[str]) -> str:
-        name = "--" + m.group(1).replace("_", "-")
-        if name not in FLAGS:
-            return m.group(0)
-        return name if m.group(3) is None else f"{name} {m.group(3)}"
-    return _OPTION.sub(flag, message)
-
-
-def error(message: str) -> None:
-    print(f"chunkwise: error: {as_flags(message)}", file=sys.stderr)
-
-
-def warning(message: str) -> None:
-    print(f"chunkwise: warning: {as_flags(message)}", file=sys.stderr)
 
 
 def key_values(items: list[str]) -> dict[str, str]:
@@ -79,45 +53,6 @@ def uses_embedder(name: str, options: dict[str, Any]) -> bool:
     levels = options.get("strategies") or ()
     return name == "hierarchical" and any(
         (s if isinstance(s, str) else s[0]) == "semantic" for s in levels)
-
-
-@contextmanager
-def progress_bar(total: int, unit: str, show: bool | None) -> Iterator[Any]:
-    """A tqdm bar on stderr (None when not shown: by default on a terminal only)."""
-    if not (show if show is not None else sys.stderr.isatty()):
-        yield None
-        return
-    from tqdm import tqdm
-
-    bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True)
-    try:
-        yield bar
-    finally:
-        bar.close()
-
-
-def call_bars() -> Callable[[str, int, int], None]:
-    """A progress callback for a document's LLM calls: a tqdm bar while they run."""
-    bars: dict[str, Any] = {}
-
-    def show(doc_id: str, done: int, total: int) -> None:
-        from tqdm import tqdm
-
-        bar = bars.get(doc_id)
-        if bar is None:
-            bar = bars[doc_id] = tqdm(total=total, unit="call", file=sys.stderr, leave=False,
-                                      desc=doc_id[-40:], dynamic_ncols=True)
-        bar.update(done - bar.n)
-        if done >= total:
-            bars.pop(doc_id).close()
-    return show
-
-
-def add_progress_flags(p: argparse.ArgumentParser, help_on: str) -> None:
-    p.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help=help_on)
-    p.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="never show the progress bar")
 
 
 def add_chunk_options(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..errors import ChunkwiseError
 from ..strategies import Chunker
-from .common import add_chunk_options, build_chunker, llm_report, warning
+from .common import add_chunk_options, build_chunker, llm_report
+from .output import warning
 
 
 def add_parser(sub: Any) -> None:

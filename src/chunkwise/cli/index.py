@@ -9,15 +9,8 @@ import time
 from typing import Any
 
 from ..errors import ChunkwiseError, InputError
-from .common import (
-    EXIT_BAD_INPUT,
-    add_chunk_options,
-    add_progress_flags,
-    build_chunker,
-    error,
-    llm_report,
-    progress_bar,
-)
+from .common import EXIT_BAD_INPUT, add_chunk_options, build_chunker, llm_report
+from .output import add_progress_flags, error, progress_bar
 
 
 def add_parsers(sub: Any) -> None:

@@ -16,17 +16,8 @@ from typing import Any
 from .. import __version__
 from ..errors import ChunkwiseError
 from . import chunk, eval, index, misc
-from .common import (
-    EXIT_BAD_INPUT,
-    EXIT_INTERRUPTED,
-    EXIT_TERMINATED,
-    FLAGS,
-    Command,
-    Parser,
-    Terminated,
-    error,
-    warning,
-)
+from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, Command, Parser, Terminated
+from .output import FLAGS, error, warning
 
 
 def build_parser() -> argparse.ArgumentParser:

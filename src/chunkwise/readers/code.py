@@ -140,7 +140,7 @@ def _name_of(node: Any, text: bytes) -> str:
         depth = 0
         while child is not None and depth < 8:
             if child.type in _NAME_TYPES:
-                return child.text.decode("utf-8", "replace")
+                return str(child.text.decode("utf-8", "replace"))
             nxt = child.child_by_field_name("declarator") or child.child_by_field_name("name")
             if nxt is None:
                 named = [c for c in child.named_children if c.type in _NAME_TYPES]
@@ -149,7 +149,7 @@ def _name_of(node: Any, text: bytes) -> str:
     if node.type == "variable_declarator":
         child = node.child_by_field_name("name")
         if child is not None:
-            return child.text.decode("utf-8", "replace")
+            return str(child.text.decode("utf-8", "replace"))
     return "<anonymous>"
 
 

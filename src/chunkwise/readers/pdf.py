@@ -35,7 +35,7 @@ class _Para:
     page: int
     kind: str = "paragraph"
     level: int | None = None
-    rows: list | None = None
+    rows: list[Any] | None = None
     #: (offset in text, page) where a later page's text starts inside this paragraph
     breaks: list[tuple[int, int]] | None = None
 
@@ -100,14 +100,14 @@ def _page_lines(pdf: Any) -> list[list[str]]:
     return pages
 
 
-def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list], dict[int, dict[str, int]]]:
+def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list[Any]], dict[int, dict[str, int]]]:
     """pdfplumber's view of the pages: tables (with the text outside them) per
     0-based page, and heading lines per page, told by font size: lines set at
     least 15 % larger than the body text, short, and not ending a sentence; the
     largest size is level 1."""
     import pdfplumber
 
-    found: dict[int, list] = {}
+    found: dict[int, list[Any]] = {}
     sized_lines: list[tuple[int, str, float, int]] = []  # page, text, size, characters
     try:
         with pdfplumber.open(io.BytesIO(data)) as doc:
@@ -243,7 +243,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         pdf.close()
     tables, headings = _layout(data, len(pages))
     for i, entries in tables.items():  # pages with tables: pdfplumber's text outside them
-        lines: list = []
+        lines: list[Any] = []
         for kind, value in entries:
             if kind == "text":
                 lines.extend(value.splitlines() + [""])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from types import MappingProxyType
+from typing import Any
 
 from ..types import Block
 
@@ -62,7 +63,7 @@ class TextBuilder:
         return start, self.length
 
     def add_block(self, kind: str, text: str, headings: tuple[str, ...], page: int | None = None,
-                  level: int | None = None, metadata: dict | None = None) -> Block | None:
+                  level: int | None = None, metadata: dict[str, Any] | None = None) -> Block | None:
         text = text.strip()
         if not text:
             return None
@@ -73,7 +74,7 @@ class TextBuilder:
         return block
 
     def add_table(self, rows: Sequence[Sequence[str]], headings: tuple[str, ...],
-                  page: int | None = None, metadata: dict | None = None,
+                  page: int | None = None, metadata: dict[str, Any] | None = None,
                   has_header: bool = True) -> Block | None:
         """Render rows as a pipe table (header, delimiter, rows) and record its spans."""
         grid = [list(r) for r in rows if any(c.strip() for c in r)]

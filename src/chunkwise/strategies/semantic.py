@@ -58,7 +58,7 @@ def window_similarities(vectors: np.ndarray, window: int) -> np.ndarray:
     right = csum[hi] - csum[gaps]
     left /= np.linalg.norm(left, axis=1, keepdims=True) + 1e-12
     right /= np.linalg.norm(right, axis=1, keepdims=True) + 1e-12
-    return np.sum(left * right, axis=1)
+    return np.asarray(np.sum(left * right, axis=1))
 
 
 @register("semantic")
