@@ -207,3 +207,21 @@ def test_the_library_names_options_and_the_command_line_names_flags(tmp_path, ca
     assert as_flags("pass rebuild=True; lower max_tokens= (or size=)") == (
         "pass --rebuild; lower --max-tokens (or --size)")
     assert as_flags("sizes=(800, 200) and nonsense=True") == "sizes=(800, 200) and nonsense=True"
+
+
+def test_flags_are_generated_for_strategy_options_without_one(tmp_path, capsys):
+    """--table-max, --no-title ... come from the strategies' signatures."""
+    doc = tmp_path / "t.md"
+    rows = "".join(f"| r{i} | {i} |\n" for i in range(12))
+    doc.write_text("---\ntitle: Handbook\n---\n\n## Prices\n\n| item | price |\n|---|---|\n"
+                   + rows)
+    assert main(["chunk", str(doc), "--strategy", "section", "--size", "64"]) == 0
+    whole = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["chunk", str(doc), "--strategy", "section", "--size", "64", "--table-max",
+                 "40", "--no-title"]) == 0
+    split = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(split) > len(whole)
+    assert all(c["context"].startswith("Handbook > Prices") for c in whole if c["kind"] == "table")
+    assert all(c["context"].startswith("Prices") for c in split if c["kind"] == "table")
+    assert main(["chunk", str(doc), "--strategy", "fixed", "--table-max", "40"]) == 2
+    assert "has no option 'table_max'" in capsys.readouterr().err

@@ -31,12 +31,16 @@ from chunkwise.tokens import CallableCounter
 
 
 class StanzaChunker(chunkwise.RecursiveChunker):
-    """recursive, with each chunk's kind set to 'stanza'"""
+    """recursive, with each chunk's kind set to ``label``"""
+
+    def __init__(self, *, label: str = "stanza", **options):
+        super().__init__(**options)
+        self.label = label
 
     def split(self, doc, index, span):
         pieces = super().split(doc, index, span)
         for p in pieces:
-            p.kind = "stanza"
+            p.kind = self.label
         return pieces
 
 
@@ -208,9 +212,14 @@ def test_a_plug_in_adds_one_of_each_and_the_command_line_uses_them(plugin, tmp_p
     for name, text in POEMS.items():
         (docs / name).write_text(text)
 
-    # the help lists the plug-in's strategy and format
+    # the help lists the plug-in's strategy and format, and a flag for its option
     res = run(plugin, "chunk", "--help", cwd=tmp_path)
     assert res.returncode == 0 and "stanza" in res.stdout and "poem" in res.stdout
+    assert "--label LABEL" in res.stdout
+    res = run(plugin, "chunk", str(docs / "tide.poem"), "--strategy", "stanza", "--label",
+              "verse", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert {json.loads(line)["kind"] for line in res.stdout.splitlines()} == {"verse"}
 
     # chunk: the reader (by extension), strategy, tokenizer and LLM of the plug-in
     res = run(plugin, "chunk", str(docs), "--strategy", "stanza", "--tokenizer", "letters",

@@ -15,8 +15,8 @@ from ..config import DEFAULT_SIZE
 from ..errors import ChunkwiseError
 from ..factory import get_chunker
 from ..readers import READERS
-from ..strategies import STRATEGIES, Chunker
-from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
+from ..strategies import STRATEGIES, Chunker, option_specs
+from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS, generated_flags
 from .output import call_bars, warning
 
 EXIT_BAD_INPUT = 2
@@ -66,6 +66,10 @@ def add_chunk_options(p: argparse.ArgumentParser) -> None:
                         "capped at --max-tokens)")
     for flags, kwargs in CHUNK_FLAGS:
         p.add_argument(*flags, **kwargs)
+    taken = {s for action in p._actions for s in action.option_strings}
+    for flags, kwargs in generated_flags(strategy_option_specs()):
+        if not taken.intersection(flags):  # a plug-in's option named like a flag here
+            p.add_argument(*flags, **kwargs)
     p.add_argument("--input-format", default="auto", choices=("auto", *READERS.names()),
                    help="how to read the inputs (default: auto, by file extension, then content; "
                         "html-all keeps a whole web page, html keeps its main content; code "
@@ -76,10 +80,20 @@ def add_chunk_options(p: argparse.ArgumentParser) -> None:
         g.add_argument(*flags, **kwargs)
 
 
+def strategy_option_specs() -> dict[str, list[tuple[str, object, object]]]:
+    """Every registered strategy's options: option -> (strategy, annotation, default)."""
+    specs: dict[str, list[tuple[str, object, object]]] = {}
+    for name in STRATEGIES.names():
+        for option, (annotation, default) in option_specs(STRATEGIES[name]).items():
+            specs.setdefault(option, []).append((name, annotation, default))
+    return specs
+
+
 def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
     """The strategy options the command line gives (only those given: an option the
     strategy does not take is then the library's one-line error)."""
-    options = {name: getattr(args, name) for name in STRATEGY_OPTIONS}
+    generated = [kw["dest"] for _, kw in generated_flags(strategy_option_specs())]
+    options = {name: getattr(args, name, None) for name in (*STRATEGY_OPTIONS, *generated)}
     for flag in ("merge_sections", "headers"):  # store_true: given or not at all
         options[flag] = True if options[flag] else None
     if getattr(args, "contextualize", None):

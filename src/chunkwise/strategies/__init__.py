@@ -10,7 +10,7 @@ as any level of ``hierarchical``.
 """
 
 from ..registry import Registry
-from .base import STRATEGIES, Chunker, make_chunks, option_names, register
+from .base import STRATEGIES, Chunker, make_chunks, option_names, option_specs, register
 from .basic import (
                     AutoChunker,
                     FixedChunker,
@@ -31,5 +31,5 @@ from .transcript import TranscriptChunker
 __all__ = ["STRATEGIES", "AutoChunker", "Chunker", "CodeChunker", "FaqChunker", "FixedChunker",
            "HierarchicalChunker", "JsonChunker", "LegalChunker", "PackingChunker",
            "RecursiveChunker", "Registry", "SectionChunker", "SemanticChunker", "SentenceChunker",
-           "StructureOptions", "TranscriptChunker", "expand", "make_chunks",
+           "StructureOptions", "TranscriptChunker", "expand", "make_chunks", "option_specs",
            "option_names", "register"]

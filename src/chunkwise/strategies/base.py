@@ -35,6 +35,8 @@ class Chunker:
     name: ClassVar[str] = "base"
     #: options a strategy takes through ``**options`` rather than named parameters
     extra_options: ClassVar[tuple[str, ...]] = ()
+    #: their annotation and default, as ``inspect.Parameter`` would give them
+    extra_option_specs: ClassVar[Mapping[str, tuple[object, object]]] = {}
     #: the kind of the chunks a strategy makes unless a piece says otherwise
     kind: ClassVar[ChunkKind] = "prose"
 
@@ -145,6 +147,26 @@ def option_names(cls: type) -> list[str]:
         if extra not in names:
             names.append(extra)
     return names
+
+
+def option_specs(cls: type) -> dict[str, tuple[object, object]]:
+    """Each option :func:`option_names` lists, with its annotation (often a string,
+    under postponed evaluation) and its default (``inspect.Parameter.empty`` when it
+    has none): what the command line makes its flags from."""
+    specs: dict[str, tuple[object, object]] = {}
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in (
+                    "self", "config"):
+                specs.setdefault(p.name, (p.annotation, p.default))
+    for name, spec in getattr(cls, "extra_option_specs", {}).items():
+        specs.setdefault(name, spec)
+    for name in getattr(cls, "extra_options", ()):
+        specs.setdefault(name, (inspect.Parameter.empty, inspect.Parameter.empty))
+    return specs
 
 
 def unknown_option(strategy: Chunker | type[Chunker], options: Mapping[str, Any]) -> ConfigError:

@@ -66,6 +66,7 @@ class _SentenceAware(PackingChunker):
     """Options shared by the strategies that find sentences and may add structure."""
 
     extra_options = STRUCTURE_OPTIONS
+    extra_option_specs = StructureOptions.specs()
 
     def __init__(self, size: int | None = None, *, language: str = "en",
                  sentence_splitter: SentenceSplitter | None = None, headers: bool = False,

@@ -10,6 +10,7 @@ to the span, and a span that starts inside a section inherits its trail.
 
 from __future__ import annotations
 
+import dataclasses
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +84,11 @@ class StructureOptions:
         if self.table_max is not None and (isinstance(self.table_max, bool) or not isinstance(
                 self.table_max, int) or self.table_max < 1):
             raise ConfigError(f"table_max must be a positive integer, got {self.table_max!r}")
+
+    @classmethod
+    def specs(cls) -> dict[str, tuple[object, object]]:
+        """Each option's annotation and default (for the command line's flags)."""
+        return {f.name: (f.type, f.default) for f in dataclasses.fields(cls)}
 
     @classmethod
     def pop_from(cls, strategy: str, options: dict[str, Any], enabled: bool) -> StructureOptions:
