@@ -214,9 +214,10 @@ def test_config_is_validated_once_and_shared():
 
 def test_iter_chunks_streams_and_isolates_errors(tmp_path):
     (tmp_path / "a.txt").write_text("First good file. " * 30)
-    (tmp_path / "b.bin.txt").write_bytes(b"\x00\x01binary\x00")
+    (tmp_path / "b.bin.txt").write_bytes(b"caf\xe9 au lait " * 20)  # Latin-1, not UTF-8
     (tmp_path / "c.md").write_text("# C\n\nThird good file.")
-    with pytest.raises(chunkwise.InputError, match="b.bin.txt: binary file"):
+    (tmp_path / "d.bin").write_bytes(b"\x00\x01binary\x00")  # not a document: passed over
+    with pytest.raises(chunkwise.InputError, match="b.bin.txt: not valid UTF-8"):
         chunkwise.chunk(tmp_path)
     seen = []  # type: ignore[var-annotated]
     it = chunkwise.iter_chunks(tmp_path, on_error=seen.append, size=32)
@@ -226,8 +227,11 @@ def test_iter_chunks_streams_and_isolates_errors(tmp_path):
     assert {c.doc_id.rsplit("/", 1)[-1] for c in [first, *rest]} == {"a.txt", "c.md"}
     assert len(seen) == 1 and isinstance(seen[0], chunkwise.InputError)
     assert seen[0].source.endswith("b.bin.txt")
-    with pytest.warns(chunkwise.SkippedInputWarning, match="skipped .*b.bin.txt: binary file"):
+    with pytest.warns(chunkwise.SkippedInputWarning) as caught:
         skipped = chunkwise.chunk(tmp_path, on_error="skip", size=32)
+    messages = [str(w.message) for w in caught]
+    assert any("b.bin.txt: not valid UTF-8" in m for m in messages)
+    assert "skipped 1 file that is not a document: bin 1" in messages
     assert len(skipped) == len(rest) + 1
     with pytest.raises(ConfigError, match="on_error must be"):
         chunkwise.chunk(tmp_path, on_error="ignore")  # type: ignore[arg-type]

@@ -117,13 +117,30 @@ def test_unknown_strategy_exit_2():
 
 def test_one_bad_file_in_a_folder_is_reported_others_chunked(capsys, tmp_path):
     (tmp_path / "good.txt").write_text("Good text here.")
-    (tmp_path / "bad.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (tmp_path / "bad.txt").write_bytes(b"caf\xe9 au lait " * 20)  # Latin-1, not UTF-8
     (tmp_path / "empty.txt").write_bytes(b"")
     code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
     assert code == 2
     assert [json.loads(line)["text"] for line in out.splitlines()] == ["Good text here."]
-    assert err.count("error") == 1 and "bad.txt: binary file" in err
+    assert err.count("error") == 1 and "bad.txt: not valid UTF-8" in err
     assert "Traceback" not in err
+
+
+def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
+    (tmp_path / "good.txt").write_text("Good text here.")
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (tmp_path / "more.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (tmp_path / "bundle.zip").write_bytes(b"PK\x03\x04")
+    (tmp_path / "data.txt").write_bytes(b"\x00\x01\x02 binary with a text name")
+    code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
+    assert code == 0
+    assert [json.loads(line)["text"] for line in out.splitlines()] == ["Good text here."]
+    assert ("chunkwise: skipped 4 files that are not documents: png 2, binary 1, zip 1"
+            in err.splitlines())
+    assert "error" not in err
+    # named explicitly, a binary file is still an error
+    code, out, err = run(capsys, "chunk", str(tmp_path / "data.txt"))
+    assert code == 2 and "data.txt: binary file" in err
 
 
 def test_summary_and_progress(capsys):

@@ -49,20 +49,20 @@ def test_a_pool_gives_the_same_chunks_in_the_same_order(tmp_path):
 
 def test_errors_and_warnings_come_back_from_the_workers(tmp_path):
     folder = _corpus(tmp_path)
-    (folder / "broken.bin").write_bytes(b"\x00\x01\x02binary" * 50)
+    (folder / "broken.txt").write_bytes(b"caf\xe9 au lait " * 50)  # Latin-1, not UTF-8
     (folder / "talk.html").write_text(HTML_LOSSY)
-    with pytest.raises(InputError, match="broken.bin"):
+    with pytest.raises(InputError, match="broken.txt"):
         chunkwise.chunk(folder, workers=2)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         chunks = chunkwise.chunk(folder, workers=2, on_error="skip")
     messages = [(w.category, str(w.message)) for w in caught]
-    assert any(cat is SkippedInputWarning and "broken.bin" in m for cat, m in messages)
+    assert any(cat is SkippedInputWarning and "broken.txt" in m for cat, m in messages)
     assert any(cat is ExtractionWarning and "talk.html" in m for cat, m in messages)
-    assert not any("broken.bin" in c.doc_id for c in chunks)
+    assert not any("broken.txt" in c.doc_id for c in chunks)
     seen: list[str] = []
     chunkwise.chunk(folder, workers=2, on_error=lambda exc: seen.append(exc.source))
-    assert len(seen) == 1 and seen[0].endswith("broken.bin")
+    assert len(seen) == 1 and seen[0].endswith("broken.txt")
 
 
 def test_bad_worker_counts_are_clear_errors():

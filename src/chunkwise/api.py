@@ -7,10 +7,13 @@ and streaming document by document.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
 import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from itertools import chain, islice
+from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -24,7 +27,7 @@ from .errors import (
     UnstableIdWarning,
 )
 from .factory import get_chunker
-from .readers.sources import SourceItem, iter_sources
+from .readers.sources import SkipCounter, SourceItem, Walk, has_magic, iter_sources
 from .strategies import Chunker
 from .types import Chunk, Document, OnError, Source, TokenizerSpec
 
@@ -70,13 +73,32 @@ def iter_documents_chunks(chunker: Chunker, source: Source | Iterable[SourceItem
                           doc_id: str | None = None, encoding: str | None = None,
                           format: str | None = None, strings_are_paths: bool = False,
                           metadata: Mapping[str, Any] | None = None, workers: int | None = 1,
+                          walk: Walk | None = None,
                           ) -> Generator[tuple[Document, list[Chunk]], None, None]:
     """(document, its chunks) for every document of ``source``, one at a time;
     ``metadata`` is added to every document's (and so to every chunk's).
     ``workers``: processes reading and chunking documents (None: every core);
-    results come in the order of the sources either way."""
-    handle = _handler(on_error)
-    sources = iter_sources(source, doc_id=doc_id, strings_are_paths=strings_are_paths)
+    results come in the order of the sources either way. ``walk``: how folders are
+    walked (by default, files that are not documents are passed over and counted in
+    one :class:`SkippedInputWarning` at the end)."""
+    counter = None
+    if walk is None:
+        counter = SkipCounter()
+        walk = Walk(on_skip=counter)
+    yield from _documents_chunks(chunker, iter_sources(source, doc_id=doc_id,
+                                                       strings_are_paths=strings_are_paths,
+                                                       walk=walk),
+                                 _handler(on_error), on_error, encoding, format, metadata,
+                                 workers)
+    if counter is not None and counter.line():
+        warnings.warn(str(counter.line()), SkippedInputWarning, stacklevel=2)
+
+
+def _documents_chunks(chunker: Chunker, sources: Iterator[SourceItem],
+                      handle: Callable[[InputError], object], on_error: OnError,
+                      encoding: str | None, format: str | None,
+                      metadata: Mapping[str, Any] | None, workers: int | None,
+                      ) -> Iterator[tuple[Document, list[Chunk]]]:
     n = _workers(workers)
     if n > 1 and workers is None and not _picklable(chunker):
         n = 1  # "every core" where possible: this chunker cannot travel to a worker
@@ -347,15 +369,17 @@ class Index:
             index.sync(Path("docs"), prune=True)
             hits = index.search("how do I rotate the keys?", k=5)
 
-    The chunker and embedder an index was built with are stored with it; a sync with
-    another configuration is refused unless ``rebuild=True``; a search uses the
-    embedder the index was built with."""
+    The chunker and embedder an index was built with are stored with it, and its
+    root: files are named relative to it, so any spelling of a path names the same
+    document. A sync with another configuration is refused unless ``rebuild=True``;
+    a search uses the embedder the index was built with. ``create=False``: an
+    index that does not exist is an error, and nothing is created."""
 
-    def __init__(self, uri: str):
+    def __init__(self, uri: str, *, create: bool = True):
         from .index import open_store
 
         self.uri = uri
-        self.store = open_store(uri)
+        self.store = open_store(uri, create=create)
 
     def __enter__(self) -> Index:
         return self
@@ -372,32 +396,54 @@ class Index:
         return self.store.get_config()
 
     def sync(self, source: Source, chunker: Chunker | None = None, *, embedder: str = "minilm",
-             prune: bool = False, rebuild: bool = False, on_error: OnError = "raise",
+             prune: bool = False, rebuild: bool = False, root: str | PathLike[str] | None = None,
+             wait: bool = True, on_wait: Callable[[], object] | None = None,
+             follow_links: bool = False, on_error: OnError = "raise",
              encoding: str | None = None,
              on_document: Callable[[Any], None] | None = None) -> Any:
         """Chunk every document of ``source`` (as :func:`iter_chunks` reads it; strings
         are paths here), embed only chunks the index does not hold, rewrite rows that
-        moved, delete chunks a document no longer has; with ``prune``, remove the
-        documents of the index that ``source`` no longer gives. Returns an
+        moved, delete chunks a document no longer has. Returns an
         :class:`~chunkwise.index.IndexReport`; ``on_document(report)`` after each
-        document (a progress bar)."""
+        document (a progress bar).
+
+        ``prune``: also remove the documents of this index whose files no longer exist,
+        under the paths given (documents elsewhere are untouched). ``root``: the folder
+        document ids are relative to (kept with the index; by default the one it has,
+        or for a new index the common folder of the paths). ``wait``: another run
+        writing the index is waited for (``on_wait()`` first), or without it an
+        :class:`~chunkwise.errors.IndexBusyError`. Folders are walked as for
+        :func:`iter_chunks`: what is not a document is passed over and counted in
+        ``report.skipped``; links to files outside a folder are followed only with
+        ``follow_links``; the index's own folder is never read."""
         from .embed import get_embedder
         from .index.sync import IndexReport, check_config, index_config, sync_documents
+        from .readers.sources import SkipCounter
 
         chunker = chunker if chunker is not None else get_chunker("auto")
         model = get_embedder(embedder, cache=False)
-        check_config(self.store, index_config(chunker.describe(), embedder, model), rebuild)
-        report = IndexReport()
-        handle = _handler(on_error)
+        with self.store.writer_lock(wait, on_wait):
+            stored = self.store.get_config()
+            top = _index_root(root, None if rebuild else stored, source)
+            check_config(self.store, index_config(chunker.describe(), embedder, model,
+                                                  None if top is None else str(top)), rebuild)
+            report = IndexReport()
+            handle = _handler(on_error)
 
-        def failed(exc: InputError) -> None:
-            report.note_failed(exc)
-            handle(exc)
+            def failed(exc: InputError) -> None:
+                report.note_failed(exc)
+                handle(exc)
 
-        documents = iter_documents_chunks(chunker, source, on_error=failed, encoding=encoding,
-                                          strings_are_paths=True)
-        return sync_documents(self.store, model, documents, prune=prune, report=report,
-                              on_document=on_document)
+            skipped = SkipCounter()
+            exclude = (self.store.local_path,) if self.store.local_path is not None else ()
+            walk = Walk(root=top, exclude=exclude, follow_links=follow_links, on_skip=skipped)
+            documents = iter_documents_chunks(chunker, source, on_error=failed,
+                                              encoding=encoding, strings_are_paths=True,
+                                              walk=walk)
+            sync_documents(self.store, model, documents, report=report, on_document=on_document,
+                           prune=_gone(source, top) if prune else None)
+            report.skipped = skipped.line()
+            return report
 
     def search(self, query: str, k: int = 5, *, retriever: str = "hybrid",
                expand: bool = False) -> list[Any]:
@@ -410,9 +456,77 @@ class Index:
 
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ConfigError(f"k must be a positive integer, got {k!r}")
+        if not isinstance(query, str) or not query.strip():
+            raise ConfigError("the query is empty: give the question to search for")
         config = self.config()
         if config is None:
             raise ConfigError(f"no index at {self.uri} (build one with Index.sync or "
                               "chunkwise index)")
         model = get_embedder(config["embedder"], cache=False)  # the one it was built with
         return search(self.store, query, model, k=k, retriever=retriever, expand=expand)
+
+    def check(self, repair: bool = False) -> Any:
+        """Verify the index: its configuration readable, one row per id, every row with
+        a vector of the index's dimension, every document's rows one complete chain of
+        neighbours (per level). ``repair``: keep one row of each duplicated id, and
+        remove the rows of a broken document (the next sync adds it again).
+        Returns an :class:`~chunkwise.index.CheckReport`."""
+        from .index.check import check_index
+
+        with self.store.writer_lock(True, None) if repair else _nothing():
+            return check_index(self.store, repair=repair)
+
+
+def _nothing() -> contextlib.AbstractContextManager[None]:
+    return contextlib.nullcontext()
+
+
+def _paths(source: Source) -> list[Path] | None:
+    """The paths a source names (None when it is not only paths: texts, documents)."""
+    items = [source] if isinstance(source, (str, PathLike)) else source
+    if isinstance(items, Mapping) or not isinstance(items, Iterable):
+        return None
+    out = []
+    for item in items:
+        if not isinstance(item, (str, PathLike)) or item == "-":
+            return None
+        path = Path(item)
+        if has_magic(str(path)):  # a glob: the folder its fixed part names
+            fixed = [p for p in path.parts[:next(i for i, p in enumerate(path.parts)
+                                                 if has_magic(p))]]
+            path = Path(*fixed) if fixed else Path(".")
+        out.append(path)
+    return out
+
+
+def _index_root(root: str | PathLike[str] | None, stored: dict[str, Any] | None,
+                source: Source) -> Path | None:
+    """The folder documents are named relative to: the one given, else the index's own,
+    else the common folder of the paths given (None for texts and documents)."""
+    if root is not None:
+        folder = Path(os.path.realpath(root))
+        if not folder.is_dir():
+            raise ConfigError(f"root {os.fspath(root)!r} is not a folder")
+        return folder
+    if stored is not None and stored.get("root"):
+        return Path(stored["root"])
+    paths = _paths(source)
+    if not paths:
+        return None
+    folders = [os.path.realpath(p) if p.is_dir() else os.path.realpath(p.parent) for p in paths]
+    return Path(os.path.commonpath(folders))
+
+
+def _gone(source: Source, root: Path | None) -> Callable[[str], bool]:
+    """Whether prune removes a document the run did not give: its file is gone and it
+    lies under one of the paths given (without a root: every document not given)."""
+    paths = _paths(source)
+    if root is None or paths is None:
+        return lambda doc_id: True
+    scopes = [Path(os.path.realpath(p)) for p in paths]
+
+    def gone(doc_id: str) -> bool:
+        where = root / doc_id
+        inside = any(where == s or s in where.parents for s in scopes)
+        return inside and not os.path.lexists(where)
+    return gone

@@ -9,6 +9,7 @@ driver's) are translated into these at the border where they occur::
     │   └── MissingExtraError    an optional dependency is not installed
     ├── InputError           a source cannot be read: missing, binary, undecodable, corrupt
     ├── OutputError          an output cannot be written, or would overwrite an input
+    ├── IndexBusyError       another run is writing the index (and waiting was declined)
     └── ServiceError         a service failed: an LLM provider, an embedding server, a store
         ├── LLMError
         └── EmbedderError
@@ -54,6 +55,10 @@ class InputError(ChunkwiseError):
 
 class OutputError(ChunkwiseError):
     """An output cannot be written (missing folder, a directory, no space ...)."""
+
+
+class IndexBusyError(ChunkwiseError):
+    """Another run holds the index's writer lock, and this one was told not to wait."""
 
 
 class ServiceError(ChunkwiseError):

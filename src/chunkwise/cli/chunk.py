@@ -42,8 +42,9 @@ def add_parser(sub: Any) -> None:
                         "write it as a vector field / column")
     p.add_argument("--encoding", default=None,
                    help="text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM)")
-    p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default="jsonl",
-                   help="output format (default: jsonl; parquet needs -o)")
+    p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default=None,
+                   help="output format (default: parquet for -o NAME.parquet, else jsonl; "
+                        "parquet needs -o)")
     p.add_argument("-o", "--output", default=None, metavar="OUT",
                    help="output file (default: stdout for jsonl); never one of the inputs")
     p.add_argument("--metadata", action="append", default=[], metavar="KEY=VALUE",
@@ -81,6 +82,7 @@ def _sink(args: argparse.Namespace, sources: list[Any]) -> Any:
 def _documents(args: argparse.Namespace, chunker: Any, sources: list[Any],
                report: Any) -> Any:
     from ..api import iter_documents_chunks, local_workers
+    from ..readers.sources import Walk
 
     metadata = key_values(args.metadata)
     if args.engine == "ray":
@@ -93,15 +95,19 @@ def _documents(args: argparse.Namespace, chunker: Any, sources: list[Any],
     workers = local_workers(chunker, sources, args.workers, args.input_format, args.encoding,
                             embeds=embeds)
     return iter_documents_chunks(chunker, sources, on_error=report, encoding=args.encoding,
-                                 format=args.input_format, metadata=metadata, workers=workers)
+                                 format=args.input_format, metadata=metadata, workers=workers,
+                                 walk=Walk())
 
 
 def cmd_chunk(args: argparse.Namespace) -> int:
     from ..api import ChunkStats
-    from ..readers.sources import iter_sources
+    from ..readers.sources import SkipCounter, Walk, iter_sources
 
     if args.output == "-":  # the usual spelling of standard output
         args.output = None
+    if args.format is None:  # the output's extension says, unless --format does
+        parquet = args.output and args.output.lower().endswith((".parquet", ".pq"))
+        args.format = "parquet" if parquet else "jsonl"
     if args.format == "parquet" and not args.output:
         raise ChunkwiseError("--format parquet needs an output file (-o OUT)")
     chunker = build_chunker(args)
@@ -110,7 +116,9 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         from ..embed import get_embedder
 
         vector_model = get_embedder(args.embedder or "minilm", cache=False)
-    sources = list(iter_sources(args.paths, strings_are_paths=True))
+    skipped = SkipCounter()
+    sources = list(iter_sources(args.paths, strings_are_paths=True,
+                                walk=Walk(on_skip=skipped)))
     if getattr(chunker, "contextualizer", None) is not None and args.engine == "ray":
         raise ChunkwiseError("--contextualize runs on this machine (its LLM calls run "
                              "concurrently): drop --engine ray")
@@ -144,6 +152,8 @@ def cmd_chunk(args: argparse.Namespace) -> int:
                 sink.abort()
             raise
     llm_report(chunker, args)
+    if skipped.line():
+        print(f"chunkwise: {skipped.line()}", file=sys.stderr)
     if args.summary:
         _summary(chunker, stats, time.perf_counter() - t0, failed)
     return EXIT_BAD_INPUT if failed else 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any
 
@@ -19,9 +20,13 @@ def add_parsers(sub: Any) -> None:
         description="Keep an index in step with documents: chunk them, embed only chunks "
                     "the index does not hold yet, rewrite rows that moved, delete chunks a "
                     "document no longer has (and with --prune documents whose files are "
-                    "gone). The configuration is stored with the index; another one is "
-                    "refused unless --rebuild. A killed run is finished by the next.")
-    ix.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or glob patterns")
+                    "gone). Documents are named relative to the index's root, so any "
+                    "spelling of a path names the same document. The configuration is "
+                    "stored with the index; another one is refused unless --rebuild. One "
+                    "run writes at a time; a killed run is finished by the next.")
+    ix.add_argument("paths", nargs="*", metavar="PATH",
+                    help="files, folders or glob patterns (folders: what is not a document, "
+                         "such as images and archives, is passed over and counted)")
     ix.add_argument("--db", required=True, metavar="URI",
                     help="./PATH or lancedb://PATH (LanceDB, embedded), qdrant+local://PATH "
                          "(Qdrant's local mode), qdrant://HOST:PORT/NAME (a Qdrant server), "
@@ -32,9 +37,27 @@ def add_parsers(sub: Any) -> None:
                     help="the embedding model (default: minilm; see chunk --help)")
     ix.add_argument("--encoding", default=None, help="text encoding of the inputs")
     ix.add_argument("--prune", action="store_true",
-                    help="remove documents the index holds that these paths no longer give")
+                    help="also remove documents of this index whose files no longer exist, "
+                         "under the paths given (documents elsewhere are untouched)")
     ix.add_argument("--rebuild", action="store_true",
                     help="drop the index and build it again (needed to change configuration)")
+    ix.add_argument("--root", default=None, metavar="DIR",
+                    help="the folder document ids are relative to (kept with the index; "
+                         "default: the index's own, or for a new index the common folder of "
+                         "the paths)")
+    ix.add_argument("--no-wait", action="store_true",
+                    help="when another run is writing the index, stop (exit 2) instead of "
+                         "waiting for it")
+    ix.add_argument("--follow-links", action="store_true",
+                    help="follow links to files outside the folders given (not followed by "
+                         "default; dangling links are counted)")
+    ix.add_argument("--check", action="store_true",
+                    help="verify the index (one row per id, vectors, every document's chunks "
+                         "complete, configuration readable) and print a summary; nothing "
+                         "else is done")
+    ix.add_argument("--repair", action="store_true",
+                    help="with --check: fix what it finds (one row kept per id, broken "
+                         "documents removed for the next run to add again)")
     add_progress_flags(ix, "show the progress bar even when stderr is not a terminal")
 
     sq = sub.add_parser(
@@ -56,6 +79,10 @@ def add_parsers(sub: Any) -> None:
 def cmd_index(args: argparse.Namespace) -> int:
     from ..api import Index, iter_documents_chunks
 
+    if args.check or args.repair:
+        return _check(args)
+    if not args.paths:
+        raise ChunkwiseError("give the files or folders to index (or --check)")
     if any(p == "-" for p in args.paths):
         raise ChunkwiseError("index reads files, folders and globs, not standard input")
     chunker = build_chunker(args)
@@ -78,12 +105,33 @@ def cmd_index(args: argparse.Namespace) -> int:
                 bar.update(1)
                 bar.set_postfix(embedded=report.embedded, reused=report.reused)
 
+        def on_wait() -> None:
+            error_line = f"another run is writing {args.db}; waiting for it (--no-wait to stop)"
+            print(f"chunkwise: {error_line}", file=sys.stderr, flush=True)
+
         report = index.sync(args.paths, chunker, embedder=args.embedder or "minilm",
-                            prune=args.prune, rebuild=args.rebuild, on_error=on_error,
+                            prune=args.prune, rebuild=args.rebuild, root=args.root,
+                            wait=not args.no_wait, on_wait=on_wait,
+                            follow_links=args.follow_links, on_error=on_error,
                             encoding=args.encoding, on_document=on_document)
     llm_report(chunker, args)
+    if report.skipped:
+        print(f"chunkwise: {report.skipped}", file=sys.stderr)
     print(report.line(time.perf_counter() - t0))
     return EXIT_BAD_INPUT if failed else 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from ..api import Index
+
+    if args.repair and not args.check:
+        raise ChunkwiseError("--repair goes with --check")
+    if args.paths:
+        raise ChunkwiseError("--check verifies the index itself: give no paths")
+    with Index(args.db, create=False) as index:
+        report = index.check(repair=args.repair)
+    print(report.line())
+    return 0 if report.clean or report.repaired else 1
 
 
 def _count(paths: list[str]) -> int:
@@ -97,7 +145,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     if args.k < 1:
         raise ChunkwiseError("-k must be a positive integer")
-    with Index(args.db) as index:
+    with Index(args.db, create=False) as index:
         if index.config() is None:
             raise ChunkwiseError(f"no index at {args.db} (build one with chunkwise index)")
         hits = index.search(args.query, args.k, retriever=args.retriever, expand=args.expand)

@@ -27,8 +27,10 @@ uninterrupted run makes. The configuration (chunker and embedder) is stored with
 the index and checked before anything is written.
 """
 
+from .check import CheckReport, check_index
 from .store import CONFIG_TABLE, STORES, TABLE, Hit, Store, open_store, row_of
 from .sync import IndexReport, check_config, sync_document, sync_documents
 
-__all__ = ["CONFIG_TABLE", "STORES", "TABLE", "Hit", "IndexReport", "Store", "check_config",
-           "open_store", "row_of", "sync_document", "sync_documents"]
+__all__ = ["CONFIG_TABLE", "STORES", "TABLE", "CheckReport", "Hit", "IndexReport", "Store",
+           "check_config", "check_index", "open_store", "row_of", "sync_document",
+           "sync_documents"]

@@ -3,27 +3,46 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..sinks import arrow_schema
+from .lock import file_lock
 from .store import CONFIG_TABLE, TABLE, Hit, Store, batches, sql_quote
 
 
 class LanceStore(Store):
-    def __init__(self, path: str):
+    """An index in a folder. Writes are keyed by id (merge-insert), one writer at a
+    time (a lock file in the folder); the versions LanceDB keeps of every write are
+    cleaned at the end of each run, so the folder stays near the size of its rows."""
+
+    def __init__(self, path: str, create: bool = True):
         import os
 
         os.environ.setdefault("LANCE_LOG", "error")  # Lance's own log lines off stderr
         import lancedb
 
         self.uri = path
-        Path(path).mkdir(parents=True, exist_ok=True)
+        folder = Path(path)
+        if folder.exists() and not folder.is_dir():
+            raise ConfigError(f"{path} is a file, not an index folder")
+        if not folder.exists():
+            if not create:
+                raise ConfigError(f"no index at {path} (build one with chunkwise index)")
+            folder.mkdir(parents=True)
+        self.local_path = Path(os.path.realpath(folder))
         self.db = lancedb.connect(path)
         self._table: Any = None
+
+    def writer_lock(self, wait: bool = True, on_wait: Callable[[], object] | None = None,
+                    ) -> AbstractContextManager[None]:
+        assert self.local_path is not None
+        return file_lock(self.local_path, self.uri, wait, on_wait)
 
     def _names(self) -> list[str]:
         listed = self.db.list_tables()
@@ -103,14 +122,12 @@ class LanceStore(Store):
         (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
          .execute(data))
 
-    def insert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
-        if rows:
-            dim = int(vectors.shape[1])
-            self.table(dim).add(self._data(rows, vectors, dim))
-
     def finish(self) -> None:
+        """Compact the files this run wrote and drop the versions no reader needs."""
+        from datetime import timedelta
+
         if self.table() is not None:
-            self.table().optimize()
+            self.table().optimize(cleanup_older_than=timedelta(seconds=0))
 
     def delete(self, ids: Iterable[str]) -> None:
         table = self.table()
@@ -137,6 +154,6 @@ class LanceStore(Store):
         return [Hit(1.0 - float(r.pop("_distance")), r) for r in found]
 
 
-def open_lance(uri: str) -> LanceStore:
+def open_lance(uri: str, create: bool = True) -> LanceStore:
     """``lancedb://PATH`` or a plain ``PATH``."""
-    return LanceStore(uri.removeprefix("lancedb://"))
+    return LanceStore(uri.removeprefix("lancedb://"), create=create)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..errors import ConfigError
+from .lock import file_lock
 from .store import TABLE, Hit, Store, batches
 
 
@@ -17,12 +22,43 @@ class QdrantStore(Store):
     chunk ids; the payload holds the row; the configuration is a second collection."""
 
     def __init__(self, *, path: str | None = None, url: str | None = None,
-                 collection: str = TABLE):
-        from qdrant_client import QdrantClient
+                 collection: str = TABLE, create: bool = True):
+        import qdrant_client  # noqa: F401  (a missing extra is said here, before any work)
 
         self.uri = path or url or ""
-        self.client = QdrantClient(path=path) if path else QdrantClient(url=url)
+        self._url = url
         self.name = collection
+        self._client: Any = None
+        self._held = contextlib.ExitStack()
+        self._locked = False
+        if path is not None:  # local mode: one process at a time, under our lock file
+            folder = Path(path)
+            if folder.exists() and not folder.is_dir():
+                raise ConfigError(f"{path} is a file, not an index folder")
+            if not folder.exists() and not create:
+                raise ConfigError(f"no index at {path} (build one with chunkwise index)")
+            self.local_path = Path(os.path.realpath(folder))
+
+    def writer_lock(self, wait: bool = True, on_wait: Callable[[], object] | None = None,
+                    ) -> contextlib.AbstractContextManager[None]:
+        if self.local_path is not None and not self._locked:
+            self._held.enter_context(file_lock(self.local_path, self.uri, wait, on_wait))
+            self._locked = True
+        return contextlib.nullcontext()  # held until close: local mode's client locks too
+
+    @property
+    def client(self) -> Any:
+        """The client, made on first use (in local mode, once this process holds the
+        folder's lock: waiting for a run that writes it)."""
+        if self._client is None:
+            from qdrant_client import QdrantClient
+
+            if self.local_path is not None:
+                self.writer_lock()
+                self._client = QdrantClient(path=str(self.local_path))
+            else:
+                self._client = QdrantClient(url=self._url)
+        return self._client
 
     @staticmethod
     def _pid(cid: str) -> str:
@@ -32,7 +68,10 @@ class QdrantStore(Store):
         return bool(self.client.collection_exists(name))
 
     def close(self) -> None:
-        self.client.close()
+        if self._client is not None:
+            self._client.close()
+        self._held.close()
+        self._locked = False
 
     def get_config(self) -> dict[str, Any] | None:
         name = self.name + "_config"
@@ -123,9 +162,9 @@ class QdrantStore(Store):
         return [Hit(float(p.score), dict(p.payload or {})) for p in found]
 
 
-def open_local(uri: str) -> QdrantStore:
+def open_local(uri: str, create: bool = True) -> QdrantStore:
     """``qdrant+local://PATH``: Qdrant's embedded local mode."""
-    return QdrantStore(path=uri.removeprefix("qdrant+local://"))
+    return QdrantStore(path=uri.removeprefix("qdrant+local://"), create=create)
 
 
 def open_server(uri: str) -> QdrantStore:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,6 +45,15 @@ class Store:
     """What ``index`` and ``search`` need from a vector store."""
 
     uri: str
+    #: the folder an embedded store keeps its files in (never read as input)
+    local_path: Path | None = None
+
+    def writer_lock(self, wait: bool = True, on_wait: Callable[[], object] | None = None,
+                    ) -> contextlib.AbstractContextManager[None]:
+        """Held by a run that writes, so that two runs never interleave; a second run
+        waits (``on_wait()`` first) or, without ``wait``, gets an IndexBusyError.
+        The base: no lock (a server's writes are upserts by id: never doubled)."""
+        return contextlib.nullcontext()
 
     def get_config(self) -> dict[str, Any] | None:
         raise NotImplementedError
@@ -116,9 +127,11 @@ _EXTRAS = {"qdrant": "qdrant", "qdrant+local": "qdrant", "postgresql": "postgres
            "postgres": "postgres"}
 
 
-def open_store(uri: str) -> Store:
+def open_store(uri: str, create: bool = True) -> Store:
     """A store from its URI: ``SCHEME://...`` opens the store registered for SCHEME; a
-    plain path is a LanceDB folder."""
+    plain path is a LanceDB folder. ``create=False`` (a search): an embedded store that
+    does not exist yet is a ConfigError, and nothing is created (a store's opener
+    takes ``create`` where it can make something)."""
     scheme, sep, _ = uri.partition("://")
     if not sep:
         scheme = "lancedb"
@@ -127,8 +140,11 @@ def open_store(uri: str) -> Store:
                           "qdrant+local://PATH, qdrant://HOST:PORT/NAME, "
                           "postgresql://... or a scheme of an installed plug-in: "
                           f"{', '.join(STORES.names())})")
+    opener = STORES[scheme]
     try:
-        return STORES[scheme](uri)
+        if not create and "create" in inspect.signature(opener).parameters:
+            return opener(uri, create=False)  # type: ignore[call-arg]
+        return opener(uri)
     except ImportError as exc:
         extra = _EXTRAS.get(scheme)
         how = f"pip install 'chunkwise[{extra}]'" if extra else "install it"

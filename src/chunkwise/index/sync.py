@@ -25,6 +25,8 @@ class IndexReport:
     reused: int = 0
     #: document ids synced, or that failed to read and keep what the index had
     seen: set[str] = field(default_factory=set)
+    #: what the folder walk passed over, in one line (None: nothing)
+    skipped: str | None = None
 
     def note_failed(self, exc: InputError) -> None:
         """A document that could not be read keeps what the index had for it."""
@@ -47,8 +49,19 @@ def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+#: the layout of the stored configuration: 2 names documents relative to a root
+CONFIG_VERSION = 2
+
+
 def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
+    """Store ``config`` with the index, or refuse a run whose configuration differs
+    from the stored one (each differing setting named) unless ``rebuild``, which
+    empties the index first."""
     stored = store.get_config()
+    if stored is not None and stored.get("version", 1) < CONFIG_VERSION and not rebuild:
+        raise ConfigError(f"the index at {store.uri} was built by an older chunkwise, whose "
+                          "document ids depend on how paths were spelled; pass rebuild=True "
+                          "to rebuild it once")
     if stored is not None and stored != config:
         if not rebuild:
             was, now = _flat(stored), _flat(config)
@@ -89,22 +102,27 @@ def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chu
         store.delete(stale)
 
 
-def index_config(chunker_description: dict[str, Any], spec: str, embedder: Any) -> dict[str, Any]:
-    """What an index stores of how it was built; another configuration is refused."""
-    return {"version": 1, "chunker": json.loads(json.dumps(chunker_description, default=str)),
+def index_config(chunker_description: dict[str, Any], spec: str, embedder: Any,
+                 root: str | None = None) -> dict[str, Any]:
+    """What an index stores of how it was built; another configuration is refused.
+    ``root``: the folder its documents are named relative to (None: ids as given)."""
+    return {"version": CONFIG_VERSION,
+            "chunker": json.loads(json.dumps(chunker_description, default=str)),
             "embedder": spec, "model": getattr(embedder, "name", type(embedder).__name__),
-            "dim": int(getattr(embedder, "dim", 0) or 0)}
+            "dim": int(getattr(embedder, "dim", 0) or 0), "root": root}
 
 
 def sync_documents(store: Store, embedder: Any,
                    documents: Iterable[tuple[Document, Sequence[Chunk]]], *,
-                   prune: bool = False, report: IndexReport | None = None,
+                   prune: Callable[[str], bool] | None = None,
+                   report: IndexReport | None = None,
                    on_document: Callable[[IndexReport], None] | None = None) -> IndexReport:
     """Make the index hold exactly the chunks of ``documents`` for each of them (a
     document read in windows comes as consecutive pairs with the same document: it is
     synced when whole), calling ``on_document(report)`` after each; with ``prune``,
-    remove the documents the index holds that ``documents`` did not give, except those
-    noted in ``report`` as failed to read (:meth:`IndexReport.note_failed`)."""
+    remove each document the index holds that ``documents`` did not give and for
+    which ``prune(doc_id)`` is true, except those noted in ``report`` as failed to
+    read (:meth:`IndexReport.note_failed`)."""
     report = report if report is not None else IndexReport()
     state = store.state()
     current: Document | None = None
@@ -125,9 +143,9 @@ def sync_documents(store: Store, embedder: Any,
             current, parts = doc, []
         parts.extend(chunks)
     flush()
-    if prune:
+    if prune is not None:
         for doc_id, ids in state.items():
-            if doc_id not in report.seen:
+            if doc_id not in report.seen and prune(doc_id):
                 store.delete(list(ids))
                 report.removed += 1
     store.finish()

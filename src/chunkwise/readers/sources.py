@@ -19,7 +19,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,24 +102,98 @@ def _path_hint(s: str) -> str:
             f"chunkwise.Document(text, doc_id=...) to chunk it as it is")
 
 
-def iter_sources(source: Any, *, doc_id: str | None = None,
-                 strings_are_paths: bool = False) -> Iterator[SourceItem]:
+#: file extensions a folder walk passes over: images, media, fonts, archives, binaries
+NOT_DOCUMENTS = frozenset({
+    "png", "jpg", "jpeg", "gif", "bmp", "tif", "tiff", "ico", "webp", "avif", "heic", "psd", "svg",
+    "eps", "mp3", "mp4", "m4a", "wav", "flac", "ogg", "oga", "opus", "avi", "mov", "mkv", "webm",
+    "wmv", "woff", "woff2", "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z",
+    "rar", "tar", "jar", "war", "whl", "egg", "deb", "rpm", "dmg", "iso", "apk", "exe", "dll",
+    "so", "dylib", "o", "a", "lib", "obj", "class", "pyc", "pyo", "pyd", "wasm", "bin", "dat",
+    "sqlite", "sqlite3", "db", "parquet", "arrow", "feather", "lance", "npy", "npz", "pkl",
+    "pickle", "pt", "pth", "onnx", "safetensors", "gguf", "h5", "hdf5", "xls", "xlsx", "ppt",
+    "pptx", "odt", "ods", "odp", "doc", "rtf", "epub"
+})
+#: binary formats a reader reads: never skipped for the NUL bytes they hold
+_BINARY_DOCUMENTS = (".pdf", ".docx")
+
+
+@dataclass(frozen=True)
+class Walk:
+    """How folders and globs are walked. ``root``: document ids are paths relative
+    to it (folders spelled canonically, so ``docs``, ``./docs`` and ``/abs/docs`` name
+    the same documents), and a file outside it is an error; None: ids are paths as
+    given. ``exclude``: folders never read (an index's own). ``follow_links``: follow
+    a file link that leads outside the walked folder. ``on_skip(path, reason)`` hears
+    of every file passed over (not a document, a link outside, a dangling link)."""
+
+    root: Path | None = None
+    exclude: tuple[Path, ...] = ()
+    follow_links: bool = False
+    on_skip: Callable[[Path, str], object] | None = None
+
+    def skip(self, path: Path, reason: str) -> None:
+        if self.on_skip is not None:
+            self.on_skip(path, reason)
+
+
+PLAIN = Walk()
+
+_LINKS = ("link out of the folder", "dangling link")
+
+
+class SkipCounter:
+    """Counts what a walk passed over, by reason, and says it in one line."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def __call__(self, path: Path, reason: str) -> None:
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+
+    def line(self) -> str | None:
+        """``skipped 22 files that are not documents: png 20, zip 2; not followed: 1
+        dangling link`` (None when nothing was skipped)."""
+        files = {k: v for k, v in self.counts.items() if k not in _LINKS}
+        links = {k: v for k, v in self.counts.items() if k in _LINKS}
+        parts = []
+        if files:
+            n = sum(files.values())
+            what = "files that are not documents" if n != 1 else "file that is not a document"
+            parts.append(f"skipped {n} {what}: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(files.items(), key=lambda kv: (-kv[1], kv[0]))))
+        if links:
+            parts.append("not followed: " + ", ".join(
+                f"{v} {k}{'s' if v != 1 else ''}" for k, v in sorted(links.items())))
+        return "; ".join(parts) or None
+
+
+def canonical(path: Path) -> Path:
+    """``path`` with its folders resolved (links, ``..``, the current folder) and its
+    own name kept, so a link to a file stays that file."""
+    return Path(os.path.realpath(path.parent)) / path.name
+
+
+def iter_sources(source: Any, *, doc_id: str | None = None, strings_are_paths: bool = False,
+                 walk: Walk = PLAIN) -> Iterator[SourceItem]:
     """Every document ``source`` stands for, lazily, in order.
 
     ``strings_are_paths`` (the command line): a str is a file, folder or glob
-    pattern, and ``-`` is standard input. ``doc_id`` names a single text or file."""
+    pattern, and ``-`` is standard input. ``doc_id`` names a single text or file.
+    ``walk``: how folders are walked and files named (see :class:`Walk`)."""
     if isinstance(source, SourceItem):
         yield source
     elif isinstance(source, Document):
         yield SourceItem(source.source or source.doc_id, document=source)
+    elif isinstance(source, os.PathLike) and not isinstance(source, Path):
+        yield from _expand_path(Path(source), doc_id, walk=walk)
     elif isinstance(source, Path):
-        yield from _expand_path(source, doc_id)
+        yield from _expand_path(source, doc_id, walk=walk)
     elif isinstance(source, str):
         if strings_are_paths:
             if source == "-":
                 yield SourceItem("<stdin>", stdin=True, doc_id=doc_id)
             else:
-                yield from _expand_path(Path(source), doc_id, label=source)
+                yield from _expand_path(Path(source), doc_id, label=source, walk=walk)
         elif looks_like_path(source):
             yield SourceItem(source, error=_path_hint(source))
         else:
@@ -134,7 +208,7 @@ def iter_sources(source: Any, *, doc_id: str | None = None,
             if isinstance(value, str):
                 yield SourceItem(key, text=value, doc_id=key)
             elif isinstance(value, Path):
-                yield from _expand_path(value, key)
+                yield from _expand_path(value, key, walk=walk)
             elif isinstance(value, Document):
                 yield SourceItem(key, document=value)
             else:
@@ -146,13 +220,14 @@ def iter_sources(source: Any, *, doc_id: str | None = None,
                                             "Documents or a {doc_id: text} mapping instead")
             return
         for item in source:
-            yield from iter_sources(item, strings_are_paths=strings_are_paths)
+            yield from iter_sources(item, strings_are_paths=strings_are_paths, walk=walk)
     else:
         yield SourceItem(repr(source)[:60], error=f"not text, a path or a Document "
                                               f"({type(source).__name__})")
 
 
-def _expand_path(path: Path, doc_id: str | None, label: str | None = None) -> Iterator[SourceItem]:
+def _expand_path(path: Path, doc_id: str | None, label: str | None = None,
+                 walk: Walk = PLAIN) -> Iterator[SourceItem]:
     label = label or str(path)
     try:
         is_dir = path.is_dir()
@@ -164,29 +239,92 @@ def _expand_path(path: Path, doc_id: str | None, label: str | None = None) -> It
         if doc_id is not None:
             yield SourceItem(label, error="doc_id names one document, not a folder")
             return
-        for f in iter_files(path):
-            yield SourceItem(str(f), path=f)
+        for f in iter_files(path, walk):
+            yield _file(f, walk)
     elif exists:
-        yield SourceItem(label, path=path, doc_id=doc_id)
+        if any(_under(canonical(path), x) for x in walk.exclude):
+            yield SourceItem(label, error="is part of the index itself, not a document")
+        else:
+            yield _file(path, walk, label=label, doc_id=doc_id)
     elif has_magic(str(path)):
-        matches = list(glob_files(str(path)))
+        matches = [f for f in glob_files(str(path)) if _walked(f, walk)]
         if not matches:
             yield SourceItem(label, error="no file matches this pattern")
         for f in matches:
-            yield SourceItem(str(f), path=f)
+            yield _file(f, walk)
+    elif path.is_symlink():
+        yield SourceItem(label, error="a dangling link (its target does not exist)")
     else:
         yield SourceItem(label, error="no such file or directory")
 
 
-def iter_files(folder: Path) -> Iterator[Path]:
-    """Files below a folder, sorted, skipping hidden files and folders and never
-    descending into a symbolic link to a folder (no loops)."""
+def _file(path: Path, walk: Walk, label: str | None = None,
+          doc_id: str | None = None) -> SourceItem:
+    """The entry for one file: named relative to the walk's root when it has one."""
+    if walk.root is None or doc_id is not None:
+        return SourceItem(label or str(path), path=path, doc_id=doc_id)
+    where = canonical(path)
+    if not _under(where, walk.root):
+        return SourceItem(label or str(path),
+                          error=f"is outside the index's root {walk.root} (documents are "
+                                "named relative to it; give another root, and rebuild)")
+    return SourceItem(label or str(path), path=where,
+                      doc_id=where.relative_to(walk.root).as_posix())
+
+
+def _under(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _walked(f: Path, walk: Walk, top: Path | None = None) -> bool:
+    """Whether a file met in a folder walk is read: not excluded, a document by
+    its extension and first bytes, and not a link leading out of the folder."""
+    where = canonical(f)
+    if any(_under(where, x) for x in walk.exclude):
+        return False
+    if f.is_symlink():
+        try:
+            target = f.resolve(strict=True)
+        except (OSError, RuntimeError):
+            walk.skip(f, "dangling link")
+            return False
+        if top is not None and not walk.follow_links and not _under(
+                target, Path(os.path.realpath(top))):
+            walk.skip(f, "link out of the folder")
+            return False
+    if not _is_file(f):
+        return False
+    ext = f.suffix.lower().lstrip(".")
+    if ext in NOT_DOCUMENTS:
+        walk.skip(f, ext)
+        return False
+    if f.suffix.lower() not in _BINARY_DOCUMENTS and _has_nul(f):
+        walk.skip(f, "binary")
+        return False
+    return True
+
+
+def _has_nul(path: Path) -> bool:
+    try:
+        with path.open("rb") as stream:
+            return b"\x00" in stream.read(8192)
+    except OSError:
+        return False  # reading it will say why
+
+
+def iter_files(folder: Path, walk: Walk = PLAIN) -> Iterator[Path]:
+    """Documents below a folder, sorted, skipping hidden files and folders, never
+    descending into a symbolic link to a folder (no loops), and passing over what
+    is not a document (images, archives, binaries: see :data:`NOT_DOCUMENTS`) and
+    file links that lead out of the folder, each told to ``walk.on_skip``."""
     for root, dirs, files in os.walk(folder, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        here = Path(root)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                         and not any(_under(canonical(here / d), x) for x in walk.exclude))
         for name in sorted(files):
             if not name.startswith("."):
-                f = Path(root) / name
-                if _is_file(f):
+                f = here / name
+                if _walked(f, walk, folder):
                     yield f
 
 
