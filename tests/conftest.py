@@ -36,3 +36,18 @@ def static_embedder(tmp_path_factory):
 
     out = distill(tmp_path_factory.mktemp("m2v-shared") / "minilm-static", pca_dims=64)
     return f"model2vec:{out}"
+
+
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory):
+    """A PostgreSQL server with pgvector in a temporary folder, for the session."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR not set
+        import pgserver
+
+        server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")  # type: ignore[attr-defined]
+    server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
+    yield server.get_uri()
+    server.cleanup()

@@ -17,7 +17,7 @@ from helpers import QUAL, assert_invariants, check_hierarchy, independent_minilm
 PUBLIC = {
     "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "CodeChunker",
     "ConfigError", "Document", "EmbedderError", "ExtractionWarning", "FaqChunker",
-    "FixedChunker", "HierarchicalChunker", "Index", "InputError", "JsonChunker", "LLMError",
+    "FixedChunker", "HierarchicalChunker", "Index", "IndexBusyError", "InputError", "JsonChunker", "LLMError",
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
     "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",

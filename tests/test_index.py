@@ -9,7 +9,6 @@ import subprocess
 import sys
 import tarfile
 import time
-import warnings
 from pathlib import Path
 
 import pytest
@@ -20,19 +19,6 @@ pytestmark = pytest.mark.slow
 
 DOCS = Path(__file__).parent / "data" / "docs" / "fastapi-pydantic-docs.tar.xz"
 STORES = ["lancedb://{tmp}/lance", "qdrant+local://{tmp}/qdrant", "{postgres}&table=t{n}"]
-
-
-@pytest.fixture(scope="session")
-def postgres(tmp_path_factory):
-    """A PostgreSQL server with pgvector in a temporary folder, for the session."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR not set
-        import pgserver
-
-        server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")  # type: ignore[attr-defined]
-    server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
-    yield server.get_uri()
-    server.cleanup()
 
 
 _TABLES = iter(range(10**6))

@@ -14,6 +14,7 @@ from .errors import (
     ConfigError,
     EmbedderError,
     ExtractionWarning,
+    IndexBusyError,
     InputError,
     LLMError,
     MissingExtraError,
@@ -51,7 +52,7 @@ __version__ = "0.2.0"
 __all__ = [
     "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "CodeChunker",
     "ConfigError", "Document", "EmbedderError", "ExtractionWarning", "FaqChunker",
-    "FixedChunker", "HierarchicalChunker", "Index", "InputError", "JsonChunker", "LLMError",
+    "FixedChunker", "HierarchicalChunker", "Index", "IndexBusyError", "InputError", "JsonChunker", "LLMError",
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
     "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",

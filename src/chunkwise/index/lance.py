@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -127,7 +128,9 @@ class LanceStore(Store):
         from datetime import timedelta
 
         if self.table() is not None:
-            self.table().optimize(cleanup_older_than=timedelta(seconds=0))
+            with warnings.catch_warnings():  # said in the README: a search reading an old
+                warnings.simplefilter("ignore")  # version right then may fail once
+                self.table().optimize(cleanup_older_than=timedelta(seconds=0))
 
     def delete(self, ids: Iterable[str]) -> None:
         table = self.table()

@@ -72,7 +72,8 @@ def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
         store.reset()
     elif rebuild:
         store.reset()
-    store.set_config(config)
+    if rebuild or stored != config:  # an unchanged configuration is not written again
+        store.set_config(config)
 
 
 def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chunk],

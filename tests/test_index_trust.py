@@ -1,0 +1,318 @@
+"""An index you can trust: what users do every day (two runs at once, another spelling of
+a path, --prune with part of the paths, odd table names, folders full of images) never
+doubles, loses or strays a row. Against LanceDB, Qdrant's local mode and PostgreSQL
+where the item concerns a store; a static embedder keeps the runs short."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from chunkwise import Index, IndexBusyError
+from chunkwise.cli import main
+
+pytestmark = pytest.mark.slow
+
+STORES = ["lancedb://{tmp}/lance", "qdrant+local://{tmp}/qdrant", "{postgres}&table=t{n}"]
+_TABLES = iter(range(10**6))
+
+
+def _db(template: str, tmp_path: Path, postgres: str) -> str:
+    return template.format(tmp=tmp_path, postgres=postgres, n=next(_TABLES))
+
+
+def _docs(folder: Path, n: int = 6) -> Path:
+    folder.mkdir(parents=True)
+    for i in range(n):
+        (folder / f"note{i}.md").write_text(
+            f"# Note {i}\n\n" + "".join(f"Paragraph {j} of note {i} says something about "
+                                        f"topic {i * 7 + j}.\n\n" for j in range(12)))
+    return folder
+
+
+def _run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _rows(uri: str) -> list[dict]:
+    with Index(uri) as index:
+        rows, _ = index.store.rows()
+    return rows
+
+
+def _cli(*argv: str, cwd: Path | None = None) -> list[str]:
+    return [sys.executable, "-m", "chunkwise.cli", *argv]
+
+
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_two_runs_at_once_leave_one_row_per_id(store, tmp_path, postgres, static_embedder):
+    docs = _docs(tmp_path / "docs", n=30)
+    db = _db(store, tmp_path, postgres)
+    cmd = _cli("index", str(docs), "--db", db, "--embedder", static_embedder, "--size", "64",
+               "--no-progress")
+    runs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    results = [p.communicate(timeout=600) for p in runs]
+    assert [p.returncode for p in runs] == [0, 0], results
+    rows = _rows(db)
+    ids = [r["id"] for r in rows]
+    assert len(ids) == len(set(ids)) > 30
+    summaries = [re.search(r"chunks ([\d,]+) \(([\d,]+) embedded", out) for out, _ in results]
+    assert all(m and int(m.group(1).replace(",", "")) == len(ids) for m in summaries)
+    # one run embedded everything, the other (which waited) nothing
+    assert sorted(int(m.group(2).replace(",", "")) for m in summaries if m) == [0, len(ids)]
+    assert any("waiting for it" in err for _, err in results)
+    with Index(db) as index:
+        assert index.check().clean
+
+
+def test_no_wait_exits_2_while_another_run_writes(tmp_path, capsys, static_embedder):
+    docs = _docs(tmp_path / "docs", n=2)
+    db = str(tmp_path / "idx")
+    with Index(db) as holder, holder.store.writer_lock():
+        code, out, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                              "--no-wait", "--no-progress")
+        assert code == 2 and "another run is writing the index" in err and not out
+        with Index(db) as other, pytest.raises(IndexBusyError):
+            other.sync(docs, embedder=static_embedder, wait=False)
+    code, out, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                          "--no-wait", "--no-progress")
+    assert code == 0 and "documents 2" in out
+
+
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_three_spellings_of_a_path_name_one_set_of_documents(store, tmp_path, postgres,
+                                                             capsys, static_embedder,
+                                                             monkeypatch):
+    docs = _docs(tmp_path / "docs")
+    db = _db(store, tmp_path, postgres)
+    if "://" not in db.split("?")[0].split("&")[0] or db.startswith(("lancedb", "qdrant")):
+        db = db.replace(str(tmp_path), str(tmp_path.resolve()))  # the same index from docs/
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run(capsys, "index", "docs", *base)
+    assert code == 0
+    first = _rows(db)
+    code, out, _ = _run(capsys, "index", str(docs.resolve()), *base, "--prune")
+    assert code == 0 and "(0 changed, 0 removed)" in out and "0 embedded" in out
+    monkeypatch.chdir(docs)
+    code, out, _ = _run(capsys, "index", ".", *base, "--prune")
+    assert code == 0 and "(0 changed, 0 removed)" in out and "0 embedded" in out
+    code, out, _ = _run(capsys, "index", "./note1.md", "../docs/note2.md", *base)
+    assert code == 0 and "documents 2 (0 changed" in out
+    after = _rows(db)
+    assert sorted(r["id"] for r in after) == sorted(r["id"] for r in first)
+    assert {r["doc_id"] for r in after} == {f"note{i}.md" for i in range(6)}
+
+
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_prune_with_part_of_the_paths_keeps_the_rest(store, tmp_path, postgres, capsys,
+                                                     static_embedder):
+    root = tmp_path / "root"
+    docs, other = _docs(root / "docs", n=3), _docs(root / "other", n=2)
+    db = _db(store, tmp_path, postgres)
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    assert _run(capsys, "index", docs, other, *base)[0] == 0
+    assert {r["doc_id"] for r in _rows(db)} == {
+        *(f"docs/note{i}.md" for i in range(3)), *(f"other/note{i}.md" for i in range(2))}
+    (docs / "note0.md").unlink()
+    code, out, _ = _run(capsys, "index", docs, *base, "--prune")
+    assert code == 0 and "(0 changed, 1 removed)" in out
+    assert {r["doc_id"] for r in _rows(db)} == {
+        "docs/note1.md", "docs/note2.md", "other/note0.md", "other/note1.md"}
+    with Index(db) as index:
+        assert index.check().clean
+
+
+def test_postgres_table_names_are_identifiers_and_never_collide(tmp_path, postgres, capsys,
+                                                                static_embedder):
+    docs = _docs(tmp_path / "docs", n=2)
+    base = ["--embedder", static_embedder, "--size", "64", "--no-progress"]
+    chunks, shadow = f"{postgres}&table=chunks", f"{postgres}&table=chunks_config"
+    assert _run(capsys, "index", docs, "--db", chunks, *base)[0] == 0
+    before = sorted(r["id"] for r in _rows(chunks))
+    code, _, err = _run(capsys, "index", docs, "--db", shadow, *base, "--size", "32",
+                        "--rebuild")
+    assert code == 0, err
+    assert sorted(r["id"] for r in _rows(chunks)) == before  # untouched
+    with Index(chunks) as index:
+        assert index.config()["chunker"]["size"] == 64
+    for name in ("select", "Mixed_Case"):  # quoted: any identifier works
+        assert _run(capsys, "index", docs, "--db", f"{postgres}&table={name}", *base)[0] == 0
+        assert len(_rows(f"{postgres}&table={name}")) == len(before)
+    for bad in ("1abc", "a-b", "x;drop table chunks", "chunkwise_indexes"):
+        code, _, err = _run(capsys, "index", docs, "--db", f"{postgres}&table={bad}", *base)
+        assert code == 2 and "table name" in err and "Traceback" not in err
+        assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_check_is_clean_after_syncs_and_repair_mends_duplicates(store, tmp_path, postgres,
+                                                                capsys, static_embedder):
+    docs = _docs(tmp_path / "docs", n=4)
+    db = _db(store, tmp_path, postgres)
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    assert _run(capsys, "index", docs, *base)[0] == 0
+    code, out, _ = _run(capsys, "index", "--db", db, "--check")
+    assert code == 0 and out.strip().endswith(": clean") and "4 documents" in out
+    with Index(db) as index:
+        rows, vectors = index.store.rows()
+        n = len(rows)
+        if store.startswith("lancedb"):  # rows doubled by hand (a LanceDB table can hold them)
+            table = index.store.table()
+            table.add(index.store._data(rows[:3], vectors[:3], vectors.shape[1]))
+        # a broken document: one of its chunks gone
+        broken = rows[5]
+        index.store.delete([broken["id"]])
+    code, out, _ = _run(capsys, "index", "--db", db, "--check")
+    assert code == 1 and "broken documents 1" in out
+    if store.startswith("lancedb"):
+        assert "duplicated ids 3" in out
+    code, out, _ = _run(capsys, "index", "--db", db, "--check", "--repair")
+    assert code == 0 and "repaired" in out
+    code, out, _ = _run(capsys, "index", "--db", db, "--check")
+    assert code == 0 and out.strip().endswith(": clean")
+    code, out, _ = _run(capsys, "index", docs, *base)
+    assert code == 0 and "(1 changed" in out
+    assert len(_rows(db)) == n
+
+
+def test_bad_places_are_one_line_errors_that_create_nothing(tmp_path, capsys,
+                                                            static_embedder):
+    docs = _docs(tmp_path / "docs", n=1)
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not an index")
+    for argv, message in [
+        (["index", docs, "--db", a_file], "is a file, not an index folder"),
+        (["search", "x", "--db", tmp_path / "missing"], "no index at"),
+        (["search", "x", "--db", f"qdrant+local://{tmp_path / 'missing-q'}"], "no index at"),
+        (["index", "--db", tmp_path / "missing", "--check"], "no index at"),
+    ]:
+        code, out, err = _run(capsys, *argv)
+        assert code == 2 and message in err and "Traceback" not in err, (argv, err)
+    assert not (tmp_path / "missing").exists() and not (tmp_path / "missing-q").exists()
+    db = tmp_path / "idx"
+    assert _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                "--no-progress")[0] == 0
+    for query in ("", "   "):
+        code, out, err = _run(capsys, "search", query, "--db", db)
+        assert code == 2 and "the query is empty" in err and not out
+
+
+def test_a_folder_with_images_and_the_index_inside_it(tmp_path, capsys, static_embedder):
+    docs = _docs(tmp_path / "book", n=3)
+    (docs / "img").mkdir()
+    for i in range(20):
+        (docs / "img" / f"fig{i}.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    (docs / "archive.zip").write_bytes(b"PK\x03\x04" + bytes(64))
+    (docs / "blob.dat2").write_bytes(b"\x00" * 100)
+    db = docs / "index"  # the store inside one of the inputs
+    code, out, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                          "--no-progress")
+    assert code == 0, err
+    assert "chunkwise: skipped 22 files that are not documents: png 20, binary 1, zip 1" in err
+    assert "error" not in err and "documents 3 (3 changed" in out
+    code, out, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                          "--no-progress")
+    assert code == 0 and "documents 3 (0 changed" in out  # its own files never read
+    assert {r["doc_id"] for r in _rows(str(db))} == {f"note{i}.md" for i in range(3)}
+
+
+def test_links_out_of_the_folder_are_followed_only_when_asked(tmp_path, capsys,
+                                                              static_embedder):
+    docs = _docs(tmp_path / "docs", n=2)
+    outside = tmp_path / "secret.md"
+    outside.write_text("# Secret\n\nA file outside the folder.\n")
+    (docs / "link.md").symlink_to(outside)
+    (docs / "dangling.md").symlink_to(tmp_path / "nowhere.md")
+    (docs / "inside.md").symlink_to(docs / "note0.md")
+    db = tmp_path / "idx"
+    base = ["--db", db, "--embedder", static_embedder, "--no-progress", "--root", tmp_path]
+    code, out, err = _run(capsys, "index", docs, *base)
+    assert code == 0 and "not followed: 1 dangling link, 1 link out of the folder" in err
+    assert {r["doc_id"] for r in _rows(str(db))} == {
+        "docs/note0.md", "docs/note1.md", "docs/inside.md"}
+    code, out, err = _run(capsys, "index", docs, *base, "--follow-links")
+    assert code == 0 and "1 dangling link" in err
+    assert "docs/link.md" in {r["doc_id"] for r in _rows(str(db))}
+
+
+def test_disk_stays_bounded_over_fifty_edit_and_index_runs(tmp_path, static_embedder):
+    docs = _docs(tmp_path / "docs", n=3)
+    db = tmp_path / "idx"
+
+    def size() -> int:
+        return sum(f.stat().st_size for f in db.rglob("*") if f.is_file())
+
+    with Index(str(db)) as index:
+        index.sync(docs, embedder=static_embedder)
+    live = size()
+    target = docs / "note1.md"
+    for i in range(50):
+        target.write_text(target.read_text() + f"\nEdit number {i} adds a line.\n")
+        with Index(str(db)) as index:
+            index.sync(docs, embedder=static_embedder)
+    assert size() <= 2.5 * live, (size(), live)
+    with Index(str(db)) as index:
+        assert index.check().clean
+
+
+def test_output_format_follows_the_extension(tmp_path, capsys):
+    doc = tmp_path / "a.md"
+    doc.write_text("# A\n\nSome text.\n")
+    out = tmp_path / "chunks.parquet"
+    assert _run(capsys, "chunk", doc, "-o", out)[0] == 0
+    assert out.read_bytes()[:4] == b"PAR1"
+    forced = tmp_path / "forced.parquet"
+    assert _run(capsys, "chunk", doc, "-o", forced, "--format", "jsonl")[0] == 0
+    assert json.loads(forced.read_text().splitlines()[0])["text"]
+
+
+def test_an_index_of_an_older_chunkwise_is_refused_with_a_rebuild_hint(tmp_path, capsys,
+                                                                       static_embedder):
+    docs = _docs(tmp_path / "docs", n=1)
+    db = tmp_path / "idx"
+    assert _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                "--no-progress")[0] == 0
+    with Index(str(db)) as index:
+        old = dict(index.config() or {})
+        old.pop("root")
+        old["version"] = 1
+        index.store.set_config(old)
+    code, out, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                          "--no-progress")
+    assert code == 2 and "older chunkwise" in err and "--rebuild" in err
+    assert len(err.strip().splitlines()) == 1
+    code, out, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                          "--no-progress", "--rebuild")
+    assert code == 0 and len(_rows(str(db))) > 0
+    rows = _rows(str(db))
+    assert len({r["id"] for r in rows}) == len(rows)
+
+
+def test_a_waiting_run_says_so_and_finishes_after_the_first(tmp_path, static_embedder):
+    docs = _docs(tmp_path / "docs", n=2)
+    db = str(tmp_path / "idx")
+    holder = Index(db)
+    lock = holder.store.writer_lock()
+    lock.__enter__()
+    proc = subprocess.Popen(_cli("index", str(docs), "--db", db, "--embedder", static_embedder,
+                                 "--no-progress"), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ})
+    time.sleep(3)
+    assert proc.poll() is None  # waiting
+    lock.__exit__(None, None, None)
+    holder.close()
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0 and "waiting for it" in err and "documents 2" in out
+    assert np.unique([r["id"] for r in _rows(db)]).size == len(_rows(db))
