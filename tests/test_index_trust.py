@@ -146,7 +146,7 @@ def test_postgres_table_names_are_identifiers_and_never_collide(tmp_path, postgr
     assert code == 0, err
     assert sorted(r["id"] for r in _rows(chunks)) == before  # untouched
     with Index(chunks) as index:
-        assert index.config()["chunker"]["size"] == 64
+        assert (index.config() or {})["chunker"]["size"] == 64
     for name in ("select", "Mixed_Case"):  # quoted: any identifier works
         assert _run(capsys, "index", docs, "--db", f"{postgres}&table={name}", *base)[0] == 0
         assert len(_rows(f"{postgres}&table={name}")) == len(before)
@@ -169,8 +169,8 @@ def test_check_is_clean_after_syncs_and_repair_mends_duplicates(store, tmp_path,
         rows, vectors = index.store.rows()
         n = len(rows)
         if store.startswith("lancedb"):  # rows doubled by hand (a LanceDB table can hold them)
-            table = index.store.table()
-            table.add(index.store._data(rows[:3], vectors[:3], vectors.shape[1]))
+            table = index.store.table()  # type: ignore[attr-defined]
+            table.add(index.store._data(rows[:3], vectors[:3], vectors.shape[1]))  # type: ignore[attr-defined]
         # a broken document: one of its chunks gone
         broken = rows[5]
         index.store.delete([broken["id"]])
