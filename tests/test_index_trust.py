@@ -21,7 +21,8 @@ from chunkwise.cli import main
 
 pytestmark = pytest.mark.slow
 
-STORES = ["lancedb://{tmp}/lance", "qdrant+local://{tmp}/qdrant", "{postgres}&table=t{n}"]
+# tables named apart from test_index.py's: the PostgreSQL server is shared per process
+STORES = ["lancedb://{tmp}/lance", "qdrant+local://{tmp}/qdrant", "{postgres}&table=trust{n}"]
 _TABLES = iter(range(10**6))
 
 
@@ -309,10 +310,35 @@ def test_a_waiting_run_says_so_and_finishes_after_the_first(tmp_path, static_emb
     proc = subprocess.Popen(_cli("index", str(docs), "--db", db, "--embedder", static_embedder,
                                  "--no-progress"), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ})
-    time.sleep(3)
-    assert proc.poll() is None  # waiting
+    assert proc.stderr is not None
+    said = proc.stderr.readline()  # it says so while it waits (the lock is still ours)
+    assert "another run is writing" in said and "waiting for it" in said
+    time.sleep(1)
+    assert proc.poll() is None
     lock.__exit__(None, None, None)
     holder.close()
     out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 0 and "waiting for it" in err and "documents 2" in out
+    assert proc.returncode == 0 and "documents 2" in out
     assert np.unique([r["id"] for r in _rows(db)]).size == len(_rows(db))
+
+
+def test_a_file_name_that_is_not_utf8_never_ends_in_a_traceback(tmp_path, capsys,
+                                                                static_embedder):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    odd = os.fsencode(docs) + b"/caf\xe9.md"
+    with open(odd, "w") as f:
+        f.write("# Menu\n\nA list of coffees.\n")
+    (docs / "ok.md").write_text("# Ok\n\nA fine note.\n")
+    out = tmp_path / "chunks.jsonl"
+    assert _run(capsys, "chunk", docs, "-o", out)[0] == 0
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    odd_rows = [r for r in rows if "caf" in r["doc_id"]]
+    assert odd_rows and os.fsencode(odd_rows[0]["source"]) == odd  # maps back to the file
+    code, _, err = _run(capsys, "chunk", docs, "-o", tmp_path / "chunks.parquet")
+    assert code == 2 and "not valid UTF-8" in err and "Traceback" not in err
+    code, out_, err = _run(capsys, "index", docs, "--db", tmp_path / "idx", "--embedder",
+                           static_embedder, "--no-progress")
+    assert code == 2 and "caf\\xe9.md: the file name is not valid UTF-8" in err
+    assert "Traceback" not in err and "documents 1 (1 changed" in out_
+    assert {r["doc_id"] for r in _rows(str(tmp_path / "idx"))} == {"ok.md"}

@@ -90,7 +90,7 @@ def test_embedding_adds_the_vectors_of_the_local_embedder(local_ray):
 
 def test_cli_engine_ray_writes_what_the_local_engine_writes(tmp_path):
     folder = _corpus(tmp_path / "docs")
-    (folder / "bad.txt").write_bytes(b"\xff\xfe\x00bin\x00")
+    (folder / "bad.txt").write_bytes(b"caf\xe9 au lait " * 20)  # Latin-1, not UTF-8
     cmd = [sys.executable, "-m", "chunkwise.cli", "chunk", str(folder), "--size", "64"]
     local = subprocess.run(cmd + ["-o", str(tmp_path / "local.jsonl")], capture_output=True,
                            text=True, timeout=300)

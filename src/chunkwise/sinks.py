@@ -131,6 +131,33 @@ def arrow_schema() -> Any:
     return pa.schema(fields)
 
 
+def _json_line(row: dict[str, Any]) -> str:
+    """One JSON object on one line, UTF-8 as it is; a file name that is not valid UTF-8
+    (a lone surrogate, as Python decodes such names) is written as a ``\\udcXX`` escape,
+    which ``json.loads`` turns back into the same name (``os.fsencode`` gives the bytes)."""
+    line = json.dumps(row, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(row, ensure_ascii=True)
+    return line
+
+
+def check_utf8_names(doc_id: str | None, source: str | None, where: str) -> None:
+    """An OutputError for a document whose name is not valid UTF-8, which ``where``
+    (Parquet, an index store) cannot hold."""
+    for name in (doc_id, source):
+        if name is None:
+            continue
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raw = os.fsencode(name)[:80]
+            raise OutputError(f"{raw!r}: the file name is not valid UTF-8 (at character "
+                              f"{exc.start}), which {where} cannot store; JSON Lines output "
+                              "keeps it, or rename the file") from None
+
+
 class JsonlSink:
     """JSON Lines, one chunk per line, to a stream or (atomically) to a file."""
 
@@ -149,7 +176,7 @@ class JsonlSink:
                 row = c.to_dict()
                 if vectors is not None:
                     row["vector"] = [float(x) for x in vectors[i]]
-                self.stream.write(json.dumps(row, ensure_ascii=False))
+                self.stream.write(_json_line(row))
                 self.stream.write("\n")
         except OSError as exc:
             if self._file is None:
@@ -201,6 +228,8 @@ class ParquetSink:
                 self.schema = self.schema.append(pa.field("vector", pa.list_(pa.float32())))
             for r, v in zip(rows, vectors):
                 r["vector"] = [float(x) for x in v]
+        for r in rows:
+            check_utf8_names(r["doc_id"], r["source"], "Parquet")
         table = pa.Table.from_pylist(rows, schema=self.schema)
         try:
             if self._writer is None:

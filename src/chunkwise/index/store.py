@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..registry import Registry
+from ..sinks import check_utf8_names
 from ..types import Chunk
 
 TABLE = "chunks"
@@ -23,6 +24,7 @@ CONFIG_TABLE = "chunkwise_config"
 
 
 def row_of(chunk: Chunk) -> dict[str, Any]:
+    check_utf8_names(chunk.doc_id, chunk.source, "an index")
     row = chunk.to_dict()
     row["metadata"] = json.dumps(row["metadata"], ensure_ascii=False, sort_keys=True)
     row["row_hash"] = hashlib.blake2b(json.dumps(row, ensure_ascii=False, sort_keys=True)

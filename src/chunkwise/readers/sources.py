@@ -268,6 +268,13 @@ def _file(path: Path, walk: Walk, label: str | None = None,
         return SourceItem(label or str(path),
                           error=f"is outside the index's root {walk.root} (documents are "
                                 "named relative to it; give another root, and rebuild)")
+    try:
+        str(where).encode("utf-8")
+    except UnicodeEncodeError:
+        return SourceItem(repr(os.fsencode(label or str(path)))[2:-1],
+                          error="the file name is not valid UTF-8, which an index cannot "
+                                "store (JSON Lines output from chunkwise chunk keeps it); "
+                                "rename the file")
     return SourceItem(label or str(path), path=where,
                       doc_id=where.relative_to(walk.root).as_posix())
 
