@@ -134,19 +134,7 @@ class Chunker:
 
 def option_names(cls: type) -> list[str]:
     """Keyword options a strategy class accepts, over its whole constructor chain."""
-    names: list[str] = []
-    for klass in cls.__mro__:
-        init = klass.__dict__.get("__init__")
-        if init is None:
-            continue
-        for p in inspect.signature(init).parameters.values():
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in (
-                    "self", "config") and p.name not in names:
-                names.append(p.name)
-    for extra in getattr(cls, "extra_options", ()):
-        if extra not in names:
-            names.append(extra)
-    return names
+    return list(option_specs(cls))
 
 
 def option_specs(cls: type) -> dict[str, tuple[object, object]]:
