@@ -21,8 +21,8 @@ PUBLIC = {
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
     "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
-    "__version__", "chunk", "expand", "get_chunker", "get_tokenizer", "iter_chunks", "read_text",
-    "register",
+    "__version__", "chunk", "expand", "get_chunker", "get_tokenizer", "iter_chunks", "name_of",
+    "path_of", "read_text", "register",
 }
 
 

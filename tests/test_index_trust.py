@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chunkwise import Index, IndexBusyError
+import pyarrow.parquet as pq
+
+from chunkwise import Index, IndexBusyError, name_of, path_of
 from chunkwise.cli import main
 
 pytestmark = pytest.mark.slow
@@ -322,23 +324,71 @@ def test_a_waiting_run_says_so_and_finishes_after_the_first(tmp_path, static_emb
     assert np.unique([r["id"] for r in _rows(db)]).size == len(_rows(db))
 
 
-def test_a_file_name_that_is_not_utf8_never_ends_in_a_traceback(tmp_path, capsys,
-                                                                static_embedder):
+def _odd_docs(tmp_path: Path) -> tuple[Path, bytes]:
     docs = tmp_path / "docs"
     docs.mkdir()
     odd = os.fsencode(docs) + b"/caf\xe9.md"
     with open(odd, "w") as f:
-        f.write("# Menu\n\nA list of coffees.\n")
-    (docs / "ok.md").write_text("# Ok\n\nA fine note.\n")
+        f.write("# Menu\n\nA list of coffees: espresso, ristretto, lungo.\n")
+    (docs / "ok.md").write_text("# Ok\n\nA fine note about the weather.\n")
+    return docs, odd
+
+
+def test_a_file_name_that_is_not_utf8_survives_jsonl_and_parquet(tmp_path, capsys):
+    docs, odd = _odd_docs(tmp_path)
     out = tmp_path / "chunks.jsonl"
     assert _run(capsys, "chunk", docs, "-o", out)[0] == 0
-    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    raw = out.read_bytes()
+    rows = [json.loads(line) for line in raw.decode("utf-8").splitlines()]  # valid UTF-8
     odd_rows = [r for r in rows if "caf" in r["doc_id"]]
-    assert odd_rows and os.fsencode(odd_rows[0]["source"]) == odd  # maps back to the file
+    assert odd_rows and odd_rows[0]["source"].endswith("caf\ufffde9.md")
+    assert os.fsencode(path_of(odd_rows[0]["source"])) == odd  # maps back to the file
     code, _, err = _run(capsys, "chunk", docs, "-o", tmp_path / "chunks.parquet")
-    assert code == 2 and "not valid UTF-8" in err and "Traceback" not in err
-    code, out_, err = _run(capsys, "index", docs, "--db", tmp_path / "idx", "--embedder",
-                           static_embedder, "--no-progress")
-    assert code == 2 and "caf\\xe9.md: the file name is not valid UTF-8" in err
-    assert "Traceback" not in err and "documents 1 (1 changed" in out_
-    assert {r["doc_id"] for r in _rows(str(tmp_path / "idx"))} == {"ok.md"}
+    assert code == 0 and err == ""
+    table = pq.read_table(tmp_path / "chunks.parquet").to_pylist()
+    assert sorted(r["doc_id"] for r in table) == sorted(r["doc_id"] for r in rows)
+    assert {os.fsencode(path_of(r["source"])) for r in table} == {
+        odd, os.fsencode(docs / "ok.md")}
+
+
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_a_file_name_that_is_not_utf8_survives_every_store(store, tmp_path, capsys, postgres,
+                                                            static_embedder):
+    docs, odd = _odd_docs(tmp_path)
+    db = _db(store, tmp_path, postgres)
+    index = ["index", docs, "--db", db, "--embedder", static_embedder, "--no-progress"]
+    code, out, err = _run(capsys, *index)
+    assert code == 0 and "Traceback" not in err and "documents 2 (2 changed" in out
+    assert {r["doc_id"] for r in _rows(db)} == {"caf\ufffde9.md", "ok.md"}
+    code, out, err = _run(capsys, "search", "espresso coffees", "--db", db, "--json", "-k", "1")
+    hit = json.loads(out.splitlines()[0])
+    assert code == 0 and hit["doc_id"] == "caf\ufffde9.md"
+    assert os.fsencode(path_of(hit["source"])) == odd
+    # the file exists, so --prune keeps it (its name maps back), and nothing changed
+    code, out, _ = _run(capsys, *index, "--prune")
+    assert code == 0 and "documents 2 (0 changed, 0 removed)" in out
+    os.remove(odd)
+    code, out, _ = _run(capsys, *index, "--prune")
+    assert code == 0 and "1 removed" in out and {r["doc_id"] for r in _rows(db)} == {"ok.md"}
+
+
+def test_names_map_back_to_every_file_name():
+    """name_of is valid UTF-8 and path_of inverts it, whatever the bytes."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.binary(min_size=1, max_size=40))
+    def check(raw):
+        path = os.fsdecode(raw)
+        name = name_of(path)
+        name.encode("utf-8")
+        assert os.fsencode(path_of(name)) == raw
+        try:
+            utf8 = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return
+        if "\ufffd" not in utf8:
+            assert name == path  # a UTF-8 name is stored as it is
+    check()
+

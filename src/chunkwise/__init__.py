@@ -24,6 +24,7 @@ from .errors import (
     UnstableIdWarning,
 )
 from .factory import get_chunker
+from .ids import name_of, path_of
 from .levels import Level
 from .registry import Registry
 from .strategies import (
@@ -56,6 +57,6 @@ __all__ = [
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
     "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
-    "__version__", "chunk", "expand", "get_chunker", "get_tokenizer", "iter_chunks", "read_text",
-    "register",
+    "__version__", "chunk", "expand", "get_chunker", "get_tokenizer", "iter_chunks", "name_of",
+    "path_of", "read_text", "register",
 ]

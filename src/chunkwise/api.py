@@ -27,6 +27,7 @@ from .errors import (
     UnstableIdWarning,
 )
 from .factory import get_chunker
+from .ids import path_of
 from .readers.sources import SkipCounter, SourceItem, Walk, has_magic, iter_sources
 from .strategies import Chunker
 from .types import Chunk, Document, OnError, Source, TokenizerSpec
@@ -526,7 +527,7 @@ def _gone(source: Source, root: Path | None) -> Callable[[str], bool]:
     scopes = [Path(os.path.realpath(p)) for p in paths]
 
     def gone(doc_id: str) -> bool:
-        where = root / doc_id
+        where = root / path_of(doc_id)
         inside = any(where == s or s in where.parents for s in scopes)
         return inside and not os.path.lexists(where)
     return gone

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ChunkwiseError
+from .ids import name_of
 from .llm import LLM, LLMCache, Reply, get_llm, text_hash
 from .types import Chunk
 
@@ -171,7 +172,7 @@ def relative_ids(paths: Iterable[tuple[str, Path]], folder: Path) -> dict[str, s
     root = folder.resolve()
     for doc_id, path in paths:
         try:
-            out[doc_id] = path.resolve().relative_to(root).as_posix()
+            out[doc_id] = name_of(path.resolve().relative_to(root).as_posix())
         except ValueError:
             raise ChunkwiseError(f"{path} is outside {folder}: write the questions into a "
                                  "folder that holds the documents (doc_id is the path "

@@ -144,8 +144,9 @@ def _json_line(row: dict[str, Any]) -> str:
 
 
 def check_utf8_names(doc_id: str | None, source: str | None, where: str) -> None:
-    """An OutputError for a document whose name is not valid UTF-8, which ``where``
-    (Parquet, an index store) cannot hold."""
+    """An OutputError for a document name holding a lone surrogate (a ``Chunk`` made
+    by hand from ``str(path)``; chunkwise's readers name files with ``name_of``, which
+    is always valid UTF-8), which ``where`` (Parquet, an index store) cannot hold."""
     for name in (doc_id, source):
         if name is None:
             continue
@@ -153,9 +154,9 @@ def check_utf8_names(doc_id: str | None, source: str | None, where: str) -> None
             name.encode("utf-8")
         except UnicodeEncodeError as exc:
             raw = os.fsencode(name)[:80]
-            raise OutputError(f"{raw!r}: the file name is not valid UTF-8 (at character "
-                              f"{exc.start}), which {where} cannot store; JSON Lines output "
-                              "keeps it, or rename the file") from None
+            raise OutputError(f"{raw!r}: the document name is not valid UTF-8 (at character "
+                              f"{exc.start}), which {where} cannot store; name the file "
+                              "with chunkwise.name_of(path), which maps back to it") from None
 
 
 class JsonlSink:

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import InputError
-from .ids import content_id
+from .ids import content_id, name_of
 from .readers.text import CONTROL_CHARS, MAX_CONTROL_SHARE
 from .strategies import Chunker
 from .types import Chunk, Document
@@ -71,7 +71,7 @@ def _starts_paragraph(text: str, pos: int) -> bool:
 def check_file(path: Path) -> None:
     """An :class:`InputError` if the file is not UTF-8 text (a NUL byte, a bad
     sequence), found before any chunk is handed on: one pass, about a second a GB."""
-    source = str(path)
+    source = name_of(path)
     decoder = codecs.getincrementaldecoder("utf-8")()
     read = 0
     try:
@@ -138,7 +138,7 @@ def iter_file_chunks(chunker: Chunker, path: str | Path, doc_id: str | None = No
     """The chunks of a UTF-8 text file, equal to ``chunker.chunk(Path(path))``,
     read and chunked a window at a time."""
     path = Path(path)
-    source = str(path)
+    source = name_of(path)
     doc_id = doc_id or source
     window = window or WINDOW_CHARS
     meta = MappingProxyType(dict(metadata or {}))

@@ -83,6 +83,7 @@ def cmd_distill(args: argparse.Namespace) -> int:
 
 def cmd_questions(args: argparse.Namespace) -> int:
     from ..api import iter_documents_chunks
+    from ..ids import path_of
     from ..questions import heuristic, pick, relative_ids, with_llm
     from ..readers.sources import iter_sources
     from ..sinks import check_destination
@@ -99,8 +100,8 @@ def cmd_questions(args: argparse.Namespace) -> int:
     paths: list[tuple[str, Path]] = []
     for doc, chunks in iter_documents_chunks(chunker, sources, on_error="raise"):
         by_doc.setdefault(doc.doc_id, []).extend(chunks)
-        if doc.source and (doc.doc_id, Path(doc.source)) not in paths:
-            paths.append((doc.doc_id, Path(doc.source)))
+        if doc.source and (doc.doc_id, Path(path_of(doc.source))) not in paths:
+            paths.append((doc.doc_id, Path(path_of(doc.source))))
     doc_ids = relative_ids(paths, out.parent)
     passages = pick(by_doc, args.n, args.seed)
     report = None

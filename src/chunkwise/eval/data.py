@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ChunkwiseError
+from ..ids import path_of
 from ..readers import read_path
 from ..types import Document
 
@@ -94,7 +95,7 @@ def _inside(folder: Path, doc_id: str, where: str) -> Path:
     """The document path for a doc_id, which must stay inside the dataset folder."""
     if not isinstance(doc_id, str) or not doc_id:
         raise DatasetError(f"{where}: doc_id must be a non-empty string, got {doc_id!r}")
-    candidate = Path(doc_id)
+    candidate = Path(path_of(doc_id))
     root = folder.resolve()
     resolved = (folder / candidate).resolve()
     if candidate.is_absolute() or (resolved != root and root not in resolved.parents):
@@ -175,7 +176,7 @@ def load_jsonl(path: str | Path) -> Dataset:
             if not doc_path.is_file():
                 raise DatasetError(f"{qfile}:{line_no}: document {doc_path} missing")
             doc = read_path(doc_path)
-            documents[q.doc_id] = Document(doc.text, q.doc_id, str(doc_path), doc.title,
+            documents[q.doc_id] = Document(doc.text, q.doc_id, doc.source, doc.title,
                                            doc.blocks, doc.metadata)
         questions.append(q)
     if not questions:

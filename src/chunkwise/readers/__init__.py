@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from ..errors import ChunkwiseError, ConfigError, InputError
+from ..ids import name_of
 from ..registry import Registry
 from ..types import Document
 from .reader import Reader
@@ -123,7 +124,7 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
               fmt: str | None = None) -> Document:
     """Read and parse one file; an :class:`InputError` naming it when it cannot be."""
     path = Path(path)
-    source = str(path)
+    source = name_of(path)
     if not path.exists():
         raise InputError(source, "no such file or directory")
     if path.is_dir():

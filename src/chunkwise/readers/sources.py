@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..ids import name_of
 from ..types import Document
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
@@ -228,7 +229,7 @@ def iter_sources(source: Any, *, doc_id: str | None = None, strings_are_paths: b
 
 def _expand_path(path: Path, doc_id: str | None, label: str | None = None,
                  walk: Walk = PLAIN) -> Iterator[SourceItem]:
-    label = label or str(path)
+    label = name_of(label or path)
     try:
         is_dir = path.is_dir()
         exists = is_dir or path.exists()
@@ -262,21 +263,14 @@ def _file(path: Path, walk: Walk, label: str | None = None,
           doc_id: str | None = None) -> SourceItem:
     """The entry for one file: named relative to the walk's root when it has one."""
     if walk.root is None or doc_id is not None:
-        return SourceItem(label or str(path), path=path, doc_id=doc_id)
+        return SourceItem(name_of(label or path), path=path, doc_id=doc_id)
     where = canonical(path)
     if not _under(where, walk.root):
-        return SourceItem(label or str(path),
+        return SourceItem(name_of(label or path),
                           error=f"is outside the index's root {walk.root} (documents are "
                                 "named relative to it; give another root, and rebuild)")
-    try:
-        str(where).encode("utf-8")
-    except UnicodeEncodeError:
-        return SourceItem(repr(os.fsencode(label or str(path)))[2:-1],
-                          error="the file name is not valid UTF-8, which an index cannot "
-                                "store (JSON Lines output from chunkwise chunk keeps it); "
-                                "rename the file")
-    return SourceItem(label or str(path), path=where,
-                      doc_id=where.relative_to(walk.root).as_posix())
+    return SourceItem(name_of(label or path), path=where,
+                      doc_id=name_of(where.relative_to(walk.root).as_posix()))
 
 
 def _under(path: Path, folder: Path) -> bool:
