@@ -26,11 +26,15 @@ def default_answer(prompt: str) -> str:
 
 class LLMServer:
     """``kind`` "anthropic" or "openai". ``script``: statuses to answer before the
-    normal 200s (e.g. [429, 500]); ``answer(prompt)`` makes the text."""
+    normal 200s (e.g. [429, 500]); ``answer(prompt)`` makes the text. ``stall``:
+    seconds every request waits before its answer (a server that has stopped
+    answering)."""
 
     def __init__(self, kind: str, answer: Callable[[str], str] = default_answer,
-                 script: list[int] | None = None):
+                 script: list[int] | None = None, stall: float = 0.0, retry_after: str = "0"):
         self.kind = kind
+        self.retry_after = retry_after
+        self.stall = stall
         self.answer = answer
         self.script = list(script or [])
         self.requests: list[dict[str, Any]] = []
@@ -54,10 +58,10 @@ class LLMServer:
                 if status != 200:
                     payload = {"type": "error", "error": {"type": "rate_limit_error"
                                if status == 429 else "api_error", "message": f"status {status}"}}
-                    self._send(status, payload, {"retry-after": "0"})
+                    self._send(status, payload, {"retry-after": server.retry_after})
                     record["ended"] = time.monotonic()
                     return
-                time.sleep(0.02)  # so that overlapping calls would overlap
+                time.sleep(0.02 + server.stall)  # so that overlapping calls would overlap
                 prompt = _prompt_text(server.kind, body)
                 text = server.answer(prompt)
                 n_in, n_out = len(prompt) // 4, len(text) // 4

@@ -14,9 +14,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pytest
-
 import pyarrow.parquet as pq
+import pytest
 
 from chunkwise import Index, IndexBusyError, name_of, path_of
 from chunkwise.cli import main

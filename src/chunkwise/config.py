@@ -37,6 +37,15 @@ def check_int(name: str, value: Any, minimum: int) -> int:
     return int(value)
 
 
+def check_seconds(name: str, value: Any) -> float:
+    """A positive, finite number of seconds, or a ConfigError naming the option."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ConfigError(f"{name} must be a number of seconds, got {value!r}")
+    if not 0 < float(value) < float("inf"):
+        raise ConfigError(f"{name} must be a positive number of seconds, got {value}")
+    return float(value)
+
+
 def resolve_overlap(overlap: Any, size: int) -> int:
     """Overlap in tokens from an int, or a float fraction of size in [0, 1).
 

@@ -41,7 +41,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .config import ChunkConfig, check_int
+from .config import ChunkConfig, check_int, check_seconds
 from .engine import DocumentIndex, Piece, Span
 from .errors import ConfigError
 from .llm import (
@@ -53,6 +53,7 @@ from .llm import (
     LocalLLM,
     Reply,
     Usage,
+    escape_tags,
     get_llm,
     text_hash,
 )
@@ -77,6 +78,10 @@ class RunReport:
     chunks: int = 0
     from_cache: int = 0
     cut: int = 0
+    #: chunks whose answer was empty twice: they keep the context without the LLM's
+    empty: int = 0
+    #: calls sent and not yet answered (for a progress display)
+    in_flight: int = 0
     usage: Usage = field(default_factory=Usage)
     seconds: float = 0.0
     prices: dict[str, dict[str, float]] | None = None
@@ -86,8 +91,9 @@ class RunReport:
         cost = u.cost(self.model, self.prices)
         price = "no price known" if cost is None else f"${cost:,.4f}"
         head = "estimate (no call made)" if estimate else "contextualize"
+        empty = f", {self.empty:,} empty answers: no LLM context" if self.empty else ""
         return (f"{head}: {self.model}: {self.chunks:,} chunks ({self.from_cache:,} from "
-                f"cache, {u.calls:,} calls, {self.cut:,} cut to fit) tokens in {u.input:,} "
+                f"cache, {u.calls:,} calls, {self.cut:,} cut to fit{empty}) tokens in {u.input:,} "
                 f"({u.cached:,} cached, {u.cache_write:,} written to cache) out {u.output:,}; "
                 f"{price}" + ("" if estimate else f"; {self.seconds:.1f} s"))
 
@@ -138,11 +144,13 @@ class Contextualizer:
     def __init__(self, llm: str | LLM, *, context_tokens: int = 80, position: str = DEFAULT_POSITION,
                  prompt: str | None = None, concurrency: int | None = None,
                  cache: bool | str | Path = True, progress: CallProgress | None = None,
-                 prices: dict[str, dict[str, float]] | None = None, dry_run: bool = False):
+                 prices: dict[str, dict[str, float]] | None = None, dry_run: bool = False,
+                 timeout: float | None = None):
         if position not in POSITIONS:
             raise ConfigError(f"context_position must be one of {', '.join(POSITIONS)}, "
                               f"got {position!r}")
         self.context_tokens = check_int("context_tokens", context_tokens, 1)
+        timeout = None if timeout is None else check_seconds("llm_timeout", timeout)
         self.position = position
         self.prompt = prompt or CHUNK_PROMPT
         if "{chunk}" not in self.prompt:
@@ -157,6 +165,8 @@ class Contextualizer:
                 self.window = (LocalLLM if llm.startswith("local") else LLM).context_window
             else:
                 self.llm = get_llm(llm)
+                if timeout is not None:
+                    self.llm.timeout = timeout
                 self.spec, self.model = self.llm.spec, self.llm.model
                 self.window = self.llm.context_window
         self.concurrency = concurrency or (self.llm.concurrency if self.llm else 1)
@@ -182,7 +192,7 @@ class Contextualizer:
         room = (self.window - self.context_tokens - 400) * CHARS_PER_TOKEN
         text = doc.text
         if len(text) <= room:
-            return [DOCUMENT_PROMPT.format(document=text)] * len(chunks)
+            return [DOCUMENT_PROMPT.format(document=escape_tags(text))] * len(chunks)
         trails = list(dict.fromkeys(" > ".join(c.headings) for c in chunks if c.headings))
         outline = ""
         for trail in trails:
@@ -196,7 +206,7 @@ class Contextualizer:
             i = min(n - 1, ((c.start + c.end) // 2) // part)
             body = (f"Outline of the document:\n{outline}\n" if outline else "") + (
                 f"Part {i + 1} of {n} of the document:\n{text[i * part:(i + 1) * part]}")
-            out.append(DOCUMENT_PROMPT.format(document=body))
+            out.append(DOCUMENT_PROMPT.format(document=escape_tags(body)))
         return out
 
     # -- calls ---------------------------------------------------------------------
@@ -213,7 +223,7 @@ class Contextualizer:
             title = doc.title or (Path(doc.source).stem if doc.source else doc.doc_id)
             return [f"From {title}."] * len(chunks)
         prefixes = self.prefixes(doc, chunks)
-        suffixes = [self.prompt.format(chunk=c.text) for c in chunks]
+        suffixes = [self.prompt.format(chunk=escape_tags(c.text)) for c in chunks]
         keys = [self._key(p, c) for p, c in zip(prefixes, chunks)]
         replies: list[Reply | None] = [self.cache.get(k) if self.cache else None for k in keys]
         self.report.from_cache += sum(r is not None for r in replies)
@@ -232,36 +242,75 @@ class Contextualizer:
                     cache_write=prefix if i in opening else 0, output=self.context_tokens))
             return ["" for _ in chunks]
         assert self.llm is not None
-        llm = self.llm
+        self._call_all(doc.doc_id, prefixes, suffixes, keys, replies, todo, firsts)
+        return [r.text if r is not None else "" for r in replies]
+
+    def _ask(self, prefix: str, suffix: str, key: str) -> Reply:
+        """One chunk's answer from the model; an empty one is asked again once, and
+        if still empty is kept out of the cache and counted (the chunk keeps the
+        context it had without the LLM)."""
+        assert self.llm is not None
+        usage = Usage()
+        for _ in range(2):
+            reply = self.llm.complete(prefix, suffix, self.context_tokens, lead="This chunk")
+            usage.add(reply.usage)
+            if clean_answer(reply.text):
+                if self.cache:
+                    self.cache.put(key, reply)
+                return Reply(reply.text, usage)
+        return Reply("", usage)
+
+    def _call_all(self, doc_id: str, prefixes: list[str], suffixes: list[str], keys: list[str],
+                  replies: list[Reply | None], todo: list[int], firsts: list[int]) -> None:
+        """The calls ``todo`` (the first of each document part alone, then the rest in
+        parallel), each reported to ``progress`` as it starts and ends; the first
+        failure cancels the calls not yet sent and is raised."""
         lock = threading.Lock()
+        done = [0]
+        stop = threading.Event()
+        progress = self.progress if todo else None
+
+        def tell() -> None:
+            if progress is not None:
+                progress(doc_id, done[0], len(todo))
 
         def call(i: int) -> None:
-            reply = llm.complete(prefixes[i], suffixes[i], self.context_tokens, lead="This chunk")
-            if self.cache:
-                self.cache.put(keys[i], reply)
+            if stop.is_set():
+                return
+            with lock:
+                self.report.in_flight += 1
+                tell()
+            try:
+                reply = self._ask(prefixes[i], suffixes[i], keys[i])
+            except BaseException:
+                stop.set()
+                raise
+            finally:
+                with lock:
+                    self.report.in_flight -= 1
             with lock:
                 self.report.usage.add(reply.usage)
+                self.report.empty += not reply.text
                 replies[i] = reply
                 done[0] += 1
-                if progress is not None:
-                    progress(doc.doc_id, done[0], len(todo))
+                tell()
 
-        progress = self.progress if todo else None
-        done = [0]
-        if progress is not None:
-            progress(doc.doc_id, 0, len(todo))
+        tell()
         try:
             for i in firsts:
                 call(i)
             opened = set(firsts)
             rest = [i for i in todo if i not in opened]
             if rest:
-                with ThreadPoolExecutor(max_workers=max(1, self.concurrency)) as pool:
-                    list(pool.map(call, rest))
+                pool = ThreadPoolExecutor(max_workers=max(1, self.concurrency))
+                try:
+                    for future in [pool.submit(call, i) for i in rest]:
+                        future.result()
+                finally:
+                    pool.shutdown(wait=True, cancel_futures=True)
         finally:
             if progress is not None and done[0] < len(todo):
-                progress(doc.doc_id, len(todo), len(todo))  # the calls end here either way
-        return [r.text if r is not None else "" for r in replies]
+                progress(doc_id, len(todo), len(todo))  # the calls end here either way
 
     # -- fitting -------------------------------------------------------------------
 
@@ -334,7 +383,8 @@ class ContextualChunker(Chunker):
 
 #: the options of :func:`contextualized`: the LLM spec (``contextualize``) and its companions
 CONTEXT_SETTINGS = ("contextualize", "context_tokens", "context_position", "context_prompt",
-                    "llm_concurrency", "llm_cache", "llm_progress", "llm_prices", "dry_run")
+                    "llm_concurrency", "llm_cache", "llm_progress", "llm_prices", "llm_timeout",
+                    "dry_run")
 
 
 def contextualized(build: Callable[..., Chunker], options: dict[str, Any],
@@ -364,5 +414,6 @@ def contextualized(build: Callable[..., Chunker], options: dict[str, Any],
                          concurrency=settings.get("llm_concurrency"),
                          cache=settings.get("llm_cache", True),
                          progress=settings.get("llm_progress"),
-                         prices=settings.get("llm_prices"), dry_run=settings.get("dry_run", False))
+                         prices=settings.get("llm_prices"), dry_run=settings.get("dry_run", False),
+                         timeout=settings.get("llm_timeout"))
     return ContextualChunker(inner, ctx, base)

@@ -22,6 +22,10 @@ Providers, configured by one string (``get_llm``):
 Every call goes through :meth:`LLM.complete` (``prefix``: the part shared by a
 document's calls, ``suffix``: the rest) and :func:`call_with_retries` (429, 5xx
 and connection errors retried with exponential backoff, ``retry-after`` honoured).
+Time is bounded: each request by ``LLM.timeout`` (60 s; ``--llm-timeout``), each
+call with its retries by ``retry_budget`` (3 x the timeout), and a request that
+times out is retried once only, so a stalled server ends a run in about twice the
+timeout with one line. (The in-process local model has no timeout.)
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -44,6 +49,13 @@ from .registry import Registry
 PROMPT_VERSION = "1"
 
 DOCUMENT_PROMPT = "<document>\n{document}\n</document>\n"
+_PROMPT_TAG = re.compile(r"<(\s*/?\s*(?:document|chunk|passage)\b[^<>]*)>", re.I)
+
+
+def escape_tags(text: str) -> str:
+    """``text`` with the prompts' own tags (``<document>``, ``</chunk>``...) written
+    ``&lt;/chunk&gt;``, so a document cannot close its section of the prompt."""
+    return _PROMPT_TAG.sub(r"&lt;\1&gt;", text)
 CHUNK_PROMPT = (
     "Here is the chunk we want to situate within the whole document\n<chunk>\n{chunk}\n"
     "</chunk>\nPlease write one or two short sentences that situate this chunk within the "
@@ -119,6 +131,10 @@ class LLM:
     #: first backoff in seconds (doubled on each retry)
     backoff: float = 1.0
     retries: int = 6
+    #: seconds one request may take (the client's timeout; ``--llm-timeout``)
+    timeout: float = 60.0
+    #: seconds one call may take with its retries and waits (None: 3 x ``timeout``)
+    retry_budget: float | None = None
 
     @property
     def spec(self) -> str:
@@ -128,8 +144,9 @@ class LLM:
         """The model's answer to ``prefix + suffix``. ``lead``: how the answer
         starts, for a base (not instruction-tuned) model that continues text rather
         than answering; chat models ignore it."""
+        budget = self.retry_budget if self.retry_budget is not None else 3 * self.timeout
         return call_with_retries(lambda: self._complete(prefix, suffix, max_tokens, lead),
-                                 self.retries, self.backoff)
+                                 self.retries, self.backoff, budget=budget, timeout=self.timeout)
 
     def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
         raise NotImplementedError
@@ -157,22 +174,40 @@ def _retry_delay(exc: BaseException) -> tuple[bool, float | None]:
     return True, after
 
 
-def call_with_retries(call: Callable[[], Reply], retries: int = 6, backoff: float = 1.0) -> Reply:
+def call_with_retries(call: Callable[[], Reply], retries: int = 6, backoff: float = 1.0,
+                      budget: float | None = None, timeout: float | None = None) -> Reply:
     """``call()``, retried on rate limits (429), timeouts, 5xx and lost connections,
     waiting ``retry-after`` when the server says, else ``backoff * 2**attempt``
-    (at most 60 s). Other errors become an :class:`LLMError` at once."""
+    (at most 60 s). Other errors become an :class:`LLMError` at once, and so does a
+    second timed-out request (a stalled server) or a retry that would end past
+    ``budget`` seconds after the first request started."""
+    started = time.monotonic()
+    timed_out = 0
     for attempt in range(retries + 1):
         try:
             return call()
         except Exception as exc:  # the SDKs' own error types
             retry, after = _retry_delay(exc)
+            timed_out += type(exc).__name__ == "APITimeoutError"
+            wait = min(60.0, after if after is not None else backoff * 2 ** attempt)
+            spent = time.monotonic() - started
+            if timed_out >= 2:
+                limit = f"{timeout:g} s" if timeout is not None else "its timeout"
+                raise LLMError(f"LLM call timed out twice (no answer within {limit}; "
+                               "--llm-timeout sets it)") from None
+            if budget is not None and retry and spent + wait >= budget:
+                raise LLMError(f"LLM call failed after {attempt + 1} attempts in {spent:.0f} s "
+                               f"(the retry budget is {budget:g} s): {_failure(exc)}") from None
             if not retry or attempt == retries:
-                status = getattr(exc, "status_code", None)
-                what = f"HTTP {status}: " if status is not None else ""
-                message = str(getattr(exc, "message", "") or exc).strip()
-                raise LLMError(f"LLM call failed ({what}{message})") from None
-            time.sleep(min(60.0, after if after is not None else backoff * 2 ** attempt))
+                raise LLMError(f"LLM call failed ({_failure(exc)})") from None
+            time.sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _failure(exc: BaseException) -> str:
+    status = getattr(exc, "status_code", None)
+    what = f"HTTP {status}: " if status is not None else ""
+    return what + str(getattr(exc, "message", "") or exc).strip()
 
 
 class AnthropicLLM(LLM):
@@ -191,7 +226,7 @@ class AnthropicLLM(LLM):
 
     def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
         msg = self.client.messages.create(
-            model=self.model, max_tokens=max_tokens,
+            model=self.model, max_tokens=max_tokens, timeout=self.timeout,
             messages=[{"role": "user", "content": [
                 {"type": "text", "text": prefix, "cache_control": {"type": "ephemeral"}},
                 {"type": "text", "text": suffix}]}])
@@ -229,7 +264,7 @@ class OpenAILLM(LLM):
 
     def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
         resp = self.client.chat.completions.create(
-            model=self.model, max_tokens=max_tokens, temperature=0.0,
+            model=self.model, max_tokens=max_tokens, temperature=0.0, timeout=self.timeout,
             messages=[{"role": "user", "content": prefix + suffix}])
         text = (resp.choices[0].message.content or "") if resp.choices else ""
         u = resp.usage

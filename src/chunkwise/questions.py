@@ -23,7 +23,7 @@ from typing import Any
 
 from .errors import ChunkwiseError
 from .ids import name_of
-from .llm import LLM, LLMCache, Reply, get_llm, text_hash
+from .llm import LLM, LLMCache, Reply, escape_tags, get_llm, text_hash
 from .types import Chunk
 
 QUESTION_PROMPT = (
@@ -102,16 +102,20 @@ def _parse(text: str) -> tuple[str, str] | None:
 
 
 def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
-             cache: bool | str | Path = True) -> tuple[Generated, Any]:
+             cache: bool | str | Path = True, timeout: float | None = None,
+             ) -> tuple[Generated, Any]:
+    from .config import check_seconds
     from .contextual import RunReport
 
     model = get_llm(llm)
+    if timeout is not None:
+        model.timeout = check_seconds("llm_timeout", timeout)
     store = LLMCache(None if cache is True else cache) if cache else None
     report = RunReport(model=model.model)
     out = Generated()
     lead = '{"question": "'
     for c in passages:
-        prefix = PASSAGE_PROMPT.format(passage=c.text)
+        prefix = PASSAGE_PROMPT.format(passage=escape_tags(c.text))
         key = LLMCache.key(model.spec, "questions-1", text_hash(prefix))
         reply: Reply | None = store.get(key) if store else None
         report.chunks += 1

@@ -18,7 +18,7 @@ from ..readers import READERS
 from ..strategies import STRATEGIES, Chunker, option_specs
 from .generated import generated_flags
 from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
-from .output import call_bars, warning
+from .output import CallBars, warning
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -108,8 +108,9 @@ def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
         options.update({
             "contextualize": args.contextualize, "context_tokens": args.context_tokens,
             "context_position": args.context_position, "llm_concurrency": args.llm_concurrency,
+            "llm_timeout": args.llm_timeout,
             "llm_cache": not args.no_llm_cache, "llm_prices": prices, "dry_run": args.dry_run,
-            "llm_progress": call_bars() if (show if show is not None
+            "llm_progress": CallBars() if (show if show is not None
                                             else sys.stderr.isatty()) else None})
     elif getattr(args, "dry_run", False):
         raise ChunkwiseError("--dry-run estimates the cost of --contextualize; give it")
@@ -130,6 +131,12 @@ def build_chunker(args: argparse.Namespace, strategy: str | None = None,
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         chunker = get_chunker(name, **options)
+    bars = options.get("llm_progress")
+    if isinstance(bars, CallBars):
+        from ..contextual import ContextualChunker
+
+        assert isinstance(chunker, ContextualChunker)
+        bars.report = chunker.contextualizer.report  # the bars show cached and in flight
     for w in caught:
         if not issubclass(w.category, DeprecationWarning):  # third-party noise
             warning(str(w.message))

@@ -46,6 +46,8 @@ def add_parsers(sub: Any) -> None:
     qg.add_argument("-n", type=int, default=50, help="passages to ask about (default: 50)")
     qg.add_argument("--seed", type=int, default=0, help="passage sampling seed (default: 0)")
     qg.add_argument("--no-llm-cache", action="store_true", help="do not use the LLM cache")
+    qg.add_argument("--llm-timeout", type=float, default=None, metavar="S",
+                    help="seconds one LLM request may take (default: 60)")
 
     d = sub.add_parser(
         "distill", help="distil a fast static (model2vec) embedder from the bundled MiniLM, offline",
@@ -108,7 +110,8 @@ def cmd_questions(args: argparse.Namespace) -> int:
     if args.heuristic:
         made = heuristic(passages, doc_ids)
     else:
-        made, report = with_llm(passages, args.llm, doc_ids, cache=not args.no_llm_cache)
+        made, report = with_llm(passages, args.llm, doc_ids, cache=not args.no_llm_cache,
+                                timeout=args.llm_timeout)
     if not made.questions:
         raise ChunkwiseError(f"no question kept ({made.dropped} dropped: evidence not found "
                              "verbatim in its passage); a model too small to copy text, like "

@@ -133,6 +133,10 @@ CONTEXT_FLAGS: list[Flag] = [
         help="the LLM's sentences after the heading trail (default, measured) or before it")),
     (("--llm-concurrency",), dict(type=int, default=None, metavar="N",
                                   help="LLM calls in flight (default: 8 hosted, 1 local)")),
+    (("--llm-timeout",), dict(
+        type=float, default=None, metavar="S",
+        help="seconds one LLM request may take (default: 60); a request that times out is "
+             "retried once, and a call with its retries takes at most 3 times this")),
     (("--prices",), dict(
         default=None, metavar="FILE.json",
         help="prices for the cost estimate: {MODEL: {input, cache_write, cached, output}} in "

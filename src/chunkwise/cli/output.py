@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -50,21 +50,31 @@ def progress_bar(total: int, unit: str, show: bool | None) -> Iterator[Any]:
         bar.close()
 
 
-def call_bars() -> Callable[[str, int, int], None]:
-    """A progress callback for a document's LLM calls: a tqdm bar while they run."""
-    bars: dict[str, Any] = {}
+class CallBars:
+    """A progress callback for a document's LLM calls: a tqdm bar while they run,
+    with the run's answers from the cache, calls in flight and empty answers when
+    ``report`` (the contextualizer's RunReport) is set."""
 
-    def show(doc_id: str, done: int, total: int) -> None:
+    def __init__(self) -> None:
+        self.bars: dict[str, Any] = {}
+        self.report: Any = None
+
+    def __call__(self, doc_id: str, done: int, total: int) -> None:
         from tqdm import tqdm
 
-        bar = bars.get(doc_id)
+        bar = self.bars.get(doc_id)
         if bar is None:
-            bar = bars[doc_id] = tqdm(total=total, unit="call", file=sys.stderr, leave=False,
-                                      desc=doc_id[-40:], dynamic_ncols=True)
+            bar = self.bars[doc_id] = tqdm(total=total, unit="call", file=sys.stderr,
+                                           leave=False, desc=doc_id[-40:], dynamic_ncols=True)
+        r = self.report
+        if r is not None:
+            bar.set_postfix_str(f"{r.from_cache:,} cached, {r.in_flight} in flight"
+                                + (f", {r.empty} empty" if r.empty else ""), refresh=False)
         bar.update(done - bar.n)
         if done >= total:
-            bars.pop(doc_id).close()
-    return show
+            self.bars.pop(doc_id).close()
+        else:
+            bar.refresh()
 
 
 def add_progress_flags(p: argparse.ArgumentParser, help_on: str) -> None:
