@@ -70,6 +70,34 @@ def test_a_docx_document(tmp_path):
     assert parse(path.read_bytes(), "noext").blocks == doc.blocks
 
 
+def test_docx_nested_tables_keep_their_text_in_reading_order(tmp_path):
+    import docx
+
+    d = docx.Document()
+    d.add_heading("Rates", level=1)
+    table = d.add_table(rows=2, cols=2)
+    table.rows[0].cells[0].text, table.rows[0].cells[1].text = "Zone", "Prices"
+    table.rows[1].cells[0].text = "North"
+    cell = table.rows[1].cells[1]
+    cell.text = "From March:"
+    inner = cell.add_table(rows=2, cols=2)
+    for r, (a, b) in enumerate([("Small parcel", "4 EUR"), ("Large parcel", "9 EUR")]):
+        inner.rows[r].cells[0].text, inner.rows[r].cells[1].text = a, b
+    innermost = inner.rows[1].cells[1].add_table(rows=1, cols=1)
+    innermost.rows[0].cells[0].text = "surcharge 2 EUR"
+    cell.add_paragraph("Taxes included.")
+    path = tmp_path / "rates.docx"
+    d.save(str(path))
+    doc = read_path(path)
+    words = ["From March:", "Small parcel / 4 EUR; Large parcel / 9 EUR surcharge 2 EUR",
+             "Taxes included."]
+    row = [line for line in doc.text.splitlines() if line.startswith("| North")][0]
+    assert row == "| North | " + " ".join(words) + " |"  # nothing dropped, in reading order
+    chunks = chunkwise.chunk(path, size=64)
+    assert any("Large parcel / 9 EUR" in c.text for c in chunks)
+    assert_invariants(doc.text, chunks, 254)
+
+
 def test_a_broken_docx_is_one_clear_error(tmp_path):
     path = tmp_path / "broken.docx"
     path.write_bytes(b"PK\x03\x04 not really a zip")

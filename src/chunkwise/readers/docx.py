@@ -47,6 +47,22 @@ def _metadata(doc: Any) -> dict[str, Any]:
     return meta
 
 
+def cell_text(cell: Any) -> str:
+    """A table cell's text in reading order: its paragraphs, and the rows of tables
+    nested in it (cells joined by " / ", rows by "; "), which ``cell.text`` drops."""
+    from docx.table import Table
+
+    parts = []
+    for item in cell.iter_inner_content():
+        if isinstance(item, Table):
+            rows = ["/".join(f" {t} " for t in (cell_text(c) for c in row.cells) if t).strip()
+                    for row in item.rows]
+            parts.append("; ".join(r for r in rows if r))
+        else:
+            parts.append(item.text)
+    return " ".join(" ".join(parts).split())
+
+
 def parse_docx(data: bytes, doc_id: str, source: str | None = None) -> Document:
     import docx
     from docx.table import Table
@@ -79,7 +95,7 @@ def parse_docx(data: bytes, doc_id: str, source: str | None = None) -> Document:
             else:
                 out.add_block("paragraph", text, trail.path, metadata={"style": style})
         elif isinstance(item, Table):
-            rows = [[" ".join(cell.text.split()) for cell in row.cells] for row in item.rows]
+            rows = [[cell_text(cell) for cell in row.cells] for row in item.rows]
             out.add_table(rows, trail.path, metadata={"tag": "table"})
     metadata = _metadata(document)
     return Document(text=out.text, doc_id=doc_id, source=source,
