@@ -1,5 +1,7 @@
 """The code strategy: definitions from tree-sitter in nine languages (issue 9)."""
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -186,3 +188,25 @@ def test_an_html_pre_split_names_its_language_in_context():
     assert len(parts) > 2 and all(c.metadata["language"] == "python" for c in parts)
     assert "```python" not in parts[0].context
     assert all(c.context.endswith("```python\n") for c in parts[1:])
+
+
+@pytest.mark.parametrize("module", ["_pydecimal", "_py_abc", "argparse", "difflib"])
+@pytest.mark.parametrize("size", [128, 160])
+def test_every_code_chunk_starts_a_line_unless_its_line_cannot_fit(module, size):
+    """Real modules of the running Python's standard library (read, not committed):
+    a chunk starts inside a line only when that line with the chunk's context is over
+    the budget (a comment after a statement is not a cut point)."""
+    import importlib
+
+    path = Path(importlib.import_module(module).__file__)
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path, strategy="code", size=size)
+    tok = chunkwise.get_tokenizer(None)
+    assert len(chunks) > 10
+    for c in chunks:
+        if c.start == 0 or text[c.start - 1] == "\n" or not text[:c.start].strip():
+            continue
+        if not text[text.rfind("\n", 0, c.start) + 1:c.start].strip():
+            continue  # only indentation before it
+        line = text[text.rfind("\n", 0, c.start) + 1:text.find("\n", c.start)]
+        assert tok.count(c.context + line) > size, (c.start, line, c.text[:40])

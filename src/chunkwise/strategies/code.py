@@ -35,7 +35,9 @@ def _statement_starts(index: DocumentIndex) -> list[int]:
     out = []
     for b in index.blocks:
         for pos in b.metadata.get("statements", ()) if b.kind == "code" else ():
-            out.append(_line_start(text, pos, b.start))
+            start = _line_start(text, pos, b.start)
+            if start == 0 or text[start - 1] in "\r\n":  # not a comment after code
+                out.append(start)
     return out
 
 
