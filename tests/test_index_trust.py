@@ -269,6 +269,34 @@ def test_disk_stays_bounded_over_fifty_edit_and_index_runs(tmp_path, static_embe
         assert index.check().clean
 
 
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_many_small_files_are_written_in_a_few_batches(store, tmp_path, postgres,
+                                                         static_embedder):
+    """Writes are batched across documents (not one write per file): 1,200 files
+    cost three LanceDB commits, and every store ends with exactly their rows."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(1200):
+        (docs / f"n{i:04d}.md").write_text(f"# Note {i}\n\nItem {i} is about topic {i % 31}.\n")
+    db = _db(store, tmp_path, postgres)
+    with Index(db) as index:
+        seen: list[int] = []
+        report = index.sync(docs, embedder=static_embedder,
+                            on_document=lambda r: seen.append(r.documents))
+        assert report.documents == report.changed == 1200 and seen == list(range(1, 1201))
+        if store.startswith("lancedb"):  # config, then 512 + 512 + 176 rows
+            assert index.store.table().version <= 6, index.store.table().version
+        rows, _ = index.store.rows()
+        assert len(rows) == len({r["id"] for r in rows}) == 1200
+        (docs / "n0007.md").write_text("# Note 7\n\nItem 7 changed its topic.\n")
+        (docs / "n0008.md").unlink()
+        again = index.sync(docs, embedder=static_embedder, prune=True)
+        assert (again.changed, again.removed, again.embedded) == (1, 1, 1)
+        rows, _ = index.store.rows()
+        assert len(rows) == 1199 and "n0008.md" not in {r["doc_id"] for r in rows}
+        assert index.check().clean
+
+
 def test_output_format_follows_the_extension(tmp_path, capsys):
     doc = tmp_path / "a.md"
     doc.write_text("# A\n\nSome text.\n")

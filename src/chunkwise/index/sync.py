@@ -76,9 +76,30 @@ def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
         store.set_config(config)
 
 
-def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chunk],
-                  stored: dict[str, str], report: IndexReport) -> None:
-    """Make the index hold exactly ``chunks`` for ``doc_id`` (upserts, then deletes)."""
+#: rows (to embed or rewrite) gathered across documents before one write
+BATCH_ROWS = 512
+
+
+@dataclass
+class _Pending:
+    """Writes planned for documents not yet written: rows to embed, rows whose
+    vector is kept, ids to delete. Written together (one store write, not one per
+    document), so thousands of small files cost a few writes."""
+
+    fresh: list[dict[str, Any]] = field(default_factory=list)
+    moved: list[dict[str, Any]] = field(default_factory=list)
+    kept: list[np.ndarray] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    documents: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.fresh) + len(self.moved) + len(self.stale)
+
+
+def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: dict[str, str],
+                  report: IndexReport, pending: _Pending) -> None:
+    """What makes the index hold exactly ``chunks`` for ``doc_id``, added to ``pending``."""
     rows = [row_of(c) for c in chunks]
     fresh = [r for r in rows if r["id"] not in stored]
     moved = [r for r in rows if r["id"] in stored and stored[r["id"]] != r["row_hash"]]
@@ -90,17 +111,34 @@ def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chu
     if fresh or moved or stale:
         report.changed += 1
     kept = store.vectors([r["id"] for r in moved]) if moved else {}
-    fresh += [r for r in moved if r["id"] not in kept]
-    moved = [r for r in moved if r["id"] in kept]
-    # embedded before the writes begin: a transaction is not held open by the model
+    pending.fresh += fresh + [r for r in moved if r["id"] not in kept]
+    pending.moved += [r for r in moved if r["id"] in kept]
+    pending.kept += [kept[r["id"]] for r in moved if r["id"] in kept]
+    pending.stale += sorted(stale)
+    pending.documents += 1
+
+
+def write_pending(store: Store, embedder: Any, pending: _Pending) -> None:
+    """Embed the pending rows (before the writes begin: a transaction is not held open
+    by the model), then write them in one transaction: upserts keyed by id, then
+    deletes. ``pending`` is emptied."""
     vectors = [np.asarray(embedder.embed([r["embed_text"] for r in part]), dtype=np.float32)
-               for part in batches(fresh, 256)]
+               for part in batches(pending.fresh, 256)]
     with store.transaction():
-        if moved:
-            store.upsert(moved, np.stack([kept[r["id"]] for r in moved]))
-        for part, vecs in zip(batches(fresh, 256), vectors):
-            store.insert(part, vecs)
-        store.delete(stale)
+        if pending.moved:
+            store.upsert(pending.moved, np.stack(pending.kept))
+        if pending.fresh:
+            store.insert(pending.fresh, np.concatenate(vectors))
+        store.delete(pending.stale)
+    pending.__init__()  # type: ignore[misc]
+
+
+def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chunk],
+                  stored: dict[str, str], report: IndexReport) -> None:
+    """Make the index hold exactly ``chunks`` for ``doc_id`` (upserts, then deletes)."""
+    pending = _Pending()
+    plan_document(store, doc_id, chunks, stored, report, pending)
+    write_pending(store, embedder, pending)
 
 
 def index_config(chunker_description: dict[str, Any], spec: str, embedder: Any,
@@ -128,22 +166,32 @@ def sync_documents(store: Store, embedder: Any,
     state = store.state()
     current: Document | None = None
     parts: list[Chunk] = []
+    pending = _Pending()
 
     def flush() -> None:
         if current is None:
             return
         report.seen.add(current.doc_id)
-        sync_document(store, embedder, current.doc_id, parts, state.get(current.doc_id, {}),
-                      report)
+        plan_document(store, current.doc_id, parts, state.get(current.doc_id, {}), report,
+                      pending)
+        if pending.size >= BATCH_ROWS:
+            write_pending(store, embedder, pending)
         if on_document is not None:
             on_document(report)
 
-    for doc, chunks in documents:
-        if doc is not current:
-            flush()
-            current, parts = doc, []
-        parts.extend(chunks)
+    try:
+        for doc, chunks in documents:
+            if doc is not current:
+                flush()
+                current, parts = doc, []
+            parts.extend(chunks)
+    except (InputError, KeyboardInterrupt):
+        if pending.documents:  # the documents read before the failure are kept
+            write_pending(store, embedder, pending)
+        raise
     flush()
+    if pending.documents:
+        write_pending(store, embedder, pending)
     if prune is not None:
         for doc_id, ids in state.items():
             if doc_id not in report.seen and prune(doc_id):
