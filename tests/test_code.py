@@ -198,7 +198,7 @@ def test_every_code_chunk_starts_a_line_unless_its_line_cannot_fit(module, size)
     the budget (a comment after a statement is not a cut point)."""
     import importlib
 
-    path = Path(importlib.import_module(module).__file__)
+    path = Path(str(importlib.import_module(module).__file__))
     text = path.read_text(encoding="utf-8")
     chunks = chunkwise.chunk(path, strategy="code", size=size)
     tok = chunkwise.get_tokenizer(None)
