@@ -232,3 +232,22 @@ def test_the_word_cache_starts_afresh_when_full_and_stays_exact():
         assert tok.count(text) == len(enc.ids)
         assert list(tok.token_starts(text)) == [o[0] for o in enc.offsets]
         assert len(tok._word_ids) <= 50 + len(set(text.split()))  # type: ignore[attr-defined]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["word", "naïve", "ünïcödé", "x", " ", "  ", "\n", "\n\n",
+                                 "\t", "\u00a0", "\u2028", "\u3000", "re-use", "3.14", "東京"]),
+                max_size=300), st.integers(1, 40))
+def test_words_listed_in_windows_give_the_same_tokens(parts, window):
+    """A long text's words are listed a window at a time (cut at a space or a line
+    break): the token starts and counts are those of the text listed at once."""
+    import copy
+
+    text = "".join(parts)
+    whole = get_tokenizer(None)  # a shared instance: the copy gets the small window
+    windowed = copy.copy(whole)
+    windowed.WORDS_WINDOW = window
+    assert whole.WORDS_WINDOW == 1 << 20 and windowed is not whole
+    a, b = whole.tokenize(text), windowed.tokenize(text)
+    assert np.array_equal(a.starts, b.starts) and np.array_equal(a.cum, b.cum)
+    assert int(b.cum[-1]) == whole.count(text)

@@ -27,7 +27,7 @@ from .errors import (
     UnstableIdWarning,
 )
 from .factory import get_chunker
-from .ids import path_of
+from .ids import name_of, path_of
 from .readers.sources import SkipCounter, SourceItem, Walk, has_magic, iter_sources
 from .strategies import Chunker
 from .types import Chunk, Document, OnError, Source, TokenizerSpec
@@ -132,7 +132,8 @@ def _documents_chunks(chunker: Chunker, sources: Iterator[SourceItem],
 
     for src in sources:
         if streamed(src):
-            yield from _streamed_chunks(chunker, src, handle, metadata)
+            yield from _streamed_chunks(chunker, src, handle, metadata, on_error, encoding,
+                                        format)
         else:
             yield from _loaded_chunks(chunker, iter((src,)), handle, on_error, encoding,
                                       format, metadata)
@@ -143,24 +144,30 @@ STREAM_BATCH = 4096
 
 
 def _streamed_chunks(chunker: Chunker, src: SourceItem, handle: Callable[[InputError], object],
-                     metadata: Mapping[str, Any] | None,
+                     metadata: Mapping[str, Any] | None, on_error: OnError = "raise",
+                     encoding: str | None = None, format: str | None = None,
                      ) -> Iterator[tuple[Document, list[Chunk]]]:
     """A large text file read and chunked a window at a time: the same chunks as
     whole, handed on in batches (each with the same document, whose text is not
     held); checked in full first, so an undecodable file yields nothing."""
-    from .stream import check_file, iter_file_chunks
+    from .stream import check_file, iter_file_chunks, window_chunker
 
     assert src.path is not None
-    doc_id = src.doc_id or str(src.path)
+    doc_id = src.doc_id or name_of(src.path)
     meta = MappingProxyType(dict(metadata)) if metadata else MappingProxyType({})
     try:
         check_file(src.path)
+        chosen = window_chunker(chunker, src.path)
     except InputError as exc:
         handle(exc)
         return
-    doc = Document("", doc_id, str(src.path), metadata=meta)
+    if chosen is None:  # auto chooses another strategy: the file is read whole
+        yield from _loaded_chunks(chunker, iter((src,)), handle, on_error, encoding, format,
+                                  metadata)
+        return
+    doc = Document("", doc_id, name_of(src.path), metadata=meta)
     batch: list[Chunk] = []
-    for c in iter_file_chunks(chunker, src.path, doc_id, metadata=meta):
+    for c in iter_file_chunks(chosen[0], src.path, doc_id, metadata=meta, strategy=chosen[1]):
         batch.append(c)
         if len(batch) >= STREAM_BATCH:
             yield doc, batch

@@ -29,8 +29,9 @@ from .types import Chunk, Document
 #: headings, no document-wide statistics), so a window gives the whole file's cuts
 STREAMABLE = ("fixed", "sentence", "recursive")
 
-#: files at least this large are streamed (when the strategy and format allow)
-STREAM_MIN_BYTES = 64 * 1024 * 1024
+#: files at least this large are streamed (when the strategy and format allow): a
+#: whole document takes about 10x its size while it is chunked
+STREAM_MIN_BYTES = 16 * 1024 * 1024
 
 #: characters chunked at once; the last quarter of a window is chunked again
 WINDOW_CHARS = 2 * 1024 * 1024
@@ -39,7 +40,32 @@ _READ_BYTES = 1024 * 1024
 
 
 def streamable(chunker: Chunker) -> bool:
-    return getattr(chunker, "name", None) in STREAMABLE
+    """A strategy whose cuts a window gives, or ``auto`` with its defaults (which
+    chooses ``recursive`` for plain text without structure: see :func:`window_chunker`)."""
+    name = getattr(chunker, "name", None)
+    return name in STREAMABLE or (name == "auto" and not chunker.options())
+
+
+def window_chunker(chunker: Chunker, path: Path) -> tuple[Chunker, str | None] | None:
+    """The chunker a file is read in windows with, and the strategy name to record in
+    each chunk's metadata: the chunker itself, or for ``auto`` the ``recursive``
+    strategy with its configuration when the file's first window (2 M characters) is
+    plain text auto chunks with ``recursive`` (no headings, tables, transcript, FAQ
+    or contract); None when auto would choose something else (the file is read whole)."""
+    if getattr(chunker, "name", None) != "auto":
+        return chunker, None
+    from .engine import DocumentIndex
+    from .readers import parse
+    from .strategies import STRATEGIES
+
+    with path.open("rb") as stream:
+        head = stream.read(4 * WINDOW_CHARS)
+    sample = head.decode("utf-8", "ignore")[:WINDOW_CHARS]
+    doc = parse(sample.encode("utf-8", "surrogatepass"), name_of(path), fmt="text")
+    choose = getattr(chunker, "choose")
+    if choose(doc, DocumentIndex(doc, chunker.tokenizer)) != "recursive":
+        return None
+    return STRATEGIES["recursive"](config=chunker.config), "recursive"
 
 
 def should_stream(chunker: Chunker, path: Path, format: str | None = None,
@@ -134,9 +160,11 @@ class _Utf8Text:
 
 def iter_file_chunks(chunker: Chunker, path: str | Path, doc_id: str | None = None, *,
                      window: int | None = None,
-                     metadata: Mapping[str, Any] | None = None) -> Iterator[Chunk]:
+                     metadata: Mapping[str, Any] | None = None,
+                     strategy: str | None = None) -> Iterator[Chunk]:
     """The chunks of a UTF-8 text file, equal to ``chunker.chunk(Path(path))``,
-    read and chunked a window at a time."""
+    read and chunked a window at a time (``strategy``: recorded in each chunk's
+    metadata, as ``auto`` does)."""
     path = Path(path)
     source = name_of(path)
     doc_id = doc_id or source
@@ -170,6 +198,9 @@ def iter_file_chunks(chunker: Chunker, path: str | Path, doc_id: str | None = No
                     + c.text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
                 occurrence = seen.get(digest, 0)
                 seen[digest] = occurrence + 1
+                if strategy is not None:
+                    c = dataclasses.replace(c, metadata=MappingProxyType(
+                        {**c.metadata, "strategy": strategy}))
                 c = dataclasses.replace(
                     c, id=content_id(doc_id, c.context, c.text, occurrence),
                     start=c.start + base, end=c.end + base,

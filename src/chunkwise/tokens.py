@@ -219,18 +219,28 @@ class HFTokenizer(TokenCounter):
         counts: np.ndarray = self._word_count.view()[ids]
         return counts
 
+    #: characters of text whose words are listed at once (the list of a whole long
+    #: document's words as Python strings would take ~10x the text)
+    WORDS_WINDOW = 1 << 20
+
     def tokenize(self, text: str) -> Tokens:
         if self.additive:
             # units are words (runs of non-whitespace), weighted by their token count:
             # exact wherever a chunk is cut at whitespace, which is where the engine
             # relies on it (elsewhere it re-counts)
-            starts = _word_starts(text)
+            all_starts, all_weights = [], []
+            for lo, hi in _windows_at_spaces(text, self.WORDS_WINDOW):
+                piece = text[lo:hi]
+                starts = _word_starts(piece)
+                weights = self._counts(self._split(piece))
+                assert len(weights) == len(starts)
+                all_starts.append(starts + lo)
+                all_weights.append(weights)
+            starts = np.concatenate(all_starts) if all_starts else np.zeros(0, np.int64)
             if len(starts) == 0:
                 return Tokens.from_starts([])
-            weights = self._counts(self._split(text))
-            assert len(weights) == len(starts)
             cum = np.zeros(len(starts) + 1, dtype=np.int64)
-            np.cumsum(weights, out=cum[1:])
+            np.cumsum(np.concatenate(all_weights), out=cum[1:])
             return Tokens(starts=starts, cum=cum)
         offsets = self._tok.encode(text, add_special_tokens=False).offsets
         if not offsets:
@@ -284,6 +294,21 @@ _PYTHON_ONLY_SPACE = re.compile("[\x0b\x0c\x1c-\x1f\x85\u2028\u2029]")
 _BERT_SPACE_CODES = np.array(sorted(
     {9, 10, 13, 32, 0xA0, 0x1680, 0x202F, 0x205F, 0x3000} | set(range(0x2000, 0x200B))),
     dtype=np.uint32)
+
+
+def _windows_at_spaces(text: str, size: int) -> Iterator[tuple[int, int]]:
+    """Consecutive ``[lo, hi)`` covering ``text``, each ending at a space or line
+    break (so no word spans two), about ``size`` characters each."""
+    lo, n = 0, len(text)
+    while lo < n:
+        hi = lo + size
+        if hi >= n:
+            hi = n
+        else:
+            found = [p for p in (text.find(" ", hi), text.find("\n", hi)) if p != -1]
+            hi = min(found) if found else n
+        yield lo, hi
+        lo = hi
 
 
 def _word_starts(text: str) -> np.ndarray:

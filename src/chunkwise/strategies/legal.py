@@ -391,7 +391,9 @@ class LegalChunker(Chunker):
         """References and defined terms of the piece's text, resolved into its context
         while they fit the budget."""
         text = index.text[piece.start:piece.end]
-        by_number = {c.number.lower(): c for c in clauses}
+        by_number = index.memo.get("legal-numbers")
+        if by_number is None:  # once per document, not once per chunk
+            by_number = index.memo["legal-numbers"] = {c.number.lower(): c for c in clauses}
         own_numbers = set()
         k: int | None = own
         while k is not None and k >= 0:
