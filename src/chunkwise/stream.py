@@ -62,7 +62,7 @@ def window_chunker(chunker: Chunker, path: Path) -> tuple[Chunker, str | None] |
         head = stream.read(4 * WINDOW_CHARS)
     sample = head.decode("utf-8", "ignore")[:WINDOW_CHARS]
     doc = parse(sample.encode("utf-8", "surrogatepass"), name_of(path), fmt="text")
-    choose = getattr(chunker, "choose")
+    choose = chunker.choose
     if choose(doc, DocumentIndex(doc, chunker.tokenizer)) != "recursive":
         return None
     return STRATEGIES["recursive"](config=chunker.config), "recursive"
