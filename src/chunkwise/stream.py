@@ -56,14 +56,14 @@ def window_chunker(chunker: Chunker, path: Path) -> tuple[Chunker, str | None] |
         return chunker, None
     from .engine import DocumentIndex
     from .readers import parse
-    from .strategies import STRATEGIES
+    from .strategies import STRATEGIES, AutoChunker
 
+    assert isinstance(chunker, AutoChunker)
     with path.open("rb") as stream:
         head = stream.read(4 * WINDOW_CHARS)
     sample = head.decode("utf-8", "ignore")[:WINDOW_CHARS]
     doc = parse(sample.encode("utf-8", "surrogatepass"), name_of(path), fmt="text")
-    choose = chunker.choose
-    if choose(doc, DocumentIndex(doc, chunker.tokenizer)) != "recursive":
+    if chunker.choose(doc, DocumentIndex(doc, chunker.tokenizer)) != "recursive":
         return None
     return STRATEGIES["recursive"](config=chunker.config), "recursive"
 
