@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
+
+import chunkwise
 import pytest
 
 from chunkwise import Index, IndexBusyError, name_of, path_of
@@ -371,6 +373,8 @@ def test_a_file_name_that_is_not_utf8_survives_jsonl_and_parquet(tmp_path, capsy
     odd_rows = [r for r in rows if "caf" in r["doc_id"]]
     assert odd_rows and odd_rows[0]["source"].endswith("caf\ufffde9.md")
     assert os.fsencode(path_of(odd_rows[0]["source"])) == odd  # maps back to the file
+    r = odd_rows[0]  # and offsets cite it, read through its stored name
+    assert chunkwise.read_text(r["source"])[r["start"]:r["end"]] == r["text"]
     code, _, err = _run(capsys, "chunk", docs, "-o", tmp_path / "chunks.parquet")
     assert code == 0 and err == ""
     table = pq.read_table(tmp_path / "chunks.parquet").to_pylist()

@@ -362,10 +362,14 @@ def read_text(path: str | Path, encoding: str | None = None, format: str | None 
     """The text that chunk offsets of the file ``path`` index: for text and
     Markdown files exactly what ``Path(path).read_bytes().decode("utf-8")``
     returns (a byte-order mark kept as U+FEFF, CRLF kept); for HTML, PDF and
-    other extracted formats the extracted text."""
+    other extracted formats the extracted text. ``path`` may be a chunk's ``source``
+    (a file name that is not UTF-8 is stored escaped: see :func:`name_of`)."""
     from .readers import read_path
 
-    return read_path(Path(path), encoding=encoding, fmt=format).text
+    where = Path(path)
+    if isinstance(path, str) and not os.path.lexists(where):
+        where = Path(path_of(path))
+    return read_path(where, encoding=encoding, fmt=format).text
 
 
 class Index:
