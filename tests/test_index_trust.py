@@ -15,10 +15,9 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
-
-import chunkwise
 import pytest
 
+import chunkwise
 from chunkwise import Index, IndexBusyError, name_of, path_of
 from chunkwise.cli import main
 
