@@ -84,6 +84,45 @@ def test_the_fast_reader_agrees_on_generated_markdown(lines, crlf, front):
     _same(text)
 
 
+_SEGMENT_LINES = st.sampled_from([
+    "# Title", "## Sub", "###### Deep", "#NoSpace", "text line", "", "", "   ", "```", "```python",
+    "~~~", "````", "    code line", "- item", "  - nested", "1. first", "> quote", "> # quoted",
+    "| a | b |", "|---|---|", "<!-- comment", "still comment", "-->", "<script>", "</script>",
+    "<pre>", "</pre>", "<div>", "</div>", "<?php", "?>", "<![CDATA[", "]]>", "Setext", "===",
+    "---", "é accented ü", "\t- tab item", "  # indented heading",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(_SEGMENT_LINES, max_size=60), size=st.integers(1, 80),
+       crlf=st.booleans())
+def test_markdown_parsed_in_segments_gives_the_blocks_of_the_whole(lines, size, crlf):
+    """A long document is parsed in segments (its parse tree takes ~10x the text),
+    cut only where no block can continue across: the same blocks as parsed whole."""
+    from chunkwise.readers import markdown
+
+    text = "\n".join(lines)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    whole = markdown.parse_markdown(text, "d")
+    cuts = markdown.segments(text, size)
+    assert cuts[0][0] == 0 and cuts[-1][1] == len(text)
+    assert all(a[1] == b[0] for a, b in zip(cuts, cuts[1:]))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markdown, "SEGMENT_CHARS", size)
+        assert markdown.parse_markdown(text, "d").blocks == whole.blocks
+
+
+def test_a_long_markdown_file_is_parsed_in_segments_with_the_same_blocks(monkeypatch):
+    from chunkwise.readers import markdown
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    whole = markdown.parse_markdown(text, "README.md")
+    monkeypatch.setattr(markdown, "SEGMENT_CHARS", 500)
+    assert len(markdown.segments(text, 500)) > 10
+    assert markdown.parse_markdown(text, "README.md").blocks == whole.blocks
+
+
 def test_a_panic_of_the_rust_parser_falls_back_to_markdown_it_py(monkeypatch):
     """markdown-it-pyrs 0.4.0 panics on ``[\\]`a`` with its inline rules on (we run
     block rules only); should it panic on anything, the pure-Python parser reads

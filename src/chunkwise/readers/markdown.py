@@ -29,13 +29,18 @@ class _Lines:
         self.text = text
         self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
         raw = text.encode("utf-8", "surrogatepass")
-        if len(raw) == len(text):
+        self.ascii = len(raw) == len(text)
+        if self.ascii:
             self._char_of_byte: np.ndarray | None = None
         else:  # the character each byte belongs to (and one past the end)
             lead = (np.frombuffer(raw, dtype=np.uint8) & 0xC0) != 0x80
             self._char_of_byte = np.append(np.cumsum(lead) - 1, len(text))
 
+    #: where the text the parser was given starts, in bytes of the whole text
+    base = 0
+
     def char(self, byte: int) -> int:
+        byte += self.base
         return byte if self._char_of_byte is None else int(self._char_of_byte[byte])
 
     def line_of(self, offset: int) -> int:
@@ -82,6 +87,55 @@ def _parser() -> Any:
 
 
 _PARSER: Any = None
+
+#: characters of Markdown parsed at once: the parser's tree takes ~10x its text, so a
+#: long document is parsed in segments, each cut before an ATX heading that follows
+#: a blank line outside fences and HTML blocks (where no block can continue across)
+SEGMENT_CHARS = 1 << 20
+_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
+_FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})")
+_HTML_OPEN = re.compile(r" {0,3}<(?:(script|pre|style|textarea)(?:[\s>]|$)|(!--)|(\?)|(![A-Za-z])"
+                        r"|(!\[CDATA\[))", re.I)
+_HTML_CLOSE = (re.compile(r"</(?:script|pre|style|textarea)>", re.I), re.compile("-->"),
+               re.compile(r"\?>"), re.compile(">"), re.compile(r"\]\]>"))
+
+
+def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
+    """``[lo, hi)`` spans covering ``text`` that parse as they do in place: each
+    (past ``size`` characters) ends before a line ``# ...`` at column 0 after a blank
+    line, outside a fenced code block or an HTML block that runs past blank lines."""
+    if len(text) <= size:
+        return [(0, len(text))]
+    out, lo, pos = [], 0, 0
+    fence: tuple[str, int] | None = None
+    html: Any = None
+    blank = True
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        end = len(text) if nl == -1 else nl + 1
+        line = text[pos:end].rstrip("\r\n")
+        if fence is not None:
+            close = line.lstrip(" ")
+            if len(line) - len(close) <= 3 and close.startswith(fence[0] * fence[1]) \
+                    and not close.strip(fence[0]).strip():
+                fence = None
+        elif html is not None:
+            if html.search(line):
+                html = None
+        else:
+            if blank and pos - lo >= size and _ATX.match(line):
+                out.append((lo, pos))
+                lo = pos
+            if m := _FENCE_OPEN.match(line):
+                fence = (m.group(1)[0], len(m.group(1)))
+            elif m := _HTML_OPEN.match(line):
+                kind = next(i for i in range(5) if m.group(i + 1))
+                if not _HTML_CLOSE[kind].search(line, m.end()):
+                    html = _HTML_CLOSE[kind]
+            blank = not line.strip()
+        pos = end
+    out.append((lo, len(text)))
+    return out
 
 
 def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
@@ -142,16 +196,20 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                 s, e = lines.span(node)
                 blocks.append(Block("html", s, e, trail.path))
 
-    try:
-        tree = _PARSER.tree(body)
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException:  # a panic in the Rust parser (pyo3 raises it as a BaseException)
-        from .markdown_py import parse_markdown as parse_slowly
+    ascii_only = lines.ascii
+    for lo, hi in segments(body, SEGMENT_CHARS):
+        try:
+            tree = _PARSER.tree(body[lo:hi])
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # a panic in the Rust parser (pyo3 raises a BaseException)
+            from .markdown_py import parse_markdown as parse_slowly
 
-        return parse_slowly(text, doc_id, source)
-    for node in tree.children:
-        visit(node, 0)
+            return parse_slowly(text, doc_id, source)
+        lines.base = lo if ascii_only else len(body[:lo].encode("utf-8", "surrogatepass"))
+        for node in tree.children:
+            visit(node, 0)
+        del tree
     return Document(text=text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(blocks), metadata=MappingProxyType(dict(meta)))
 
