@@ -126,28 +126,53 @@ def zscore(scores: np.ndarray) -> np.ndarray:
     return np.asarray((scores - mean) / np.where(std > 0, std, 1.0))
 
 
-def search(store: Store, query: str, embedder: Any, *, k: int = 5,
-           retriever: str = "hybrid", expand: bool = False) -> list[Hit]:
-    """The ``k`` best chunks for ``query``. ``dense``: the store's own
-    nearest-neighbour search by cosine similarity (the ranking of the evaluation's
-    dense retriever, without loading the index). ``bm25`` and ``hybrid``: the
-    evaluation's retriever (one implementation) over every row of the index, with
-    the stored vectors. ``expand`` (a hierarchical index): rank the smallest
-    chunks, return their parents, each once, in the order of their best child."""
+class RowSearch:
+    """Search over a fixed set of rows (an index read once): the retriever, with its
+    BM25 statistics and the stored vectors, built once per kind and reused for every
+    query (a server keeps one per index version)."""
 
-    if retriever == "dense" and not expand:
-        return store.search(np.asarray(embedder.embed([query]), dtype=np.float32)[0], k)
-    rows, vectors = store.rows()
-    if not rows:
-        return []
-    if expand:
-        by_id = {r["id"]: r for r in rows}
-        parents = {r["parent_id"] for r in rows if r.get("parent_id")}
-        if not parents:
-            raise ConfigError("expand needs a hierarchical index (chunks with parents)")
-        leaves = [i for i, r in enumerate(rows) if r["id"] not in parents]
-        hits = search_rows([rows[i] for i in leaves], vectors[leaves], query, embedder,
-                           k=len(leaves), retriever=retriever)
+    def __init__(self, rows: list[dict[str, Any]], vectors: np.ndarray, embedder: Any):
+        self.rows = rows
+        self.vectors = vectors
+        self.embedder = embedder
+        self._retrievers: dict[tuple[str, bool], tuple[Retriever, list[int]]] = {}
+
+    def _retriever(self, kind: str, leaves_only: bool) -> tuple[Retriever, list[int]]:
+        key = (kind, leaves_only)
+        if key not in self._retrievers:
+            which = list(range(len(self.rows)))
+            if leaves_only:
+                parents = {r["parent_id"] for r in self.rows if r.get("parent_id")}
+                if not parents:
+                    raise ConfigError("expand needs a hierarchical index (chunks with parents)")
+                which = [i for i in which if self.rows[i]["id"] not in parents]
+            rows = [self.rows[i] for i in which]
+            retr = Retriever([r["embed_text"] for r in rows], [r["doc_id"] for r in rows],
+                             kind=kind, embedder=self.embedder, vectors=self.vectors[which])
+            self._retrievers[key] = (retr, which)
+        return self._retrievers[key]
+
+    def search(self, query: str, k: int, retriever: str = "hybrid",
+               expand: bool = False) -> list[Hit]:
+        """The ``k`` best rows for ``query``; ``expand``: rank the smallest chunks and
+        return their parents, each once, in the order of their best child."""
+        if not self.rows:
+            return []
+        retr, which = self._retriever(retriever, expand)
+        if not which:
+            return []
+        if retriever == "dense":
+            scores = retr.dense_scores([query])[0]
+        elif retriever == "bm25":
+            scores = retr.bm25_scores([query])[0]
+        else:  # the z-score fusion rank() uses
+            scores = (retr.alpha * zscore(retr.dense_scores([query]))
+                      + (1.0 - retr.alpha) * zscore(retr.bm25_scores([query])))[0]
+        order = retr.rank([query], [""], len(which) if expand else k)[0]
+        hits = [Hit(float(scores[i]), self.rows[which[i]]) for i in order]
+        if not expand:
+            return hits
+        by_id = {r["id"]: r for r in self.rows}
         out: list[Hit] = []
         taken: set[str] = set()
         for hit in hits:
@@ -158,21 +183,24 @@ def search(store: Store, query: str, embedder: Any, *, k: int = 5,
             if len(out) == k:
                 break
         return out
-    return search_rows(rows, vectors, query, embedder, k=k, retriever=retriever)
+
+
+def search(store: Store, query: str, embedder: Any, *, k: int = 5,
+           retriever: str = "hybrid", expand: bool = False) -> list[Hit]:
+    """The ``k`` best chunks for ``query``. ``dense``: the store's own
+    nearest-neighbour search by cosine similarity (the ranking of the evaluation's
+    dense retriever, without loading the index). ``bm25`` and ``hybrid``: the
+    evaluation's retriever (one implementation) over every row of the index, with
+    the stored vectors. ``expand`` (a hierarchical index): rank the smallest
+    chunks, return their parents, each once, in the order of their best child."""
+    if retriever not in RETRIEVERS:
+        raise ConfigError(f"unknown retriever {retriever!r} (expected {', '.join(RETRIEVERS)})")
+    if retriever == "dense" and not expand:
+        return store.search(np.asarray(embedder.embed([query]), dtype=np.float32)[0], k)
+    rows, vectors = store.rows()
+    return RowSearch(rows, vectors, embedder).search(query, k, retriever, expand)
 
 
 def search_rows(rows: list[dict[str, Any]], vectors: np.ndarray, query: str, embedder: Any,
                 *, k: int, retriever: str) -> list[Hit]:
-    if not rows:
-        return []
-    retr = Retriever([r["embed_text"] for r in rows], [r["doc_id"] for r in rows],
-                     kind=retriever, embedder=embedder, vectors=vectors)
-    if retriever == "dense":
-        scores = retr.dense_scores([query])[0]
-    elif retriever == "bm25":
-        scores = retr.bm25_scores([query])[0]
-    else:  # the z-score fusion rank() uses
-        scores = (retr.alpha * zscore(retr.dense_scores([query]))
-                  + (1.0 - retr.alpha) * zscore(retr.bm25_scores([query])))[0]
-    order = retr.rank([query], [""], k)[0]
-    return [Hit(float(scores[i]), rows[i]) for i in order]
+    return RowSearch(rows, vectors, embedder).search(query, k, retriever)

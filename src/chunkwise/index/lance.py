@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..sinks import arrow_schema
-from .lock import file_lock
+from .lock import file_lock, writer_running
 from .store import CONFIG_TABLE, TABLE, Hit, Store, batches, sql_quote
 
 
@@ -44,6 +44,15 @@ class LanceStore(Store):
                     ) -> AbstractContextManager[None]:
         assert self.local_path is not None
         return file_lock(self.local_path, self.uri, wait, on_wait)
+
+    def version(self) -> Any:
+        if TABLE not in self._names():
+            return None
+        return self.db.open_table(TABLE).version  # the latest, not the handle's own
+
+    def writing(self) -> bool:
+        assert self.local_path is not None
+        return writer_running(self.local_path)
 
     def _names(self) -> list[str]:
         listed = self.db.list_tables()

@@ -33,6 +33,29 @@ def file_lock(folder: Path, what: str, wait: bool = True,
             if on_wait is not None:
                 on_wait()
             fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        os.ftruncate(fd, 0)  # who writes, for readers that keep their snapshot meanwhile
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        try:
+            yield
+        finally:
+            os.ftruncate(fd, 0)
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def writer_running(folder: Path) -> bool:
+    """Whether a run is writing the index in ``folder`` now (without touching the
+    lock: a reader never delays a writer): the pid the holder wrote, still alive."""
+    try:
+        pid = int((folder / LOCK_NAME).read_text().strip() or 0)
+    except (OSError, ValueError):
+        return False
+    if pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False  # a run killed while writing: its lock is gone with it
+    except PermissionError:
+        return True
+    return True

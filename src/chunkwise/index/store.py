@@ -57,6 +57,16 @@ class Store:
         The base: no lock (a server's writes are upserts by id: never doubled)."""
         return contextlib.nullcontext()
 
+    def version(self) -> Any:
+        """Something that changes with every write (None: the store cannot say; a
+        reader then compares :meth:`state`)."""
+        return None
+
+    def writing(self) -> bool:
+        """Whether another process is writing the index now (a reader keeps the
+        snapshot it has until the run is done). The base: never known."""
+        return False
+
     def get_config(self) -> dict[str, Any] | None:
         raise NotImplementedError
 

@@ -1,0 +1,226 @@
+"""``chunkwise serve``: one process that keeps an index open and answers over HTTP.
+
+The embedder is loaded once; the rows and BM25 statistics that ``bm25`` and
+``hybrid`` need are read once per version of the index and kept. Each request
+looks at the index's version first (LanceDB: the table's latest version;
+other stores: the ids and row hashes): a change made by ``chunkwise index`` is
+seen by the next request, and while a run is still writing (LanceDB: the
+writer's lock file names a live process) the server keeps answering from the
+snapshot it has, so no answer mixes a half-done run with the old index.
+
+Endpoints (OpenAPI schema at ``/openapi.json``, pages at ``/docs``):
+
+- ``POST /search`` ``{query, k, retriever, expand}`` -> ranked hits with ``id``,
+  ``doc_id``, ``source``, ``start``, ``end``, ``page``, ``headings``, ``kind``,
+  ``text``, ``score``;
+- ``GET /documents/{doc_id}`` -> the document's text (read from its file, when
+  it is still the text the index was built from) and its chunks' spans;
+- ``GET /health`` -> the index, its size and embedder.
+
+A bad request is a 4xx with ``{"error": "one line"}``; nothing a request does
+stops the server. With ``token``, every request but ``/health`` needs
+``Authorization: Bearer TOKEN``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import threading
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .api import Index, read_text
+from .errors import ChunkwiseError, ConfigError, InputError
+from .retrieval import RETRIEVERS, RowSearch
+
+#: the fields of a hit in an answer (every row field but the stored hash and vector)
+HIT_FIELDS = ("id", "doc_id", "source", "start", "end", "page", "headings", "kind", "text",
+              "context", "token_count", "parent_id", "level", "metadata")
+
+
+class SearchRequest(BaseModel):
+    """The body of ``POST /search``."""
+
+    model_config = ConfigDict(extra="forbid")
+    query: str = Field(min_length=1, max_length=10_000)
+    k: int = Field(5, ge=1, le=1000)
+    retriever: Literal["dense", "bm25", "hybrid"] = "hybrid"
+    expand: bool = False
+
+
+class Searcher:
+    """An index kept open for many queries (thread-safe)."""
+
+    def __init__(self, uri: str):
+        from .embed import get_embedder
+
+        self.uri = uri
+        self.index = Index(uri, create=False)
+        config = self.index.config()
+        if config is None:
+            raise ConfigError(f"no index at {uri} (build one with chunkwise index)")
+        self.config = config
+        self.embedder = get_embedder(config["embedder"], cache=False)
+        self._lock = threading.Lock()
+        self._version: Any = self._current_version()
+        self._rows: RowSearch | None = None
+
+    def _current_version(self) -> Any:
+        version = self.index.store.version()
+        if version is not None:
+            return version
+        digest = hashlib.blake2b(digest_size=16)
+        for doc_id, ids in sorted(self.index.store.state().items()):
+            for cid, row_hash in sorted(ids.items()):
+                digest.update(f"{doc_id}\0{cid}\0{row_hash}\n".encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def refresh(self) -> None:
+        """Move to the index's latest version, unless a run is writing it now."""
+        with self._lock:
+            if self.index.store.writing():
+                return
+            version = self._current_version()
+            if version != self._version:
+                self.index.close()
+                self.index = Index(self.uri, create=False)
+                self._version, self._rows = version, None
+
+    def rows(self) -> RowSearch:
+        with self._lock:
+            if self._rows is None:
+                rows, vectors = self.index.store.rows()
+                self._rows = RowSearch(rows, vectors, self.embedder)
+            return self._rows
+
+    def search(self, query: str, k: int = 5, retriever: str = "hybrid",
+               expand: bool = False) -> list[dict[str, Any]]:
+        import numpy as np
+
+        if not query.strip():
+            raise ConfigError("the query is empty: give the question to search for")
+        if retriever not in RETRIEVERS:
+            raise ConfigError(f"unknown retriever {retriever!r} (expected "
+                              f"{', '.join(RETRIEVERS)})")
+        self.refresh()
+        if retriever == "dense" and not expand:
+            vector = np.asarray(self.embedder.embed([query]), dtype=np.float32)[0]
+            hits = self.index.store.search(vector, k)
+        else:
+            hits = self.rows().search(query, k, retriever, expand)
+        return [{**_fields(h.row), "rank": i, "score": round(h.score, 6)}
+                for i, h in enumerate(hits, 1)]
+
+    def document(self, doc_id: str) -> dict[str, Any] | None:
+        self.refresh()
+        rows = [r for r in self.rows().rows if r["doc_id"] == doc_id]
+        if not rows:
+            return None
+        rows.sort(key=lambda r: (r.get("level") or 0, r["start"], r["end"]))
+        source = rows[0].get("source")
+        text: str | None = None
+        if source:
+            try:
+                text = read_text(source)
+            except (InputError, OSError):
+                text = None
+        if text is not None and any(text[r["start"]:r["end"]] != r["text"] for r in rows):
+            text = None  # the file changed since it was indexed: its offsets would lie
+        return {"doc_id": doc_id, "source": source, "text": text,
+                "chunks": [{f: r.get(f) for f in ("id", "start", "end", "kind", "headings",
+                                                  "page", "level", "parent_id")}
+                           for r in rows]}
+
+    def health(self) -> dict[str, Any]:
+        self.refresh()
+        state = self.index.store.state()
+        return {"status": "ok", "index": self.uri, "documents": len(state),
+                "chunks": sum(len(v) for v in state.values()),
+                "embedder": self.config.get("embedder"), "model": self.config.get("model")}
+
+    def close(self) -> None:
+        self.index.close()
+
+
+def create_app(uri: str, token: str | None = None) -> Any:
+    """The ASGI application serving the index at ``uri``."""
+    from fastapi import FastAPI, Request
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse
+
+    searcher = Searcher(uri)
+    app = FastAPI(title="chunkwise", description=f"Search the index at {uri}",
+                  version=_version())
+    app.state.searcher = searcher
+
+    @app.middleware("http")
+    async def bearer(request: Request, call_next: Any) -> Any:
+        if token and request.url.path != "/health":
+            given = request.headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return JSONResponse({"error": "a bearer token is required (Authorization: "
+                                              "Bearer TOKEN)"}, status_code=401)
+        try:
+            return await call_next(request)
+        except Exception as exc:  # the server outlives any request
+            return JSONResponse({"error": f"internal error: {type(exc).__name__}: {exc}"},
+                                status_code=500)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Any:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ())
+                         if p != "body" and not isinstance(p, int)) or "body"
+        return JSONResponse({"error": f"{where}: {first.get('msg', 'invalid')}"},
+                            status_code=422)
+
+    @app.exception_handler(ChunkwiseError)
+    async def refused(request: Request, exc: ChunkwiseError) -> Any:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.post("/search")
+    def search(body: SearchRequest) -> dict[str, Any]:
+        return {"hits": searcher.search(body.query, body.k, body.retriever, body.expand)}
+
+    @app.get("/documents/{doc_id:path}")
+    def document(doc_id: str) -> Any:
+        found = searcher.document(doc_id)
+        if found is None:
+            return JSONResponse({"error": f"no document {doc_id!r} in the index"},
+                                status_code=404)
+        return found
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        return searcher.health()
+
+    return app
+
+
+def _fields(row: dict[str, Any]) -> dict[str, Any]:
+    out = {f: row.get(f) for f in HIT_FIELDS}
+    if isinstance(out["metadata"], str):  # stored as JSON text
+        out["metadata"] = json.loads(out["metadata"])
+    return out
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def serve(uri: str, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
+          log_level: str = "warning") -> None:
+    """Run the server until interrupted."""
+    import uvicorn
+
+    token = token or os.environ.get("CHUNKWISE_TOKEN") or None
+    uvicorn.run(create_app(uri, token), host=host, port=port, log_level=log_level)
+
+
+__all__ = ["HIT_FIELDS", "Searcher", "create_app", "serve"]
