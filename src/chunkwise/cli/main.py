@@ -41,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
 COMMANDS: dict[str, Command] = {
     "chunk": chunk.cmd_chunk, "eval": eval.cmd_eval, "view": misc.cmd_view,
     "distill": misc.cmd_distill, "index": index.cmd_index, "search": index.cmd_search,
-    "questions": misc.cmd_questions, "serve": serve.cmd_serve}
+    "questions": misc.cmd_questions, "serve": serve.cmd_serve,
+    "mcp": serve.cmd_mcp}
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,

@@ -1,4 +1,5 @@
-"""``chunkwise serve``: the index over HTTP (see :mod:`chunkwise.serve`)."""
+"""``chunkwise serve``: the index over HTTP (see :mod:`chunkwise.serve`);
+``chunkwise mcp``: the index as an MCP server over stdio (:mod:`chunkwise.mcp`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     s.add_argument("--token", default=None, metavar="TOKEN",
                    help="require 'Authorization: Bearer TOKEN' (default: $CHUNKWISE_TOKEN)")
+    m = sub.add_parser(
+        "mcp", help="serve the index to agents as an MCP server (stdio)",
+        description="A Model Context Protocol server on standard input and output with the "
+                    "tools search(query, k, retriever) and read(doc_id, start, end); give "
+                    "agents the command 'chunkwise mcp --db URI'.")
+    m.add_argument("--db", required=True, metavar="URI", help="the index (as for index)")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -44,6 +51,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"chunkwise: serving {args.db} on http://{args.host}:{args.port} (Ctrl-C to stop)",
           flush=True)
     serve(args.db, host=args.host, port=args.port, token=token)
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from ..errors import MissingExtraError
+
+    try:
+        from ..mcp import run
+    except ImportError as exc:
+        raise MissingExtraError("chunkwise mcp", exc.name, "mcp") from None
+    run(args.db)
     return 0
 
 
