@@ -79,13 +79,14 @@ class Searcher:
                 digest.update(f"{doc_id}\0{cid}\0{row_hash}\n".encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
 
-    def refresh(self) -> None:
-        """Move to the index's latest version, unless a run is writing it now."""
+    def refresh(self, force: bool = False) -> None:
+        """Move to the index's latest version, unless a run is writing it now
+        (``force``: even then, when the snapshot held can no longer be read)."""
         with self._lock:
-            if self.index.store.writing():
+            if self.index.store.writing() and not force:
                 return
             version = self._current_version()
-            if version != self._version:
+            if version != self._version or force:
                 self.index.close()
                 self.index = Index(self.uri, create=False)
                 self._version, self._rows = version, None
@@ -107,11 +108,20 @@ class Searcher:
             raise ConfigError(f"unknown retriever {retriever!r} (expected "
                               f"{', '.join(RETRIEVERS)})")
         self.refresh()
-        if retriever == "dense" and not expand:
-            vector = np.asarray(self.embedder.embed([query]), dtype=np.float32)[0]
-            hits = self.index.store.search(vector, k)
-        else:
-            hits = self.rows().search(query, k, retriever, expand)
+        for attempt in (1, 2):
+            try:
+                if retriever == "dense" and not expand:
+                    vector = np.asarray(self.embedder.embed([query]), dtype=np.float32)[0]
+                    hits = self.index.store.search(vector, k)
+                else:
+                    hits = self.rows().search(query, k, retriever, expand)
+                break
+            except ChunkwiseError:
+                raise
+            except Exception:  # the snapshot's files removed by a run finishing: once more
+                if attempt == 2:
+                    raise
+                self.refresh(force=True)
         return [{**_fields(h.row), "rank": i, "score": round(h.score, 6)}
                 for i, h in enumerate(hits, 1)]
 
