@@ -63,8 +63,17 @@ def test_two_runs_at_once_leave_one_row_per_id(store, tmp_path, postgres, static
     db = _db(store, tmp_path, postgres)
     cmd = _cli("index", str(docs), "--db", db, "--embedder", static_embedder, "--size", "64",
                "--no-progress")
-    runs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for _ in range(2)]
+    # both started while a third holder writes: they overlap whatever their speed
+    with Index(db) as holder, holder.store.writer_lock():
+        runs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True) for _ in range(2)]
+        heard = []
+        for p in runs:  # each says it waits before the holder lets go
+            assert p.stderr is not None
+            line = p.stderr.readline()
+            while line and "waiting for it" not in line:
+                line = p.stderr.readline()
+            heard.append(line)
     results = [p.communicate(timeout=600) for p in runs]
     assert [p.returncode for p in runs] == [0, 0], results
     rows = _rows(db)
@@ -74,7 +83,7 @@ def test_two_runs_at_once_leave_one_row_per_id(store, tmp_path, postgres, static
     assert all(m and int(m.group(1).replace(",", "")) == len(ids) for m in summaries)
     # one run embedded everything, the other (which waited) nothing
     assert sorted(int(m.group(2).replace(",", "")) for m in summaries if m) == [0, len(ids)]
-    assert any("waiting for it" in err for _, err in results)
+    assert all("another run is writing" in line for line in heard)
     with Index(db) as index:
         assert index.check().clean
 
