@@ -56,6 +56,19 @@ def test_large_files_stream_through_the_api_with_the_same_chunks(tmp_path, monke
     assert not stream.should_stream(get_chunker("auto", size=64, code_language="python"), path)
 
 
+def _count_streamed(monkeypatch) -> list:
+    """The paths the real ``iter_file_chunks`` is called with, from now on."""
+    used: list = []
+    real = stream.iter_file_chunks
+
+    def spy(*args, **kwargs):
+        used.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(stream, "iter_file_chunks", spy)
+    return used
+
+
 def test_auto_streams_plain_text_when_its_first_window_is_plain(tmp_path, monkeypatch):
     path = tmp_path / "big.txt"
     para = "The quick brown fox jumps over the lazy dog. " * 12
@@ -67,14 +80,7 @@ def test_auto_streams_plain_text_when_its_first_window_is_plain(tmp_path, monkey
     whole_talk = chunkwise.chunk(talk, "auto", size=64)
     assert {c.metadata["strategy"] for c in whole} == {"recursive"}
     assert {c.metadata["strategy"] for c in whole_talk} == {"transcript"}
-    used = []
-    real = stream.iter_file_chunks
-
-    def spy(*args, **kwargs):  # the real function, counted
-        used.append(args[1])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(stream, "iter_file_chunks", spy)
+    used = _count_streamed(monkeypatch)
     monkeypatch.setattr(stream, "STREAM_MIN_BYTES", 1000)
     monkeypatch.setattr(stream, "WINDOW_CHARS", 20_000)
     assert stream.should_stream(get_chunker("auto", size=64), path)
@@ -154,14 +160,7 @@ def test_the_command_line_streams_large_text_files(tmp_path, monkeypatch, capsys
                                 for i in range(300)))
     assert main(["chunk", str(path), "--strategy", "recursive", "--size", "64"]) == 0
     whole = capsys.readouterr().out
-    used = []
-    real = stream.iter_file_chunks
-
-    def spy(*args, **kwargs):  # the real function, counted
-        used.append(args[1])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(stream, "iter_file_chunks", spy)
+    used = _count_streamed(monkeypatch)
     monkeypatch.setattr(stream, "STREAM_MIN_BYTES", 1000)
     monkeypatch.setattr(stream, "WINDOW_CHARS", 10_000)
     assert main(["chunk", str(path), "--strategy", "recursive", "--size", "64", "--summary"]) == 0
