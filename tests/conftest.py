@@ -51,3 +51,26 @@ def postgres(tmp_path_factory):
     server.psql("CREATE EXTENSION IF NOT EXISTS vector;")
     yield server.get_uri()
     server.cleanup()
+
+
+DOCS_TAR = Path(__file__).parent / "data" / "docs" / "fastapi-pydantic-docs.tar.xz"
+
+
+@pytest.fixture(scope="session")
+def docs_index(tmp_path_factory, static_embedder):
+    """The bundled FastAPI + Pydantic docs (``docs/fastapi``, ``docs/pydantic``) and an
+    index of them at ``idx`` (root ``docs``, metadata ``project`` = fastapi or
+    pydantic), built once per session with the static embedder."""
+    import tarfile
+
+    from chunkwise import Index
+
+    tmp = tmp_path_factory.mktemp("docs-index")
+    with tarfile.open(DOCS_TAR) as tar:
+        tar.extractall(tmp / "docs", filter="data")
+    with Index(str(tmp / "idx")) as index:
+        index.sync(tmp / "docs" / "fastapi", embedder=static_embedder,
+                   metadata={"project": "fastapi"}, root=tmp / "docs")
+        index.sync(tmp / "docs" / "pydantic", embedder=static_embedder,
+                   metadata={"project": "pydantic"})
+    return tmp

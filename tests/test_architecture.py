@@ -17,7 +17,7 @@ from helpers import QUAL, assert_invariants, check_hierarchy, independent_minilm
 PUBLIC = {
     "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "CodeChunker",
     "ConfigError", "Document", "EmbedderError", "ExtractionWarning", "FaqChunker",
-    "FixedChunker", "HierarchicalChunker", "Index", "IndexBusyError", "InputError", "JsonChunker", "LLMError",
+    "FixedChunker", "Filter", "HierarchicalChunker", "Index", "IndexBusyError", "InputError", "JsonChunker", "LLMError",
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
     "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
@@ -36,7 +36,7 @@ def test_public_api_is_exactly_all():
                                  "strategies", "tokens", "types", "embed", "eval", "sinks", "cli", "view",
                                  "factory", "registry", "retrieval", "cache",
                                  "parallel", "ray", "stream", "adapters", "index", "llm",
-                                 "contextual", "questions"}
+                                 "contextual", "questions", "filters"}
 
 
 def test_every_strategy_class_is_registered_and_exported():

@@ -17,7 +17,7 @@ PACKAGE = SRC / "chunkwise"
 FLOORS: list[tuple[str, ...]] = [
     # the ground: data types, errors, ids, the registry type, where caches live
     ("chunkwise.types", "chunkwise.errors", "chunkwise.ids", "chunkwise.registry",
-     "chunkwise.cache"),
+     "chunkwise.cache", "chunkwise.filters"),
     # counting tokens and reading formats; the options every strategy shares; sinks
     ("chunkwise.tokens", "chunkwise.config", "chunkwise.readers", "chunkwise.readers.*",
      "chunkwise.sinks", "chunkwise.view"),

@@ -3,7 +3,7 @@
 The public API is small: :func:`chunk` and :func:`iter_chunks`, :class:`Index` (an
 index kept in sync with documents, and searched), the strategy classes (each also
 reachable by name through :func:`get_chunker`), the data types,
-:func:`get_tokenizer`, the registries plug-ins extend, and the error types.
+:class:`Filter` (which chunks a search returns), :func:`get_tokenizer`, the registries plug-ins extend, and the error types.
 Everything else is an implementation detail.
 """
 
@@ -24,6 +24,7 @@ from .errors import (
     UnstableIdWarning,
 )
 from .factory import get_chunker
+from .filters import Filter
 from .ids import name_of, path_of
 from .levels import Level
 from .registry import Registry
@@ -52,7 +53,7 @@ __version__ = "0.2.0"
 
 __all__ = [
     "AutoChunker", "Block", "Chunk", "ChunkConfig", "Chunker", "ChunkwiseError", "CodeChunker",
-    "ConfigError", "Document", "EmbedderError", "ExtractionWarning", "FaqChunker",
+    "ConfigError", "Document", "EmbedderError", "ExtractionWarning", "FaqChunker", "Filter",
     "FixedChunker", "HierarchicalChunker", "Index", "IndexBusyError", "InputError", "JsonChunker", "LLMError",
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",

@@ -27,6 +27,7 @@ from .errors import (
     UnstableIdWarning,
 )
 from .factory import get_chunker
+from .filters import Filter, is_glob
 from .ids import name_of, path_of
 from .readers.sources import SkipCounter, SourceItem, Walk, has_magic, iter_sources
 from .strategies import Chunker
@@ -412,7 +413,8 @@ class Index:
              wait: bool = True, on_wait: Callable[[], object] | None = None,
              follow_links: bool = False, on_error: OnError = "raise",
              encoding: str | None = None,
-             on_document: Callable[[Any], None] | None = None) -> Any:
+             on_document: Callable[[Any], None] | None = None,
+             metadata: Mapping[str, Any] | None = None) -> Any:
         """Chunk every document of ``source`` (as :func:`iter_chunks` reads it; strings
         are paths here), embed only chunks the index does not hold, rewrite rows that
         moved, delete chunks a document no longer has. Returns an
@@ -427,7 +429,9 @@ class Index:
         :class:`~chunkwise.errors.IndexBusyError`. Folders are walked as for
         :func:`iter_chunks`: what is not a document is passed over and counted in
         ``report.skipped``; links to files outside a folder are followed only with
-        ``follow_links``; the index's own folder is never read."""
+        ``follow_links``; the index's own folder is never read. ``metadata``: fields
+        added to every document's (a search's ``filter={"metadata": ...}`` finds them;
+        changing them rewrites the rows, without embedding anything again)."""
         from .embed import get_embedder
         from .index.sync import IndexReport, check_config, index_config, sync_documents
         from .readers.sources import SkipCounter
@@ -451,18 +455,23 @@ class Index:
             walk = Walk(root=top, exclude=exclude, follow_links=follow_links, on_skip=skipped)
             documents = iter_documents_chunks(chunker, source, on_error=failed,
                                               encoding=encoding, strings_are_paths=True,
-                                              walk=walk)
+                                              walk=walk, metadata=metadata)
             sync_documents(self.store, model, documents, report=report, on_document=on_document,
                            prune=_gone(source, top) if prune else None)
             report.skipped = skipped.line()
             return report
 
     def search(self, query: str, k: int = 5, *, retriever: str = "hybrid",
-               expand: bool = False) -> list[Any]:
+               expand: bool = False, filter: Filter | Mapping[str, Any] | None = None,
+               ) -> list[Any]:
         """The ``k`` best chunks for ``query`` (:class:`~chunkwise.index.Hit`: ``score``
         and ``row``, every field of the chunk), ranked by ``retriever`` (``dense``: the
         store's own nearest-neighbour search; ``bm25``; ``hybrid``); ``expand``: a
-        hierarchical index's parents of the best small chunks, each once."""
+        hierarchical index's parents of the best small chunks, each once.
+
+        ``filter``: only chunks it matches, e.g. ``{"path": "guide/", "kind": "table",
+        "page": [3, 7], "metadata": {"team": "docs"}}`` (see :mod:`chunkwise.filters`;
+        an absolute path is taken relative to the index's root)."""
         from .embed import get_embedder
         from .retrieval import search
 
@@ -474,8 +483,21 @@ class Index:
         if config is None:
             raise ConfigError(f"no index at {self.uri} (build one with Index.sync or "
                               "chunkwise index)")
+        where = self.filter(filter)
         model = get_embedder(config["embedder"], cache=False)  # the one it was built with
-        return search(self.store, query, model, k=k, retriever=retriever, expand=expand)
+        return search(self.store, query, model, k=k, retriever=retriever, expand=expand,
+                      where=where)
+
+    def filter(self, value: Filter | Mapping[str, Any] | None) -> Filter | None:
+        """A filter in this index's terms: its written form read (a ConfigError names
+        what is wrong), absolute paths made relative to the index's root."""
+        where = Filter.of(value)
+        if where is None or not where.path:
+            return where
+        config = self.config() or {}
+        root = config.get("root")
+        paths = tuple(_relative_filter_path(p, root) for p in where.path)
+        return dataclasses.replace(where, path=paths)
 
     def check(self, repair: bool = False) -> Any:
         """Verify the index: its configuration readable, one row per id, every row with
@@ -487,6 +509,23 @@ class Index:
 
         with self.store.writer_lock(True, None) if repair else _nothing():
             return check_index(self.store, repair=repair)
+
+
+def _relative_filter_path(path: str, root: str | None) -> str:
+    """A filter path as the index names documents: an absolute one relative to its root."""
+    if not os.path.isabs(path):
+        return path
+    if root is None:
+        raise ConfigError(f"filter path {path!r}: this index names documents as given, "
+                          "not relative to a folder: give the name a hit shows as doc_id")
+    full = path if is_glob(path) else os.path.realpath(path)
+    top = root.rstrip("/") + "/"
+    if full.rstrip("/") == root.rstrip("/"):
+        return "**"
+    if not full.startswith(top):
+        raise ConfigError(f"filter path {path!r} is not under the index's root {root}")
+    rest = full[len(top):]
+    return name_of(rest) if not is_glob(path) else rest
 
 
 def _nothing() -> contextlib.AbstractContextManager[None]:

@@ -4,7 +4,9 @@ user's documents and cite them.
 
 Tools:
 
-- ``search(query, k=5, retriever="hybrid")``: the ranked chunks, each with
+- ``search(query, k=5, retriever="hybrid", filter=None)``: the ranked chunks
+  (``filter``: ``{"path": "guide/", "kind": "table", "page": [3, 7], "metadata":
+  {"team": "docs"}}``, as ``chunkwise serve`` takes it), each with
   ``doc_id``, ``source``, ``start``, ``end``, ``page``, ``headings``, ``text`` and
   ``score`` (the same answer as ``chunkwise serve``'s ``POST /search``);
 - ``read(doc_id, start=0, end=None)``: the document's text from ``start`` to
@@ -20,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import ChunkwiseError
-from .serve import Searcher
+from .serve import Searcher, SearchFilter
 
 #: the most characters ``read`` returns at once
 READ_MAX = 20_000
@@ -38,13 +40,17 @@ def create_server(uri: str) -> Any:
                      "its file and character span. `read` returns the text around a hit.")
 
     @server.tool()
-    def search(query: str, k: int = 5, retriever: str = "hybrid") -> dict[str, Any]:
+    def search(query: str, k: int = 5, retriever: str = "hybrid",
+               filter: SearchFilter | None = None) -> dict[str, Any]:
         """Search the indexed documents: the k best passages for the query, each with
-        its document, character span, heading trail, text and score."""
+        its document, character span, heading trail, text and score. filter narrows
+        them: path (a folder like 'guide/' or a glob like '**/*.md'), kind (prose,
+        table, code, ...), strategy, page (3 or [3, 7]), metadata ({key: value})."""
         if isinstance(k, bool) or not 1 <= k <= 100:
             raise ToolError(f"k must be between 1 and 100, got {k}")
+        where = filter.model_dump(exclude_none=True) if filter is not None else None
         try:
-            return {"hits": searcher.search(query, k, retriever)}
+            return {"hits": searcher.search(query, k, retriever, filter=where)}
         except ChunkwiseError as exc:
             raise ToolError(str(exc)) from None
 

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 
 from .errors import ConfigError
-from .index.store import Hit, Store
+from .filters import Filter
+from .index.store import Hit, Store, filtered_search
 
 RETRIEVERS = ("dense", "bm25", "hybrid")
 RRF_K = 60
@@ -136,6 +137,7 @@ class RowSearch:
         self.vectors = vectors
         self.embedder = embedder
         self._retrievers: dict[tuple[str, bool], tuple[Retriever, list[int]]] = {}
+        self._allowed: dict[tuple[Filter, bool], np.ndarray] = {}
 
     def _retriever(self, kind: str, leaves_only: bool) -> tuple[Retriever, list[int]]:
         key = (kind, leaves_only)
@@ -153,22 +155,26 @@ class RowSearch:
         return self._retrievers[key]
 
     def search(self, query: str, k: int, retriever: str = "hybrid",
-               expand: bool = False) -> list[Hit]:
+               expand: bool = False, where: Filter | None = None) -> list[Hit]:
         """The ``k`` best rows for ``query``; ``expand``: rank the smallest chunks and
-        return their parents, each once, in the order of their best child."""
+        return their parents, each once, in the order of their best child. ``where``:
+        only rows it matches are ranked (with ``expand``, the small chunks), and
+        hybrid's z-scores are taken over those rows."""
         if not self.rows:
             return []
         retr, which = self._retriever(retriever, expand)
         if not which:
             return []
-        if retriever == "dense":
-            scores = retr.dense_scores([query])[0]
-        elif retriever == "bm25":
-            scores = retr.bm25_scores([query])[0]
-        else:  # the z-score fusion rank() uses
-            scores = (retr.alpha * zscore(retr.dense_scores([query]))
-                      + (1.0 - retr.alpha) * zscore(retr.bm25_scores([query])))[0]
-        order = retr.rank([query], [""], len(which) if expand else k)[0]
+        if not where:
+            scores = self._scores(retr, retriever, query)
+            order = retr.rank([query], [""], len(which) if expand else k)[0]
+        else:
+            allowed = self._allowed_rows(where, expand, which)
+            scores = np.full(len(which), -np.inf, dtype=np.float32)
+            if len(allowed):
+                scores[allowed] = self._scores(retr, retriever, query, allowed)
+            depth = len(allowed) if expand else min(k, len(allowed))
+            order = [int(i) for i in allowed[np.argsort(-scores[allowed], kind="stable")][:depth]]
         hits = [Hit(float(scores[i]), self.rows[which[i]]) for i in order]
         if not expand:
             return hits
@@ -184,21 +190,50 @@ class RowSearch:
                 break
         return out
 
+    def _allowed_rows(self, where: Filter, leaves_only: bool, which: list[int]) -> np.ndarray:
+        """Positions (in ``which``) of the rows ``where`` matches, kept per filter."""
+        key = (where, leaves_only)
+        if key not in self._allowed:
+            if len(self._allowed) >= 256:
+                self._allowed.clear()
+            self._allowed[key] = np.asarray([i for i, row in enumerate(which)
+                                             if where.matches(self.rows[row])], dtype=np.int64)
+        return self._allowed[key]
+
+    @staticmethod
+    def _scores(retr: Retriever, kind: str, query: str,
+                among: np.ndarray | None = None) -> np.ndarray:
+        """Scores of the rows (``among``: of those positions only; hybrid z-scores them
+        among themselves)."""
+        def pick(scores: np.ndarray) -> np.ndarray:
+            return scores if among is None else scores[:, among]
+
+        if kind == "dense":
+            return np.asarray(pick(retr.dense_scores([query]))[0])
+        if kind == "bm25":
+            return np.asarray(pick(retr.bm25_scores([query]))[0])
+        return np.asarray((retr.alpha * zscore(pick(retr.dense_scores([query])))  # rank()'s
+                           + (1.0 - retr.alpha) * zscore(pick(retr.bm25_scores([query]))))[0])
+
 
 def search(store: Store, query: str, embedder: Any, *, k: int = 5,
-           retriever: str = "hybrid", expand: bool = False) -> list[Hit]:
+           retriever: str = "hybrid", expand: bool = False,
+           where: Filter | None = None) -> list[Hit]:
     """The ``k`` best chunks for ``query``. ``dense``: the store's own
     nearest-neighbour search by cosine similarity (the ranking of the evaluation's
     dense retriever, without loading the index). ``bm25`` and ``hybrid``: the
     evaluation's retriever (one implementation) over every row of the index, with
     the stored vectors. ``expand`` (a hierarchical index): rank the smallest
-    chunks, return their parents, each once, in the order of their best child."""
+    chunks, return their parents, each once, in the order of their best child.
+    ``where``: only chunks it matches (:class:`~chunkwise.filters.Filter`; dense
+    pushes what the store can test into its own search)."""
     if retriever not in RETRIEVERS:
         raise ConfigError(f"unknown retriever {retriever!r} (expected {', '.join(RETRIEVERS)})")
     if retriever == "dense" and not expand:
-        return store.search(np.asarray(embedder.embed([query]), dtype=np.float32)[0], k)
+        return filtered_search(store, np.asarray(embedder.embed([query]), dtype=np.float32)[0],
+                               k, where)
     rows, vectors = store.rows()
-    return RowSearch(rows, vectors, embedder).search(query, k, retriever, expand)
+    return RowSearch(rows, vectors, embedder).search(query, k, retriever, expand, where)
 
 
 def search_rows(rows: list[dict[str, Any]], vectors: np.ndarray, query: str, embedder: Any,

@@ -10,15 +10,19 @@ snapshot it has, so no answer mixes a half-done run with the old index.
 
 Endpoints (OpenAPI schema at ``/openapi.json``, pages at ``/docs``):
 
-- ``POST /search`` ``{query, k, retriever, expand}`` -> ranked hits with ``id``,
+- ``POST /search`` ``{query, k, retriever, filter, expand}`` -> ranked hits with ``id``,
   ``doc_id``, ``source``, ``start``, ``end``, ``page``, ``headings``, ``kind``,
   ``text``, ``score``;
 - ``GET /documents/{doc_id}`` -> the document's text (read from its file, when
   it is still the text the index was built from) and its chunks' spans;
-- ``GET /health`` -> the index, its size and embedder.
+- ``GET /view/{doc_id}?chunk=ID`` -> the document as an HTML page, every chunk
+  boundary drawn (``chunkwise view``'s rendering) and chunk ID highlighted;
+- ``GET /health`` -> the index, its size and embedder;
+- ``GET /`` -> the search page: a search box, filters, results with file, heading
+  trail, page and score; a result opens its document (``/view``) beside them.
 
 A bad request is a 4xx with ``{"error": "one line"}``; nothing a request does
-stops the server. With ``token``, every request but ``/health`` needs
+stops the server. With ``token``, every request but ``/health`` and the page needs
 ``Authorization: Bearer TOKEN``.
 """
 
@@ -35,11 +39,29 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .api import Index, read_text
 from .errors import ChunkwiseError, ConfigError, InputError
+from .index.store import filtered_search
 from .retrieval import RETRIEVERS, RowSearch
 
 #: the fields of a hit in an answer (every row field but the stored hash and vector)
 HIT_FIELDS = ("id", "doc_id", "source", "start", "end", "page", "headings", "kind", "text",
               "context", "token_count", "parent_id", "level", "metadata")
+
+
+MetadataValue = str | int | float | bool
+
+
+class SearchFilter(BaseModel):
+    """Which chunks a search may return (see :mod:`chunkwise.filters`): every part given
+    must hold; a list inside a part is any of it."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str | list[str] | None = Field(
+        None, description="a folder or file prefix, or a glob, of doc_id ('guide/', '**/*.md')")
+    kind: str | list[str] | None = Field(None, description="prose, table, code, qa, ...")
+    strategy: str | list[str] | None = Field(None, description="the strategy that cut it")
+    page: int | list[int] | str | None = Field(None, description="3, [3, 7] or '3-7'")
+    metadata: dict[str, MetadataValue | list[MetadataValue]] | None = Field(
+        None, description="document metadata: key -> value (or any of a list)")
 
 
 class SearchRequest(BaseModel):
@@ -49,6 +71,7 @@ class SearchRequest(BaseModel):
     query: str = Field(min_length=1, max_length=10_000)
     k: int = Field(5, ge=1, le=1000)
     retriever: Literal["dense", "bm25", "hybrid"] = "hybrid"
+    filter: SearchFilter | None = None
     expand: bool = False
 
 
@@ -64,7 +87,7 @@ class Searcher:
         if config is None:
             raise ConfigError(f"no index at {uri} (build one with chunkwise index)")
         self.config = config
-        self.embedder = get_embedder(config["embedder"], cache=False)
+        self.embedder = _OneAtATime(get_embedder(config["embedder"], cache=False))
         self._lock = threading.Lock()
         self._version: Any = self._current_version()
         self._rows: RowSearch | None = None
@@ -99,7 +122,9 @@ class Searcher:
             return self._rows
 
     def search(self, query: str, k: int = 5, retriever: str = "hybrid",
-               expand: bool = False) -> list[dict[str, Any]]:
+               expand: bool = False, filter: Any = None) -> list[dict[str, Any]]:
+        """Ranked hits as JSON objects; ``filter``: a :class:`~chunkwise.filters.Filter`
+        or its written form."""
         import numpy as np
 
         if not query.strip():
@@ -107,14 +132,15 @@ class Searcher:
         if retriever not in RETRIEVERS:
             raise ConfigError(f"unknown retriever {retriever!r} (expected "
                               f"{', '.join(RETRIEVERS)})")
+        where = self.index.filter(filter)
         self.refresh()
         for attempt in (1, 2):
             try:
                 if retriever == "dense" and not expand:
                     vector = np.asarray(self.embedder.embed([query]), dtype=np.float32)[0]
-                    hits = self.index.store.search(vector, k)
+                    hits = filtered_search(self.index.store, vector, k, where)
                 else:
-                    hits = self.rows().search(query, k, retriever, expand)
+                    hits = self.rows().search(query, k, retriever, expand, where)
                 break
             except ChunkwiseError:
                 raise
@@ -145,6 +171,28 @@ class Searcher:
                                                   "page", "level", "parent_id")}
                            for r in rows]}
 
+    def view(self, doc_id: str, chunk_id: str | None = None) -> str | None:
+        """The document as ``chunkwise view`` draws it (every chunk boundary), with the
+        chunk ``chunk_id`` highlighted; None: no such document. A ConfigError when its
+        file is gone or changed (its offsets would point at other text)."""
+        from .types import Chunk, Document
+        from .view import render
+
+        found = self.document(doc_id)
+        if found is None:
+            return None
+        if found["text"] is None:
+            raise ConfigError(f"{doc_id}: its file is gone or changed since it was indexed; "
+                              "run chunkwise index again")
+        rows = [r for r in self.rows().rows if r["doc_id"] == doc_id]
+        chunks = sorted((Chunk.from_dict(r) for r in rows), key=lambda c: (c.level, c.start))
+        lit = next((c for c in chunks if c.id == chunk_id), None)
+        if chunk_id and lit is None:
+            raise ConfigError(f"{doc_id} has no chunk {chunk_id!r} (the index changed: "
+                              "search again)")
+        doc = Document(found["text"], doc_id, found["source"])
+        return render(doc, chunks, title=doc_id, highlight=lit)
+
     def health(self) -> dict[str, Any]:
         self.refresh()
         state = self.index.store.state()
@@ -156,11 +204,27 @@ class Searcher:
         self.index.close()
 
 
+class _OneAtATime:
+    """An embedder called by one thread at a time: requests run in a thread pool, and a
+    Hugging Face tokenizer used by two threads at once fails ("Already borrowed")."""
+
+    def __init__(self, embedder: Any):
+        self.inner = embedder
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> Any:
+        with self._lock:
+            return self.inner.embed(texts)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
 def create_app(uri: str, token: str | None = None) -> Any:
     """The ASGI application serving the index at ``uri``."""
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import JSONResponse
+    from fastapi.responses import HTMLResponse, JSONResponse
 
     searcher = Searcher(uri)
     app = FastAPI(title="chunkwise", description=f"Search the index at {uri}",
@@ -169,7 +233,7 @@ def create_app(uri: str, token: str | None = None) -> Any:
 
     @app.middleware("http")
     async def bearer(request: Request, call_next: Any) -> Any:
-        if token and request.url.path != "/health":
+        if token and request.url.path not in ("/health", "/"):
             given = request.headers.get("authorization", "")
             if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
                 return JSONResponse({"error": "a bearer token is required (Authorization: "
@@ -194,7 +258,8 @@ def create_app(uri: str, token: str | None = None) -> Any:
 
     @app.post("/search")
     def search(body: SearchRequest) -> dict[str, Any]:
-        return {"hits": searcher.search(body.query, body.k, body.retriever, body.expand)}
+        where = body.filter.model_dump(exclude_none=True) if body.filter else None
+        return {"hits": searcher.search(body.query, body.k, body.retriever, body.expand, where)}
 
     @app.get("/documents/{doc_id:path}")
     def document(doc_id: str) -> Any:
@@ -204,9 +269,21 @@ def create_app(uri: str, token: str | None = None) -> Any:
                                 status_code=404)
         return found
 
+    @app.get("/view/{doc_id:path}", response_class=HTMLResponse)
+    def view(doc_id: str, chunk: str | None = None) -> Any:
+        page = searcher.view(doc_id, chunk)
+        if page is None:
+            return JSONResponse({"error": f"no document {doc_id!r} in the index"},
+                                status_code=404)
+        return HTMLResponse(page)
+
     @app.get("/health")
     def health() -> dict[str, Any]:
         return searcher.health()
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def page() -> Any:
+        return HTMLResponse(_page())
 
     return app
 
@@ -216,6 +293,12 @@ def _fields(row: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out["metadata"], str):  # stored as JSON text
         out["metadata"] = json.loads(out["metadata"])
     return out
+
+
+def _page() -> str:
+    from importlib.resources import files
+
+    return files("chunkwise").joinpath("page.html").read_text(encoding="utf-8")
 
 
 def _version() -> str:

@@ -10,7 +10,8 @@ import time
 from typing import Any
 
 from ..errors import ChunkwiseError, InputError
-from .common import EXIT_BAD_INPUT, add_chunk_options, build_chunker, llm_report
+from .common import EXIT_BAD_INPUT, add_chunk_options, build_chunker, key_values, llm_report
+from .filters import add_filter_flags, filter_of
 from .output import add_progress_flags, error, progress_bar
 
 
@@ -58,8 +59,14 @@ def add_parsers(sub: Any) -> None:
     ix.add_argument("--repair", action="store_true",
                     help="with --check: fix what it finds (one row kept per id, broken "
                          "documents removed for the next run to add again)")
+    ix.add_argument("--metadata", action="append", default=[], metavar="KEY=VALUE",
+                    help="add a field to every document's metadata (search --metadata "
+                         "KEY=VALUE then finds only these documents); repeatable")
     add_progress_flags(ix, "show the progress bar even when stderr is not a terminal")
+    _add_search(sub)
 
+
+def _add_search(sub: Any) -> None:
     sq = sub.add_parser(
         "search", help="search an index: ranked chunks with their citations",
         description="Rank the index's chunks for a question with the evaluation's retriever "
@@ -74,6 +81,7 @@ def add_parsers(sub: Any) -> None:
     sq.add_argument("--expand", action="store_true",
                     help="a hierarchical index: rank the small chunks, return their parents "
                          "(each once)")
+    add_filter_flags(sq)
 
 
 def cmd_index(args: argparse.Namespace) -> int:
@@ -113,7 +121,8 @@ def cmd_index(args: argparse.Namespace) -> int:
                             prune=args.prune, rebuild=args.rebuild, root=args.root,
                             wait=not args.no_wait, on_wait=on_wait,
                             follow_links=args.follow_links, on_error=on_error,
-                            encoding=args.encoding, on_document=on_document)
+                            encoding=args.encoding, on_document=on_document,
+                            metadata=key_values(args.metadata))
     llm_report(chunker, args)
     if report.skipped:
         print(f"chunkwise: {report.skipped}", file=sys.stderr)
@@ -148,7 +157,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     with Index(args.db, create=False) as index:
         if index.config() is None:
             raise ChunkwiseError(f"no index at {args.db} (build one with chunkwise index)")
-        hits = index.search(args.query, args.k, retriever=args.retriever, expand=args.expand)
+        hits = index.search(args.query, args.k, retriever=args.retriever, expand=args.expand,
+                            filter=filter_of(args))
     for rank, hit in enumerate(hits, 1):
         r = hit.row
         if args.json:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
+from ..filters import Filter, prefix_range, pushdown
 from ..sinks import arrow_schema
 from .lock import file_lock, writer_running
 from .store import CONFIG_TABLE, TABLE, Hit, Store, batches, sql_quote
@@ -157,13 +158,53 @@ class LanceStore(Store):
         vectors = np.asarray(data.column("vector").to_pylist(), dtype=np.float32)
         return data.drop(["vector"]).to_pylist(), vectors
 
-    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+    def search(self, vector: np.ndarray, k: int, where: Filter | None = None) -> list[Hit]:
         table = self.table()
         if table is None:
             return []
-        found = (table.search(np.asarray(vector, dtype=np.float32).tolist())
-                 .distance_type("cosine").limit(k).to_arrow().drop(["vector"]).to_pylist())
+        query = (table.search(np.asarray(vector, dtype=np.float32).tolist())
+                 .distance_type("cosine").limit(k))
+        expr = lance_where(where) if where is not None else None
+        if expr is not None:  # before the nearest-neighbour search: exact among the rows kept
+            query = query.where(expr, prefilter=True)
+        found = query.to_arrow().drop(["vector"]).to_pylist()
         return [Hit(1.0 - float(r.pop("_distance")), r) for r in found]
+
+
+def lance_where(where: Filter) -> Any:
+    """The part of ``where`` LanceDB tests itself, as a typed expression (values are
+    literals of the expression, never pasted into SQL text); None: nothing to test."""
+    from lancedb.expr import col, lit
+
+    down = pushdown(where)
+    parts: list[Any] = []
+    if not down.any_doc:
+        doc = col("doc_id")
+        tests = [doc == lit(d) for d in down.doc_ids]
+        for p in down.doc_prefixes:
+            bounds = prefix_range(p)
+            tests.append(doc >= lit(p) if bounds is None
+                         else (doc >= lit(bounds[0])) & (doc < lit(bounds[1])))
+        parts.append(_any(tests))
+    if down.kinds:
+        parts.append(col("kind").isin(list(down.kinds)))
+    if down.page is not None:
+        parts.append((col("page") >= lit(down.page[0])) & (col("page") <= lit(down.page[1])))
+    for group in down.contains:
+        parts.append(_any([col("metadata").contains(lit(text)) for text in group]))
+    if not parts:
+        return None
+    out = parts[0]
+    for part in parts[1:]:
+        out = out & part
+    return out
+
+
+def _any(tests: list[Any]) -> Any:
+    out = tests[0]
+    for test in tests[1:]:
+        out = out | test
+    return out
 
 
 def open_lance(uri: str, create: bool = True) -> LanceStore:

@@ -13,6 +13,7 @@ import psycopg
 from psycopg import sql
 
 from ..errors import ConfigError, IndexBusyError
+from ..filters import Filter, pushdown
 from .store import TABLE, Hit, Store
 
 #: where every index of a database keeps its configuration, keyed by its table's name
@@ -178,13 +179,38 @@ class PostgresStore(Store):
         return ([json.loads(r) for r, _ in found],
                 np.asarray([v.to_numpy() for _, v in found], dtype=np.float32))
 
-    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+    def search(self, vector: np.ndarray, k: int, where: Filter | None = None) -> list[Hit]:
         if not self._exists():
             return []
         q = np.asarray(vector, dtype=np.float32)
-        found = self.conn.execute(self._q("SELECT row, 1 - (vector <=> %s) FROM {t} "
-                                          "ORDER BY vector <=> %s LIMIT %s"), (q, q, k))
+        test, params = sql_where(where)
+        found = self.conn.execute(self._q("SELECT row, 1 - (vector <=> %s) FROM {t} WHERE "
+                                          + test + " ORDER BY vector <=> %s LIMIT %s"),
+                                  (q, *params, q, k))
         return [Hit(float(score), json.loads(row)) for row, score in found]
+
+
+def sql_where(where: Filter | None) -> tuple[str, list[Any]]:
+    """The part of ``where`` PostgreSQL tests itself: SQL with ``%s`` placeholders and
+    the values bound to them (never written into the text). doc_id is a column; kind
+    and metadata are tested on the row's JSON text (every row holds ``"kind": "..."``
+    and its metadata JSON escaped once more), a superset the hits are checked against."""
+    if where is None:
+        return "TRUE", []
+    down = pushdown(where)
+    tests: list[str] = []
+    params: list[Any] = []
+    if not down.any_doc:
+        tests.append("(doc_id = ANY(%s) OR " + " OR ".join(["starts_with(doc_id, %s)"]
+                                                          * len(down.doc_prefixes)) + ")")
+        params += [list(down.doc_ids), *down.doc_prefixes]
+    if down.kinds:
+        tests.append("(" + " OR ".join(["strpos(row, %s) > 0"] * len(down.kinds)) + ")")
+        params += ['"kind": ' + json.dumps(kind) for kind in down.kinds]
+    for group in down.contains:
+        tests.append("(" + " OR ".join(["strpos(row, %s) > 0"] * len(group)) + ")")
+        params += [json.dumps(text)[1:-1] for text in group]
+    return " AND ".join(tests) or "TRUE", params
 
 
 def open_postgres(uri: str) -> PostgresStore:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
+from ..filters import Filter, pushdown
 from .lock import file_lock
 from .store import TABLE, Hit, Store, batches
 
@@ -154,12 +155,30 @@ class QdrantStore(Store):
         return ([dict(p.payload or {}) for p in points],
                 np.asarray([p.vector for p in points], dtype=np.float32))
 
-    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+    def search(self, vector: np.ndarray, k: int, where: Filter | None = None) -> list[Hit]:
         if not self._exists(self.name):
             return []
         found = self.client.query_points(self.name, query=np.asarray(vector).tolist(),
-                                         limit=k, with_payload=True).points
+                                         query_filter=qdrant_filter(where), limit=k,
+                                         with_payload=True).points
         return [Hit(float(p.score), dict(p.payload or {})) for p in found]
+
+
+def qdrant_filter(where: Filter | None) -> Any:
+    """The part of ``where`` Qdrant tests itself, as payload conditions (kind: any of;
+    page: a range); paths and metadata are checked on the hits."""
+    from qdrant_client import models
+
+    if where is None:
+        return None
+    down = pushdown(where)
+    must: list[Any] = []
+    if down.kinds:
+        must.append(models.FieldCondition(key="kind", match=models.MatchAny(any=list(down.kinds))))
+    if down.page is not None:
+        must.append(models.FieldCondition(key="page", range=models.Range(gte=down.page[0],
+                                                                         lte=down.page[1])))
+    return models.Filter(must=must) if must else None
 
 
 def open_local(uri: str, create: bool = True) -> QdrantStore:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
+from ..filters import Filter
 from ..registry import Registry
 from ..sinks import check_utf8_names
 from ..types import Chunk
@@ -98,9 +99,12 @@ class Store:
         """Every row (without its vector) and the vectors, in one order."""
         raise NotImplementedError
 
-    def search(self, vector: np.ndarray, k: int) -> list[Hit]:
+    def search(self, vector: np.ndarray, k: int, where: Filter | None = None) -> list[Hit]:
         """The ``k`` rows nearest to ``vector`` by cosine similarity, searched by the
-        store itself (nothing loaded into memory but the hits)."""
+        store itself (nothing loaded into memory but the hits). ``where``: a store may
+        narrow the search with the part of the filter it can test itself
+        (:func:`chunkwise.filters.pushdown`); :func:`filtered_search` checks the rest
+        (a plug-in's ``search`` may leave the parameter out)."""
         raise NotImplementedError
 
     def ids(self, doc_id: str) -> set[str]:
@@ -117,6 +121,24 @@ class Store:
 
     def finish(self) -> None:
         """After a run's writes (LanceDB compacts the files they made)."""
+
+
+def filtered_search(store: Store, vector: np.ndarray, k: int,
+                    where: Filter | None) -> list[Hit]:
+    """The ``k`` nearest rows that ``where`` matches: the store's search, narrowed by
+    what it pushes down, each hit checked exactly, asked for more (4x each time) while
+    hits it returned failed the check and it may hold more."""
+    if not where:
+        return store.search(vector, k)
+    takes_where = "where" in inspect.signature(store.search).parameters
+    fetch = k
+    while True:
+        hits = (store.search(vector, fetch, where=where) if takes_where
+                else store.search(vector, fetch))
+        kept = [h for h in hits if where.matches(h.row)]
+        if len(kept) >= k or len(hits) < fetch:
+            return kept[:k]
+        fetch *= 4
 
 
 def batches(items: Sequence[Any], n: int = 500) -> Iterable[Sequence[Any]]:
