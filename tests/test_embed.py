@@ -119,3 +119,50 @@ def test_model2vec_distilled_locally(tmp_path_factory):
 def test_unknown_embedder_is_a_clear_error():
     with pytest.raises(EmbedderError, match="cannot load"):
         get_embedder("no-such/model-anywhere").embed(["x"])
+
+
+def _chroma_texts(chroma_dir, n: int = 120) -> list[str]:
+    """Real passages and questions of every length (past the model's 256 tokens too)."""
+    import csv
+
+    with open(chroma_dir / "questions_df.csv", newline="", encoding="utf-8") as f:
+        questions = [row["question"] for row in csv.DictReader(f)][:n // 2]
+    corpus = (chroma_dir / "wikitexts.md").read_text(encoding="utf-8")
+    words = corpus.split()
+    passages = [" ".join(words[i:i + 3 * (i % 97 + 1)]) for i in range(0, 4000, 4000 // (n // 2))]
+    return questions + passages + ["", "x", "Ünïcödé — “quotes” and 日本語 and emoji 🙂", "a " * 600]
+
+
+def test_the_numpy_forward_pass_computes_what_sentence_transformers_does(minilm, chroma_dir):
+    from chunkwise.minilm import NumpyBert, supports
+    from chunkwise.tokens import minilm_dir
+
+    assert supports(minilm_dir())
+    texts = _chroma_texts(chroma_dir)
+    light = NumpyBert(minilm_dir()).embed(texts)
+    torch_made = minilm.model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    assert light.shape == torch_made.shape == (len(texts), 384)
+    assert float(np.abs(light - torch_made).max()) < 1e-5
+    # a query embedded by the chunkwise embedder takes the light path, batches do not
+    assert np.abs(minilm.embed(texts[:1]) - torch_made[:1]).max() < 1e-5
+
+
+def test_a_dense_search_imports_no_torch(tmp_path):
+    import subprocess
+    import sys
+
+    from chunkwise import Index
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i, text in enumerate(TEXTS):
+        (docs / f"{i}.md").write_text(text)
+    with Index(str(tmp_path / "idx")) as index:
+        index.sync(docs)
+    code = ("import sys; from chunkwise import Index; "
+            f"hits = Index({str(tmp_path / 'idx')!r}, create=False).search('card refund', k=1, "
+            "retriever='dense'); print(hits[0].row['doc_id'], "
+            "sorted(m for m in ('torch', 'transformers', 'sentence_transformers', 'bm25s') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0.md", "[]"]

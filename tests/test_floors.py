@@ -22,7 +22,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("chunkwise.tokens", "chunkwise.config", "chunkwise.readers", "chunkwise.readers.*",
      "chunkwise.sinks", "chunkwise.view"),
     # the packing engine and its levels; embedding models; index stores
-    ("chunkwise.engine", "chunkwise.levels", "chunkwise.embed", "chunkwise.index",
+    ("chunkwise.engine", "chunkwise.levels", "chunkwise.embed", "chunkwise.minilm", "chunkwise.index",
      "chunkwise.index.*"),
     # strategies; LLM providers; retrieval (dense, BM25, hybrid) over chunks and stores
     ("chunkwise.strategies", "chunkwise.strategies.*", "chunkwise.llm", "chunkwise.retrieval"),

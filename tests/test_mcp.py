@@ -64,14 +64,18 @@ def test_search_and_read_through_the_sdk_client(tmp_path, static_embedder):
                   await session.call_tool("read", {"doc_id": "nope.md"}),
                   await session.call_tool("read", {"doc_id": "refunds.md", "start": 5,
                                                    "end": 10**6})]
+        errors.append(await session.call_tool("search", {"query": "x",
+                                                         "filter": {"pages": 3}}))
         after = await session.call_tool("search", {"query": "courier", "k": 1,
                                                    "retriever": "bm25"})
-        return tools, hit, around, whole, errors, after
+        narrowed = await session.call_tool("search", {"query": "when are refunds paid", "k": 5,
+                                                      "filter": {"path": "shipping.md"}})
+        return tools, hit, around, whole, errors, after, narrowed
 
-    tools, hit, around, whole, errors, after = _session(db, calls)
+    tools, hit, around, whole, errors, after, narrowed = _session(db, calls)
     assert {t.name for t in tools.tools} == {"search", "read"}
     search_tool = next(t for t in tools.tools if t.name == "search")
-    assert {"query", "k", "retriever"} <= set(search_tool.input_schema["properties"])
+    assert {"query", "k", "retriever", "filter"} <= set(search_tool.input_schema["properties"])
     assert hit["doc_id"] == "refunds.md" and hit["headings"][0] == "Refunds"
     text = (docs / "refunds.md").read_text()
     assert _payload(around)["text"] == text[hit["start"]:hit["end"]] == hit["text"]
@@ -82,4 +86,6 @@ def test_search_and_read_through_the_sdk_client(tmp_path, static_embedder):
         messages.append(e.content[0].text)
     assert "the query is empty" in messages[0] and "k must be between 1 and 100" in messages[1]
     assert "no document 'nope.md'" in messages[2] and "start <= end <=" in messages[3]
+    assert "pages" in messages[4]  # an unknown filter key, named
     assert _payload(after)["hits"][0]["doc_id"] == "shipping.md"  # it went on after errors
+    assert {h["doc_id"] for h in _payload(narrowed)["hits"]} == {"shipping.md"}

@@ -76,6 +76,11 @@ class Embedder:
         return f"<{type(self).__name__} {self.name}>"
 
 
+#: batches up to this many texts are embedded by the NumPy forward pass where the model
+#: allows (as fast as torch for a query, here, and without its 8 s of imports)
+LIGHT_TEXTS = 8
+
+
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model from a local folder or the local HF cache (never downloads)."""
 
@@ -87,6 +92,7 @@ class SentenceTransformerEmbedder(Embedder):
         self.name = name or ("all-MiniLM-L6-v2" if model is None else str(model))
         self.batch_size = batch_size
         self._model: Any = None
+        self._numpy: Any = None
         self._counter: TokenCounter | None = None
 
     @property
@@ -114,12 +120,27 @@ class SentenceTransformerEmbedder(Embedder):
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        light = self._light() if len(texts) <= LIGHT_TEXTS else None
+        if light is not None:  # a query: no torch import (see chunkwise.minilm)
+            return normalise(light.embed(texts))
         v = self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
                               convert_to_numpy=True, show_progress_bar=False)
         return normalise(v)
 
+    def _light(self) -> Any:
+        """The NumPy forward pass of this model, when it is a BERT it computes exactly
+        (None otherwise); loaded on first use."""
+        if self._numpy is None:
+            from .minilm import NumpyBert, supports
+
+            self._numpy = NumpyBert(self.path) if supports(self.path) else False
+        return self._numpy or None
+
     @property
     def dim(self) -> int:
+        light = self._light()
+        if light is not None:
+            return int(light.dim)
         model = self.model
         getter = getattr(model, "get_embedding_dimension", None) or \
             model.get_sentence_embedding_dimension

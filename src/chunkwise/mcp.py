@@ -32,6 +32,7 @@ def create_server(uri: str) -> Any:
     """The MCP server for the index at ``uri`` (its embedder loaded now)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import ValidationError
 
     searcher = Searcher(uri)
     server = MCPServer(
@@ -41,14 +42,20 @@ def create_server(uri: str) -> Any:
 
     @server.tool()
     def search(query: str, k: int = 5, retriever: str = "hybrid",
-               filter: SearchFilter | None = None) -> dict[str, Any]:
+               filter: dict[str, Any] | None = None) -> dict[str, Any]:
         """Search the indexed documents: the k best passages for the query, each with
         its document, character span, heading trail, text and score. filter narrows
         them: path (a folder like 'guide/' or a glob like '**/*.md'), kind (prose,
         table, code, ...), strategy, page (3 or [3, 7]), metadata ({key: value})."""
         if isinstance(k, bool) or not 1 <= k <= 100:
             raise ToolError(f"k must be between 1 and 100, got {k}")
-        where = filter.model_dump(exclude_none=True) if filter is not None else None
+        try:
+            where = (SearchFilter.model_validate(filter).model_dump(exclude_none=True)
+                     if filter is not None else None)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            at = ".".join(str(p) for p in first["loc"] if not isinstance(p, int))
+            raise ToolError(f"filter.{at}: {first['msg']}") from None
         try:
             return {"hits": searcher.search(query, k, retriever, filter=where)}
         except ChunkwiseError as exc:
