@@ -3,7 +3,8 @@
 The public API is small: :func:`chunk` and :func:`iter_chunks`, :class:`Index` (an
 index kept in sync with documents, and searched), the strategy classes (each also
 reachable by name through :func:`get_chunker`), the data types,
-:class:`Filter` (which chunks a search returns), :func:`get_tokenizer`, the registries plug-ins extend, and the error types.
+:class:`Filter` (which chunks a search returns), :func:`get_tokenizer`, the
+registries plug-ins extend, and the error types.
 Everything else is an implementation detail.
 """
 

@@ -118,7 +118,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     fit of erfc), in float64: below float32's resolution, vectorised."""
     z = np.abs(x.astype(np.float64))
     t = 1.0 / (1.0 + 0.5 * z)
-    poly = 0.17087277
+    poly: Any = 0.17087277
     for c in (-0.82215223, 1.48851587, -1.13520398, 0.27886807, -0.18628806, 0.09678418,
               0.37409196, 1.00002368, -1.26551223):
         poly = c + t * poly
