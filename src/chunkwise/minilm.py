@@ -123,7 +123,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
               0.37409196, 1.00002368, -1.26551223):
         poly = c + t * poly
     erfc = t * np.exp(-z * z + poly)
-    return np.where(x >= 0, 1.0 - erfc, erfc - 1.0)
+    return np.asarray(np.where(x >= 0, 1.0 - erfc, erfc - 1.0))
 
 
 __all__ = ["NumpyBert", "supports"]
