@@ -174,8 +174,8 @@ def test_the_web_page_finds_and_highlights_the_passage_in_a_real_browser(served,
                                    "('.hit')].every(h => h.dataset.docId.startsWith('pydantic/'))")
             page.fill("#path", "")
             page.press("#query", "Enter")
-            page.wait_for_function("document.querySelector('.hit').dataset.docId === "
-                                   "'fastapi/tutorial/request-files.md'")
+            page.wait_for_function("(document.querySelector('.hit') || {dataset: {}}).dataset"
+                                   ".docId === 'fastapi/tutorial/request-files.md'")
             frame.locator("#hit").wait_for()
             shot = tmp_path / "page.png"
             page.screenshot(path=str(shot))

@@ -33,9 +33,12 @@ import hmac
 import json
 import os
 import threading
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 from .api import Index, read_text
 from .errors import ChunkwiseError, ConfigError, InputError
@@ -224,7 +227,7 @@ def create_app(uri: str, token: str | None = None) -> Any:
     """The ASGI application serving the index at ``uri``."""
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import HTMLResponse, JSONResponse
+    from fastapi.responses import JSONResponse
 
     searcher = Searcher(uri)
     app = FastAPI(title="chunkwise", description=f"Search the index at {uri}",
@@ -256,6 +259,14 @@ def create_app(uri: str, token: str | None = None) -> Any:
     async def refused(request: Request, exc: ChunkwiseError) -> Any:
         return JSONResponse({"error": str(exc)}, status_code=400)
 
+    _add_routes(app, searcher)
+    return app
+
+
+def _add_routes(app: FastAPI, searcher: Searcher) -> None:
+    """The endpoints (the module's docstring lists them)."""
+    from fastapi.responses import HTMLResponse, JSONResponse
+
     @app.post("/search")
     def search(body: SearchRequest) -> dict[str, Any]:
         where = body.filter.model_dump(exclude_none=True) if body.filter else None
@@ -284,8 +295,6 @@ def create_app(uri: str, token: str | None = None) -> Any:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page() -> Any:
         return HTMLResponse(_page())
-
-    return app
 
 
 def _fields(row: dict[str, Any]) -> dict[str, Any]:
