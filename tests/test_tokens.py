@@ -252,3 +252,4 @@ def test_words_listed_in_windows_give_the_same_tokens(parts, window):
     a, b = whole.tokenize(text), windowed.tokenize(text)
     assert np.array_equal(a.starts, b.starts) and np.array_equal(a.cum, b.cum)
     assert int(b.cum[-1]) == whole.count(text)
+    assert np.array_equal(whole.token_starts(text), windowed.token_starts(text))

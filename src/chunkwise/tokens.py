@@ -251,6 +251,14 @@ class HFTokenizer(TokenCounter):
     def token_starts(self, text: str) -> np.ndarray:
         if not self.additive:
             return self.tokenize(text).starts
+        if len(text) <= self.WORDS_WINDOW:
+            return self._window_token_starts(text)
+        # a window at a time: the gather below holds ~5 arrays the size of its tokens
+        parts = [self._window_token_starts(text[lo:hi]) + lo
+                 for lo, hi in _windows_at_spaces(text, self.WORDS_WINDOW)]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+    def _window_token_starts(self, text: str) -> np.ndarray:
         words = self._split(text)
         if not words:
             return np.zeros(0, dtype=np.int64)
