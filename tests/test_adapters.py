@@ -65,3 +65,9 @@ def test_llamaindex_parser_gives_nodes_with_offsets_and_relationships():
     parents = [n.relationships[NodeRelationship.PARENT].node_id for n in nested  # type: ignore[union-attr]
                if NodeRelationship.PARENT in n.relationships]
     assert parents and set(parents) <= ids
+    # constructed directly, as pydantic models are, with the strategy's options
+    direct = ChunkwiseNodeParser("hierarchical", sizes=(128, 32)).get_nodes_from_documents(
+        [Document(text=MD, id_="h")])
+    assert [n.node_id for n in direct] == [n.node_id for n in nested]
+    plain = ChunkwiseNodeParser(include_metadata=False).get_nodes_from_documents([doc])
+    assert plain and "team" not in plain[0].metadata

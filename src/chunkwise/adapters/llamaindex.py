@@ -46,13 +46,20 @@ class ChunkwiseNodeParser(NodeParser):
     format: str = Field(default="text", description="how to read the documents' text")
     _chunker: Chunker = PrivateAttr()
 
+    def __init__(self, strategy: str | Chunker = "auto", *, format: str = "text",
+                 **options: Any):
+        """``ChunkwiseNodeParser("hierarchical", sizes=(512, 128))``: the strategy's own
+        options (anything that is not a NodeParser field) build its chunker."""
+        fields = {k: options.pop(k) for k in list(options) if k in NodeParser.model_fields}
+        fields.setdefault("include_prev_next_rel", False)  # chunkwise links them itself
+        super().__init__(format=format, **fields)  # type: ignore[call-arg]  # our field
+        self._chunker = strategy if isinstance(strategy, Chunker) else get_chunker(
+            strategy, **options)
+
     @classmethod
     def from_strategy(cls, strategy: str | Chunker = "auto", *, format: str = "text",
                       **options: Any) -> ChunkwiseNodeParser:
-        parser = cls(format=format, include_prev_next_rel=False)
-        parser._chunker = strategy if isinstance(strategy, Chunker) else get_chunker(
-            strategy, **options)
-        return parser
+        return cls(strategy, format=format, **options)
 
     def _parse_nodes(self, nodes: Sequence[BaseNode], show_progress: bool = False,
                      **kwargs: Any) -> list[BaseNode]:
