@@ -432,3 +432,20 @@ def test_names_map_back_to_every_file_name():
             assert name == path  # a UTF-8 name is stored as it is
     check()
 
+
+
+def test_a_reader_racing_the_creation_of_the_table_sees_an_empty_index(tmp_path, monkeypatch):
+    """LanceDB lists a table another process is creating before it can be opened
+    ("Table 'chunks' was not found"; seen in CI while a killed run began writing): a
+    reader then sees the index as it was, empty, instead of failing."""
+    from chunkwise.index.lance import LanceStore
+
+    store = LanceStore(str(tmp_path / "idx"))
+    monkeypatch.setattr(store, "_names", lambda: ["chunks", "chunkwise_config"])
+
+    def not_yet(name, **kwargs):
+        raise ValueError(f"Table '{name}' was not found")
+
+    monkeypatch.setattr(store.db, "open_table", not_yet)
+    assert store.state() == {} and store.get_config() is None and store.version() is None
+    assert store.rows()[0] == []

@@ -135,3 +135,65 @@ def test_a_panic_of_the_rust_parser_falls_back_to_markdown_it_py(monkeypatch):
     doc = parse_markdown(text, "p.md")
     assert _blocks(doc) == _blocks(reference_parse(text, "p.md"))
     assert [b.kind for b in doc.blocks] == ["heading", "paragraph", "table"]
+
+
+RUST_BOOK = ROOT / "tests" / "data" / "rust-book"
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_a_heading_inside_a_block_quote_is_part_of_the_quote(parser):
+    path = RUST_BOOK / "ch03-02-data-types.md"
+    doc = parser(path.read_text(encoding="utf-8"), "types.md")
+    quote = next(b for b in doc.blocks if doc.text[b.start:b.end].startswith("> ##### Integer"))
+    assert quote.kind == "quote" and quote.headings[-1] == "Integer Types"
+    assert not any("Integer Overflow" in h for b in doc.blocks for h in b.headings)
+    chunks = chunkwise.chunk(path)
+    assert_invariants(doc.text, chunks, 254)
+    overflow = next(c for c in chunks if "> ##### Integer Overflow" in c.text)
+    assert "wrapping" in overflow.text or len(overflow.text) > 400  # the quote's body with it
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_markup_only_anchors_start_the_next_section_not_a_chunk(parser):
+    for name in ("ch16-03-shared-state.md", "ch03-02-data-types.md"):
+        text = (RUST_BOOK / name).read_text(encoding="utf-8")
+        doc = parser(text, name)
+        assert not any(b.kind in ("html", "paragraph") and "<a id=" in doc.text[b.start:b.end]
+                       for b in doc.blocks)  # each anchor now opens its heading's block
+        chunks = chunkwise.chunk(RUST_BOOK / name)
+        assert_invariants(text, chunks, 254)
+        from chunkwise.readers.structure import markup_only
+
+        assert not [c.text for c in chunks if markup_only(c.text)]
+        anchored = [c for c in chunks if c.text.startswith("<!-- Old headings")]
+        assert anchored and all("\n#" in c.text for c in anchored)  # with their heading
+
+
+@pytest.mark.parametrize("raw, shown", [
+    ("Request Files { #request-files }", "Request Files"),
+    ("Title {#t .c}", "Title"),
+    ('<a id="x"></a>Share data', "Share data"),
+    ("A <!-- note --> B", "A B"),
+    ("Set {a,b}", "Set {a,b}"),
+    ("Vec<T> and <span class=x>y</span>", "Vec<T> and y"),
+    ("Use `<a>` tags", "Use `<a>` tags"),
+    ("{#only}", "{#only}"),
+])
+def test_heading_trails_leave_out_attribute_lists_and_inline_markup(raw, shown):
+    from chunkwise.readers.structure import heading_text
+
+    assert heading_text(raw) == shown
+
+
+def test_the_fastapi_docs_trails_carry_no_anchor_ids():
+    import tarfile
+
+    with tarfile.open(ROOT / "tests" / "data" / "docs" / "fastapi-pydantic-docs.tar.xz") as tar:
+        member = tar.extractfile("fastapi/tutorial/request-files.md")
+        assert member is not None
+        text = member.read().decode("utf-8")
+    doc = parse_markdown(text, "request-files.md")
+    trails = {h for b in doc.blocks for h in b.headings}
+    assert "Request Files" in trails and not any("{ #" in h or "{#" in h for h in trails)
+    heading = next(b for b in doc.blocks if b.kind == "heading")
+    assert doc.text[heading.start:heading.end].endswith("{ #request-files }")  # source kept

@@ -47,9 +47,8 @@ class LanceStore(Store):
         return file_lock(self.local_path, self.uri, wait, on_wait)
 
     def version(self) -> Any:
-        if TABLE not in self._names():
-            return None
-        return self.db.open_table(TABLE).version  # the latest, not the handle's own
+        table = self._open(TABLE)  # the latest version, not the handle's own
+        return None if table is None else table.version
 
     def writing(self) -> bool:
         assert self.local_path is not None
@@ -65,18 +64,31 @@ class LanceStore(Store):
         return (arrow_schema().append(pa.field("row_hash", pa.string()))
                 .append(pa.field("vector", pa.list_(pa.float32(), dim))))
 
+    def _open(self, name: str) -> Any:
+        """The table ``name``, or None while it does not exist: listed but not yet
+        openable is a table another process is creating right now (a reader then sees
+        the index as it was: empty)."""
+        if name not in self._names():
+            return None
+        try:
+            return self.db.open_table(name)
+        except ValueError as exc:
+            if "not found" in str(exc):
+                return None
+            raise
+
     def table(self, dim: int | None = None) -> Any:
         if self._table is None:
-            if TABLE in self._names():
-                self._table = self.db.open_table(TABLE)
-            elif dim is not None:
+            self._table = self._open(TABLE)
+            if self._table is None and dim is not None:
                 self._table = self.db.create_table(TABLE, schema=self._schema(dim))
         return self._table
 
     def get_config(self) -> dict[str, Any] | None:
-        if CONFIG_TABLE not in self._names():
+        table = self._open(CONFIG_TABLE)
+        if table is None:
             return None
-        rows = self.db.open_table(CONFIG_TABLE).to_arrow().to_pylist()
+        rows = table.to_arrow().to_pylist()
         return json.loads(rows[0]["value"]) if rows else None
 
     def set_config(self, config: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..types import Block, Document
 from .reader import Reader
-from .structure import HeadingTrail, front_matter, table_block
+from .structure import HeadingTrail, anchors_to_headings, front_matter, heading_text, table_block
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LISTS = ("bullet_list", "ordered_list")
@@ -158,9 +158,9 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     def visit(node: Any, depth: int) -> None:
         nonlocal title
         name = node.name
-        if name in ("heading", "lheading") and node.srcmap:
+        if name in ("heading", "lheading") and node.srcmap and depth == 0:
             level = int(node.meta.get("level", 1))
-            heading = _NEWLINES.sub("\n", lines.inner(node).strip())
+            heading = heading_text(_NEWLINES.sub("\n", lines.inner(node).strip()))
             trail.push(level, heading)
             s, e = lines.span(node)
             blocks.append(Block("heading", s, e, trail.path, level=level))
@@ -211,7 +211,8 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             visit(node, 0)
         del tree
     return Document(text=text, doc_id=doc_id, source=source, title=title,
-                    blocks=tuple(blocks), metadata=MappingProxyType(dict(meta)))
+                    blocks=tuple(anchors_to_headings(blocks, text)),
+                    metadata=MappingProxyType(dict(meta)))
 
 
 def _table(node: Any, lines: _Lines, trail: HeadingTrail) -> Block:

@@ -9,7 +9,7 @@ from bisect import bisect_right
 from types import MappingProxyType
 
 from ..types import Block, Document
-from .structure import HeadingTrail, front_matter, table_block
+from .structure import HeadingTrail, anchors_to_headings, front_matter, heading_text, table_block
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -70,9 +70,9 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
         elif tok.type == "list_item_open" and tok.map and depth == 1:
             s, e = lines.span(*tok.map)
             blocks.append(Block("list_item", s, e, trail.path))
-        elif tok.type == "heading_open" and tok.map:
+        elif tok.type == "heading_open" and tok.map and depth == 0:
             level = int(tok.tag[1])
-            heading = tokens[i + 1].content.strip()
+            heading = heading_text(tokens[i + 1].content.strip())
             trail.push(level, heading)
             s, e = lines.span(*tok.map)
             blocks.append(Block("heading", s, e, trail.path, level=level))
@@ -121,4 +121,5 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             i = j
         i += 1
     return Document(text=text, doc_id=doc_id, source=source, title=title,
-                    blocks=tuple(blocks), metadata=MappingProxyType(dict(meta)))
+                    blocks=tuple(anchors_to_headings(blocks, text)),
+                    metadata=MappingProxyType(dict(meta)))

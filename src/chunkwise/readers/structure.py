@@ -2,12 +2,57 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
 
 from ..types import Block
+
+#: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
+_ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
+#: inline HTML that carries no words in a heading: anchors, comments, formatting tags
+_TAG = re.compile(r"<!--.*?-->|</?(?:a|span|sup|sub|small|em|strong|b|i|u|br|img)\b[^<>]*>",
+                  re.IGNORECASE)
+
+
+def heading_text(raw: str) -> str:
+    """A heading as the trail shows it: without its attribute list or inline HTML tags
+    (an ``<a id="x"></a>`` anchor), which carry no words; the block keeps the source."""
+    text = _ATTRIBUTES.sub("", raw)
+    if "`" not in text:  # a tag inside a code span is words
+        text = _TAG.sub("", text)
+    text = " ".join(text.split()) if "\n" not in text else text.strip()
+    return text or raw
+
+
+_MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}", re.DOTALL)
+
+
+def markup_only(text: str) -> bool:
+    """Whether an HTML block carries no words: only tags and comments (an anchor
+    ``<a id="old-name"></a>`` kept for links, ``<!-- notes -->``, an MDX comment)."""
+    return not _MARKUP.sub("", text).strip()
+
+
+def anchors_to_headings(blocks: list[Block], text: str) -> list[Block]:
+    """Markup-only blocks right before a heading (anchors for old links to it, an HTML
+    comment: a paragraph or an HTML block of tags only) made part of that heading's
+    block, so they start its section instead of ending the one before as a chunk of
+    markup; offsets unchanged, nothing dropped."""
+    out: list[Block] = []
+    for block in blocks:
+        if block.kind == "heading":
+            start = block.start
+            while (out and out[-1].kind in ("html", "paragraph") and out[-1].end <= start
+                   and not text[out[-1].end:start].strip()
+                   and markup_only(text[out[-1].start:out[-1].end])):
+                start = out.pop().start
+            if start != block.start:
+                block = dataclasses.replace(block, start=start)
+        out.append(block)
+    return out
 
 
 class HeadingTrail:
