@@ -278,3 +278,33 @@ def test_a_heading_never_forms_a_chunk_by_itself(strategy):
     chunks = chunkwise.chunk(text, strategy=strategy, size=64, format="markdown", doc_id="c")
     assert not [c.text for c in chunks if _only_headings(c)]
     assert_invariants(text, chunks, 64, independent_minilm_count())
+
+
+def _heading_only(text: str) -> bool:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return bool(lines) and all(ln.lstrip().startswith("#") for ln in lines)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["code", "table", "prose", "list"]),
+                          st.integers(1, 120)), min_size=1, max_size=5))
+def test_a_heading_never_forms_a_chunk_alone_whatever_follows_it(sections):
+    """Monitoring-API pages: '#### Response' over a JSON example too large to join it
+    was a chunk of its own; a heading now travels with the first piece of what follows."""
+    parts = ["# Reference\n\nWhat this page covers.\n"]
+    for level, kind, n in sections:
+        parts.append("#" * (level + 1) + f" Part {kind} {n}\n")
+        if kind == "code":
+            parts.append("```json\n" + "".join(f'  {{"id": {i}, "name": "metric {i}"}},\n'
+                                                for i in range(n)) + "```\n")
+        elif kind == "table":
+            parts.append("| id | name |\n|---|---|\n" + "".join(f"| {i} | metric {i} |\n"
+                                                             for i in range(n)))
+        elif kind == "list":
+            parts.append("".join(f"- item {i} of the list\n" for i in range(n)))
+        else:
+            parts.append(" ".join(f"Sentence {i} about the metric." for i in range(n)) + "\n")
+    text = "\n".join(parts)
+    chunks = chunkwise.chunk({"ref.md": text}, "section", size=64, format="markdown")
+    assert_invariants(text, chunks, 254)  # max_tokens: a table may take up to 2 x size
+    assert [c.text for c in chunks if _heading_only(c.text)] == []

@@ -299,10 +299,13 @@ class StructuredPacking:
                 cur, pending = block.end, []
             elif block.kind == "code" and not clipped and self._too_big(ctx, block):
                 # a code block that cannot fit is cut at lines; from the second piece
-                # on, its opening fence line (with the language) is in context
-                if cur < block.start:
+                # on, its opening fence line (with the language) is in context.
+                # Headings alone before it travel with its first piece (a heading is
+                # never a chunk by itself)
+                lead = cur if pending and all(b.kind == "heading" for b in pending) else None
+                if lead is None and cur < block.start:
                     pieces.extend(self._prose(cur, block.start, ctx, pending))
-                pieces.extend(self.code_pieces(block, ctx))
+                pieces.extend(self.code_pieces(block, ctx, lead))
                 cur, pending = block.end, []
             else:
                 pending.append(block)
@@ -314,7 +317,8 @@ class StructuredPacking:
         return (block.end - block.start + len(ctx) > self.max_chars
                 or self.count(ctx + self.doc.text[block.start:block.end]) > self.limit)
 
-    def code_pieces(self, block: Block, ctx: str) -> list[Piece]:
+    def code_pieces(self, block: Block, ctx: str, lead: int | None = None) -> list[Piece]:
+        """A code block's pieces; ``lead``: an earlier start (headings just above it)."""
         text = self.doc.text
         nl = text.find("\n", block.start, block.end)
         fence = text[block.start:nl].strip() if nl != -1 else ""
@@ -322,7 +326,10 @@ class StructuredPacking:
             # an indented code block or a <pre>: a fence naming its language, if known
             language = block.metadata.get("language")
             fence = f"```{language}" if language else ""
-        first = self.code.pack(block.start, block.end, ctx)[:1]
+        # with headings above: the first piece takes code past its opening line
+        floor = (nl if nl != -1 else block.end) if lead is not None else None
+        first = self.code.pack(block.start if lead is None else lead, block.end, ctx,
+                               first_floor=floor)[:1]
         rest_ctx = self.fits_context(ctx, fence + "\n") if fence else ctx
         rest = self.code.pack(first[0].end, block.end, rest_ctx) if first and \
             first[0].end < block.end else []
