@@ -5,6 +5,7 @@ and values never able to change a store's query."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from chunkwise.retrieval import RowSearch
 
 DOC_IDS = ["guide/a.md", "guide/sub/b.md", "guide-2.md", "guide", "gu'ide/c.md", "%/d.md",
            "ünï/e.md", "a_b/f.md", "x.md", 'q"uote/g.md', "guide/sub/deep/h.txt"]
-KINDS = ["prose", "table", "code", "qa"]
+KINDS: list[Any] = ["prose", "table", "code", "qa"]
 TEAMS = ["docs", "ops", "o'brien"]
 PATHS = ["guide", "guide/", "guide/sub", "guide/*.md", "**/b.md", "guide/**", "gu'ide", "%",
          "a_b", "ünï/", "guide/{a,x}.md", "x' OR '1'='1", "*.md", "guide/sub/deep", "q\"uote"]
@@ -104,6 +105,7 @@ def test_a_filtered_store_search_is_the_exact_top_k_of_the_matching_rows(store, 
 def test_in_memory_search_ranks_only_matching_rows(written, seed, k):
     where = Filter.of(written)
     assume(where is not None)
+    assert where is not None
     query = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
 
     class Fixed:  # the query's vector, as an embedder would give it
@@ -126,13 +128,15 @@ def test_the_written_form_round_trips_and_bad_filters_are_one_line_errors():
     assert where is not None
     assert Filter.of(where.to_dict()) == where
     assert Filter.of({}) is None and Filter.of(None) is None
-    for bad, says in [({"paths": "x"}, "unknown filter key 'paths'"),
-                      ({"page": "4-2"}, "1 <= first <= last"),
-                      ({"page": "two"}, "expected N or FIRST-LAST"),
-                      ({"kind": 3}, "filter kind"),
-                      ({"metadata": ["team"]}, "filter metadata"),
-                      ({"metadata": {"team": {"x": 1}}}, "filter metadata team"),
-                      ({"path": ""}, "filter path")]:
+    cases: list[tuple[Any, str]] = [
+        ({"paths": "x"}, "unknown filter key 'paths'"),
+        ({"page": "4-2"}, "1 <= first <= last"),
+        ({"page": "two"}, "expected N or FIRST-LAST"),
+        ({"kind": 3}, "filter kind"),
+        ({"metadata": ["team"]}, "filter metadata"),
+        ({"metadata": {"team": {"x": 1}}}, "filter metadata team"),
+        ({"path": ""}, "filter path")]
+    for bad, says in cases:
         with pytest.raises(ConfigError, match=says.replace("(", r"\(")):
             Filter.of(bad)
 
@@ -165,9 +169,10 @@ def test_metadata_matches_as_text_and_by_list_membership():
 
 def test_an_injection_attempt_in_a_value_matches_nothing_and_harms_nothing(store):
     query = VECTORS[0]
-    for written in [{"path": "x' OR '1'='1"}, {"kind": "prose') OR ('1'='1"},
-                    {"metadata": {"team": "x'; DROP TABLE filters; --"}},
-                    {"strategy": '"faq"} OR 1=1'}]:
+    attempts: list[Any] = [{"path": "x' OR '1'='1"}, {"kind": "prose') OR ('1'='1"},
+                           {"metadata": {"team": "x'; DROP TABLE filters; --"}},
+                           {"strategy": '"faq"} OR 1=1'}]
+    for written in attempts:
         where = Filter.of(written)
         assert filtered_search(store, query, 5, where) == [], written
     assert len(store.rows()[0]) == N_ROWS  # nothing was changed

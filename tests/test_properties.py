@@ -138,3 +138,53 @@ def test_invariants_semantic(text, size, window, method):
                                     embedder=_shared_embedder())
     chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
     assert_invariants(text, chunks, chunker.limit, independent_minilm_count())
+
+
+_ODD = st.lists(st.one_of(
+    st.from_regex(r"[A-Z][a-z]{1,10}( [a-z]{1,12}){0,14}[.!?]", fullmatch=True),
+    st.sampled_from([" ", "\n", "\n\n", "-->", "}", "///", "1.", "x" * 300, "ünïcödé", "東京"]),
+), min_size=1, max_size=60).map(" ".join)
+#: prose of short words (none over a few tokens): a cut at a word always exists
+_PROSE = st.lists(st.from_regex(r"[A-Z][a-z]{1,6}( [a-z]{1,7}){0,14}[.!?]", fullmatch=True),
+                  min_size=1, max_size=40).map(" ".join)
+
+
+@pytest.mark.parametrize("strategy", ["fixed", "sentence", "recursive"])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_ODD, size=st.integers(12, 160), frac=st.integers(2, 16))
+def test_a_small_last_chunk_remains_only_when_it_cannot_join_the_one_before(strategy, text,
+                                                                            size, frac):
+    """A span's small last piece is joined to the one before, or the cut between them
+    moved back; it stays small only when the two would not fit the budget together
+    (a word of many tokens, the character cap)."""
+    chunker = chunkwise.get_chunker(strategy, size=size, min_tokens=size // frac)
+    chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    assert_invariants(text, chunks, chunker.limit, independent_minilm_count())
+    if len(chunks) > 1 and chunks[-1].token_count < chunker.min_tokens:
+        a, b = chunks[-2], chunks[-1]
+        joined = text[a.start:b.end]
+        assert (len(joined) > chunker.max_chars
+                or chunker.tokenizer.count(a.context + joined) > chunker.limit)
+
+
+@pytest.mark.parametrize("strategy", ["fixed", "sentence", "recursive"])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_PROSE, size=st.integers(24, 160), frac=st.integers(3, 16))
+def test_no_chunk_of_prose_under_min_tokens_but_a_whole_small_document(strategy, text, size,
+                                                                        frac):
+    chunker = chunkwise.get_chunker(strategy, size=size, min_tokens=size // frac)
+    chunks = chunker.chunk_document(chunkwise.Document(text=text, doc_id="d"))
+    assert_invariants(text, chunks, chunker.limit, independent_minilm_count())
+    if len(chunks) > 1:
+        assert [c.text for c in chunks if c.token_count < chunker.min_tokens] == []
+
+
+def test_min_tokens_is_checked_and_kept_out_of_the_description_by_default():
+    assert "min_tokens" not in chunkwise.get_chunker("recursive").describe()
+    assert chunkwise.get_chunker("recursive", min_tokens=12).describe()["min_tokens"] == 12
+    assert chunkwise.get_chunker("recursive").min_tokens == 10  # a sixteenth of 160
+    for bad in (-1, 81, "x"):
+        with pytest.raises(chunkwise.ConfigError, match="min_tokens"):
+            chunkwise.get_chunker("recursive", min_tokens=bad)

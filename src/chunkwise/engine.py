@@ -300,7 +300,51 @@ class Packer:
             if self.overlap and overlap_levels:
                 nxt = self._overlap_start(piece.start, piece.end, overlap_levels)
             cur = self._start(nxt, index.skip_space(nxt, hi), lo)
+        if self.min_size and len(pieces) > 1 and pieces[-1].token_count < self.min_size:
+            # the first piece keeps the floor it was given (a heading stays with text)
+            keep = (index.skip_space(first_floor, hi) if len(pieces) == 2
+                    and first_floor is not None else pieces[-2].start)
+            pieces[-2:] = self._balance_tail(pieces[-2], pieces[-1], hi, levels, context,
+                                             ctx_tokens, keep)
         return pieces
+
+    def _balance_tail(self, a: Piece, b: Piece, hi: int, levels: _LazyLevels, context: str,
+                      ctx_tokens: int, keep: int) -> list[Piece]:
+        """A span's last piece under ``min_size`` tokens (a lone ``-->``, a ``}``): joined
+        to the one before when both fit the budget; else the cut between them moved
+        back to the furthest boundary that leaves the last piece ``min_size`` tokens,
+        when both still fit (the first still ending after ``keep``); else the two as
+        they are."""
+        index = self.index
+        text = index.text
+        if b.start < a.end:  # overlapping pieces: their cut is the overlap's, left alone
+            return [a, b]
+        if b.end - a.start + len(context) <= self.max_chars:
+            n = index.counter.count(context + text[a.start:b.end])
+            if n <= self.limit:
+                return [Piece(a.start, b.end, n, context)]
+        # a cut with at least min_size tokens after it and at most the limit: the
+        # furthest boundary of the highest level between those two positions
+        tokens = index.tokens
+        total = int(tokens.before(b.end))
+        starts, cum = tokens.starts, tokens.cum
+        k = int(np.searchsorted(cum, total - (self.min_size - ctx_tokens), side="right")) - 1
+        j = int(np.searchsorted(cum, total - (self.limit - ctx_tokens), side="left"))
+        if self.min_size <= ctx_tokens or k < 0:
+            return [a, b]
+        cap = int(starts[k]) if k < len(starts) else b.end
+        floor = max(keep, int(starts[j]) - 1 if j < len(starts) else b.end)
+        if cap <= floor:
+            return [a, b]
+        first = self._next(a.start, hi, levels, context, ctx_tokens, floor, cap=cap)
+        if first is None or first.end <= a.start or first.end >= b.start:
+            return [a, b]
+        nxt = self._start(first.end, index.skip_space(first.end, hi), a.start)
+        second = self._next(nxt, hi, levels, context, ctx_tokens, nxt)
+        if (second is None or second.end != b.end or second.token_count < self.min_size
+                or first.token_count < self.min_size):
+            return [a, b]
+        return [first, second]
 
     def _start(self, floor: int, first: int, lo: int) -> int:
         """Where a piece starts: its first non-space character, or (``line_starts``)
@@ -322,7 +366,7 @@ class Packer:
         return pos, self.index.tokens.before(pos)
 
     def _next(self, cur: int, hi: int, levels: _LazyLevels, context: str, ctx_tokens: int,
-              must_pass: int) -> Piece | None:
+              must_pass: int, cap: int | None = None) -> Piece | None:
         """The longest piece from ``cur`` that fits, ending after ``must_pass``.
 
         Levels are searched from the highest rank down; the first level with a
@@ -335,6 +379,8 @@ class Packer:
         base = int(index.tokens.before(cur))
         budget = self.limit - ctx_tokens
         char_end = cur + self.max_chars - len(context)  # the furthest end the cap allows
+        if cap is not None:  # a caller's furthest end (room left for a tail)
+            char_end = min(char_end, cap)
         floor = max(cur, must_pass)
         tried_end = min(hi, char_end)
         sep = index.counter.separates

@@ -58,6 +58,10 @@ CHUNK_FLAGS: list[Flag] = [
         type=int, default=None, metavar="N",
         help="hard limit on tokens of context + text for every chunk (default: the model's "
              "maximum sequence length less its special tokens where known, else --size)")),
+    (("--min-tokens",), dict(
+        type=int, default=None, metavar="N",
+        help="smallest chunk in tokens, but a whole document or section smaller than it "
+             "(default: a sixteenth of the token limit, 10 at 160); 0 turns it off")),
     (("--max-chars",), dict(
         type=int, default=None, metavar="N",
         help="hard limit on characters of context + text (default: 16 x the token limit; "
@@ -113,7 +117,8 @@ CHUNK_FLAGS: list[Flag] = [
 ]
 
 #: the strategy options the flags above (and --size) set, by their library names
-STRATEGY_OPTIONS = ("size", "overlap", "tokenizer", "max_tokens", "max_chars", "separators",
+STRATEGY_OPTIONS = ("size", "overlap", "tokenizer", "max_tokens", "max_chars", "min_tokens",
+                    "separators",
                     "language", "table_rows", "threshold", "amount", "window", "min_size",
                     "merge", "merge_sections", "headers", "code_language", "window_seconds",
                     "references_budget", "sizes")

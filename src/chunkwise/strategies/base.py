@@ -24,7 +24,7 @@ from ..registry import RUNNERS, Registry
 from ..tokens import TokenCounter
 from ..types import Chunk, ChunkKind, Document, OnError, Source, TokenizerSpec
 
-_COMMON = ("size", "overlap", "tokenizer", "max_tokens", "max_chars")
+_COMMON = ("size", "overlap", "tokenizer", "max_tokens", "max_chars", "min_tokens")
 
 
 class Chunker:
@@ -42,13 +42,15 @@ class Chunker:
 
     def __init__(self, size: int | None = None, overlap: int | float | None = 0,
                  tokenizer: TokenizerSpec = None,
-                 max_tokens: int | None = None, max_chars: int | None = None, *,
+                 max_tokens: int | None = None, max_chars: int | None = None,
+                 min_tokens: int | None = None, *,
                  config: ChunkConfig | None = None, **unknown: Any):
         if unknown:
             raise unknown_option(self, unknown)
         if config is not None:
             given = [k for k, v in (("size", size), ("tokenizer", tokenizer),
-                                    ("max_tokens", max_tokens), ("max_chars", max_chars))
+                                    ("max_tokens", max_tokens), ("max_chars", max_chars),
+                                    ("min_tokens", min_tokens))
                      if v is not None] + (["overlap"] if overlap else [])
             if given:
                 raise ConfigError(f"strategy {self.name!r}: give config= or "
@@ -56,7 +58,8 @@ class Chunker:
             self.config = config
         else:
             self.config = ChunkConfig.create(size=size, overlap=overlap, tokenizer=tokenizer,
-                                             max_tokens=max_tokens, max_chars=max_chars)
+                                             max_tokens=max_tokens, max_chars=max_chars,
+                                             min_tokens=min_tokens)
 
     # -- the common configuration ---------------------------------------------------
 
@@ -79,6 +82,11 @@ class Chunker:
     @property
     def max_chars(self) -> int:
         return self.config.max_chars
+
+    @property
+    def min_tokens(self) -> int:
+        """The smallest chunk in tokens (but a whole span smaller than it)."""
+        return self.config.min_size
 
     @property
     def limit(self) -> int:

@@ -48,7 +48,7 @@ class HierarchicalChunker(Chunker):
                  tokenizer: TokenizerSpec = None, max_tokens: int | None = None,
                  max_chars: int | None = None, size: int | None = None,
                  parent_size: int | None = None, child_size: int | None = None,
-                 child_overlap: Any = None, **options: Any):
+                 child_overlap: Any = None, min_tokens: int | None = None, **options: Any):
         sizes = tuple(_sizes(sizes, size, parent_size, child_size))
         if child_overlap is not None:
             _deprecated("child_overlap", "overlap=N (the last level's) or overlaps=(...)")
@@ -72,7 +72,8 @@ class HierarchicalChunker(Chunker):
         if len(specs) != len(sizes):
             raise ConfigError("hierarchical: give one strategy per level")
         leaf_config = ChunkConfig.create(size=sizes[-1], overlap=overlaps[-1], tokenizer=tokenizer,
-                                         max_tokens=max_tokens, max_chars=max_chars)
+                                         max_tokens=max_tokens, max_chars=max_chars,
+                                         min_tokens=min_tokens)
         super().__init__(config=leaf_config)
         self.levels: list[Chunker] = []
         used: set[str] = set()
@@ -199,7 +200,7 @@ def _level_spec(spec: Any) -> tuple[str, dict[str, Any]]:
                           f"(expected one of {', '.join(STRATEGIES.names())})")
     if name == "hierarchical":
         raise ConfigError("hierarchical: a level cannot itself be hierarchical")
-    for key in ("size", "overlap", "tokenizer", "max_tokens", "max_chars"):
+    for key in ("size", "overlap", "tokenizer", "max_tokens", "max_chars", "min_tokens"):
         if key in own:
             raise ConfigError(f"hierarchical: give {key} per level through sizes/overlaps, "
                               f"not in the options of level {name!r}")

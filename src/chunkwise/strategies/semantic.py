@@ -159,7 +159,8 @@ class SemanticChunker(Chunker):
         inner = cuts[bisect_right(cuts, span.lo):bisect_left(cuts, span.hi)]
         bounds = [span.lo, *inner, span.hi]
         segments = [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
-        packer = Packer(index, self._policy, self.config.budget.replace(min_size=self.min_size))
+        packer = Packer(index, self._policy, self.config.budget.replace(
+            min_size=max(self.min_size, self.config.min_size)))
         pieces: list[Piece] = []
         carry: int | None = None  # a small tail that joins the next topic segment
         for k, (a, b) in enumerate(segments):
