@@ -15,9 +15,11 @@ def add_parser(sub: Any) -> None:
     s = sub.add_parser(
         "serve", help="answer searches over HTTP, with the index and model kept loaded",
         description="Keep the index, its embedder and its BM25 statistics loaded and answer "
-                    "POST /search {query, k, retriever, expand}, GET /documents/DOC_ID and "
-                    "GET /health (OpenAPI schema at /openapi.json). An index updated by "
-                    "chunkwise index is seen by the next request once the run is done.")
+                    "POST /search {query, k, retriever, filter, expand}, GET /documents/DOC_ID, "
+                    "GET /view/DOC_ID?chunk=ID and GET /health (OpenAPI schema at "
+                    "/openapi.json); open / in a browser for the search page. An index "
+                    "updated by chunkwise index is seen by the next request once the run is "
+                    "done.")
     s.add_argument("--db", required=True, metavar="URI", help="the index (as for index)")
     s.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1, this machine only)")
@@ -27,7 +29,7 @@ def add_parser(sub: Any) -> None:
     m = sub.add_parser(
         "mcp", help="serve the index to agents as an MCP server (stdio)",
         description="A Model Context Protocol server on standard input and output with the "
-                    "tools search(query, k, retriever) and read(doc_id, start, end); give "
+                    "tools search(query, k, retriever, filter) and read(doc_id, start, end); give "
                     "agents the command 'chunkwise mcp --db URI'.")
     m.add_argument("--db", required=True, metavar="URI", help="the index (as for index)")
 
