@@ -515,3 +515,20 @@ def test_legal_invariants(clauses, size, budget):
     options = {} if budget is None else {"references_budget": min(budget, size // 2)}
     chunks = chunkwise.chunk({"c": text}, strategy="legal", size=size, **options)
     assert_invariants(text, chunks, size, COUNT)
+
+
+def test_a_hard_wrapped_section_number_is_not_a_clause():
+    """MPL-2.0 5.2 ends "... under Section\\n2.1 of this License shall terminate.": that
+    line continues a sentence; it was read as a second clause 2.1 inside clause 5."""
+    from chunkwise.strategies.legal import find_clauses
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "benchmarks/structured_eval/licenses/orjson-LICENSE-MPL-2.0").read_text()
+    numbers = [c.number for c in find_clauses(text)]
+    assert numbers.count("2.1") == 1 and numbers.index("5.2") + 1 == numbers.index("5.3")
+    five_two = next(c for c in find_clauses(text) if c.number == "5.2")
+    assert "2.1 of this License shall terminate." in text[five_two.start:five_two.end]
+    # a numbered line after a finished sentence, or with a capitalised title, still is one
+    made = find_clauses("2.2 Effective Date. Granted as described in\n"
+                        "2.1 of this License.\n3. responsibilities apply.\n4 Term\n")
+    assert [c.number for c in made] == ["2.2", "3", "4"]

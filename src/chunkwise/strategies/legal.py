@@ -99,6 +99,20 @@ def _roman(item: str) -> bool:
     return bool(_ROMAN.match(item))
 
 
+def _wrapped(text: str, start: int, title: str) -> bool:
+    """Whether a line that starts with a number is a sentence's hard-wrapped
+    continuation ("... under Section\n2.1 of this License"), not a clause: the line
+    before is text that does not end a sentence or clause, and what follows the number
+    starts in lower case."""
+    words = title.lstrip()
+    if not words or not words[0].islower():
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(0, text.rfind("\n", 0, max(0, line_start - 1)) + 1):max(0, line_start - 1)]
+    before = before.rstrip()
+    return bool(before) and before[-1] not in ".:;!?)]" and not before.lstrip().startswith("#")
+
+
 def find_clauses(text: str) -> list[Clause]:
     """The clause tree of a text, in document order."""
     marks: list[tuple[int, str, str, str]] = []  # start, kind, item, title
@@ -108,7 +122,7 @@ def find_clauses(text: str) -> list[Clause]:
         if m.group("word"):
             marks.append((start, "word:" + m.group("word").capitalize(), m.group("wnum"),
                           m.group("title")))
-        else:
+        elif not _wrapped(text, start, m.group("title")):
             marks.append((start, "num", m.group("num"), m.group("title")))
     for m in _LETTERED.finditer(text):
         marks.append((m.start("item") - 1, "letter", m.group("item"), m.group("title")))
