@@ -210,3 +210,27 @@ def test_every_code_chunk_starts_a_line_unless_its_line_cannot_fit(module, size)
             continue  # only indentation before it
         line = text[text.rfind("\n", 0, c.start) + 1:text.find("\n", c.start)]
         assert tok.count(c.context + line) > size, (c.start, line, c.text[:40])
+
+
+@pytest.mark.parametrize("module", ["argparse", "dataclasses", "http/client"])
+def test_every_piece_inside_a_class_carries_the_class_in_context(module):
+    """The chunk of a class's attributes (after the piece with its class line) carried
+    only the file path; every piece inside a class after its first now names it."""
+    import sysconfig
+
+    path = Path(sysconfig.get_paths()["stdlib"]) / f"{module}.py"
+    doc = read_path(path)
+    chunks = chunkwise.chunk(path, "code", size=96)
+    classes = [b for b in parse(doc.text, "m.py", fmt="code", doc_id="m.py").blocks
+               if b.kind == "code" and b.metadata.get("kind") == "class"]
+    assert classes
+    checked = 0
+    for block in classes:
+        name = block.metadata["symbol"].split(".")[-1]
+        line_end = doc.text.find("\n", block.start)
+        inside = [c for c in chunks if line_end < c.start < block.end]
+        for c in inside:
+            assert f"> {name}" in c.context or f".{name}" in c.context or name in c.context, \
+                (name, c.text[:60], c.context)
+            checked += 1
+    assert checked > 10

@@ -223,8 +223,14 @@ class CodeChunker(Chunker):
                    and b is not block]
         if members:
             first = _line_start(text, min(m.start for m in members), block.start)
-            head = self._packer(index, CODE_POLICY).pack(unit.start, first, ctx) \
-                if text[unit.start:first].strip() else []
+            head: list[Piece] = []
+            if text[unit.start:first].strip():
+                # the class line opens the first piece; a long preamble's later pieces
+                # (attributes, comments) carry the class in context, as members do
+                packer = self._packer(index, CODE_POLICY)
+                head = packer.pack(unit.start, first, ctx)[:1]
+                if head and head[0].end < first and text[head[0].end:first].strip():
+                    head += packer.pack(head[0].end, first, inner_ctx)
             for p in head:
                 p.metadata.update(symbol=meta["symbol"], kind=meta["kind"])
             return head + self._region(doc, index, first, unit.end, inner_ctx, members, sigs)
