@@ -34,9 +34,10 @@ class IndexReport:
             self.seen.add(str(exc.source))
 
     def line(self, seconds: float) -> str:
+        rate = f" ({self.chunks / seconds:,.0f} chunks/s)" if seconds > 0 and self.chunks else ""
         return (f"documents {self.documents:,} ({self.changed:,} changed, {self.removed:,} "
                 f"removed) chunks {self.chunks:,} ({self.embedded:,} embedded, "
-                f"{self.reused:,} reused) {seconds:.1f} s")
+                f"{self.reused:,} reused) {seconds:.1f} s{rate}")
 
 
 def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:
