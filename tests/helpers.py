@@ -134,3 +134,31 @@ def check_hierarchy(text, chunks, sizes):
             parent = by_id[c.parent_id]
             assert parent.level == c.level - 1
             assert parent.start <= c.start and c.end <= parent.end  # child inside parent
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on now (for a server a test starts)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until_serving(url: str, proc, seconds: float = 120) -> None:
+    """Poll ``url + /health`` until it answers 200, failing if ``proc`` (a started
+    ``chunkwise serve``) exits or the time runs out."""
+    import time
+
+    import httpx
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if httpx.get(url + "/health", timeout=5).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else "the server exited"
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.2)

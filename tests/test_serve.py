@@ -3,7 +3,6 @@ httpx; the index is a real LanceDB folder built with a static embedder."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import textwrap
@@ -16,6 +15,8 @@ import pytest
 
 from chunkwise import Index
 
+from helpers import free_port, wait_until_serving
+
 pytestmark = pytest.mark.slow
 
 DOCS = {
@@ -26,12 +27,6 @@ DOCS = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class _Server:
     """uvicorn serving create_app(db) in a thread of this process."""
 
@@ -40,7 +35,7 @@ class _Server:
 
         from chunkwise.serve import create_app
 
-        self.port = _free_port()
+        self.port = free_port()
         config = uvicorn.Config(create_app(db, token), host="127.0.0.1", port=self.port,
                                 log_level="warning")
         self.server = uvicorn.Server(config)
@@ -185,20 +180,12 @@ def test_a_run_still_writing_is_not_seen_until_it_is_done(built):
 
 def test_the_command_warns_when_it_listens_beyond_this_machine(built, tmp_path):
     _, db = built
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "serve", "--db", db,
                              "--host", "0.0.0.0", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.2)
+        wait_until_serving(f"http://127.0.0.1:{port}", proc)
     finally:
         proc.terminate()
         out, err = proc.communicate(timeout=30)

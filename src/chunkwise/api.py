@@ -491,13 +491,7 @@ class Index:
     def filter(self, value: Filter | Mapping[str, Any] | None) -> Filter | None:
         """A filter in this index's terms: its written form read (a ConfigError names
         what is wrong), absolute paths made relative to the index's root."""
-        where = Filter.of(value)
-        if where is None or not where.path:
-            return where
-        config = self.config() or {}
-        root = config.get("root")
-        paths = tuple(_relative_filter_path(p, root) for p in where.path)
-        return dataclasses.replace(where, path=paths)
+        return index_filter(value, (self.config() or {}).get("root"))
 
     def check(self, repair: bool = False) -> Any:
         """Verify the index: its configuration readable, one row per id, every row with
@@ -509,6 +503,16 @@ class Index:
 
         with self.store.writer_lock(True, None) if repair else _nothing():
             return check_index(self.store, repair=repair)
+
+
+def index_filter(value: Filter | Mapping[str, Any] | None, root: str | None) -> Filter | None:
+    """A filter in the terms of an index whose documents are named relative to
+    ``root``: its written form read, absolute paths made relative to the root."""
+    where = Filter.of(value)
+    if where is None or not where.path:
+        return where
+    return dataclasses.replace(where, path=tuple(_relative_filter_path(p, root)
+                                                 for p in where.path))
 
 
 def _relative_filter_path(path: str, root: str | None) -> str:

@@ -74,18 +74,26 @@ class Retriever:
                 scores[i] = model.get_scores(toks)
         return scores
 
+    def scores(self, questions: Sequence[str], among: np.ndarray | None = None) -> np.ndarray:
+        """Each question's score for each chunk (``among``: for those chunk positions
+        only): dense, BM25, or their z-score fusion (z-scored among the chunks scored);
+        rrf has no scores of its own, so hybrid is always fused by z-score here."""
+        def pick(scores: np.ndarray) -> np.ndarray:
+            return scores if among is None else scores[:, among]
+
+        if self.kind == "dense":
+            return pick(self.dense_scores(questions))
+        if self.kind == "bm25":
+            return pick(self.bm25_scores(questions))
+        return np.asarray(self.alpha * zscore(pick(self.dense_scores(questions)))
+                          + (1.0 - self.alpha) * zscore(pick(self.bm25_scores(questions))))
+
     def rank(self, questions: Sequence[str], question_docs: Sequence[str],
              depth: int) -> list[list[int]]:
         """For each question, up to ``depth`` chunk indices, best first."""
         depth = max(1, min(depth, len(self.chunk_docs)))
-        if self.kind == "dense":
-            return self._top(self.dense_scores(questions), question_docs, depth)
-        if self.kind == "bm25":
-            return self._top(self.bm25_scores(questions), question_docs, depth)
-        if self.fusion == "zscore":
-            fused = (self.alpha * zscore(self.dense_scores(questions))
-                     + (1.0 - self.alpha) * zscore(self.bm25_scores(questions)))
-            return self._top(fused, question_docs, depth)
+        if self.kind != "hybrid" or self.fusion == "zscore":
+            return self._top(self.scores(questions), question_docs, depth)
         pool = min(len(self.chunk_docs), 100)
         dense = self._top(self.dense_scores(questions), question_docs, pool)
         sparse = self._top(self.bm25_scores(questions), question_docs, pool)
@@ -165,14 +173,14 @@ class RowSearch:
         retr, which = self._retriever(retriever, expand)
         if not which:
             return []
-        if not where:
-            scores = self._scores(retr, retriever, query)
-            order = retr.rank([query], [""], len(which) if expand else k)[0]
+        if not where:  # scored once (the query embedded once), ranked as rank() does
+            scores = retr.scores([query])[0]
+            order = retr._top(scores[None, :], [""], len(which) if expand else k)[0]
         else:
             allowed = self._allowed_rows(where, expand, which)
             scores = np.full(len(which), -np.inf, dtype=np.float32)
             if len(allowed):
-                scores[allowed] = self._scores(retr, retriever, query, allowed)
+                scores[allowed] = retr.scores([query], allowed)[0]
             depth = len(allowed) if expand else min(k, len(allowed))
             order = [int(i) for i in allowed[np.argsort(-scores[allowed], kind="stable")][:depth]]
         hits = [Hit(float(scores[i]), self.rows[which[i]]) for i in order]
@@ -199,21 +207,6 @@ class RowSearch:
             self._allowed[key] = np.asarray([i for i, row in enumerate(which)
                                              if where.matches(self.rows[row])], dtype=np.int64)
         return self._allowed[key]
-
-    @staticmethod
-    def _scores(retr: Retriever, kind: str, query: str,
-                among: np.ndarray | None = None) -> np.ndarray:
-        """Scores of the rows (``among``: of those positions only; hybrid z-scores them
-        among themselves)."""
-        def pick(scores: np.ndarray) -> np.ndarray:
-            return scores if among is None else scores[:, among]
-
-        if kind == "dense":
-            return np.asarray(pick(retr.dense_scores([query]))[0])
-        if kind == "bm25":
-            return np.asarray(pick(retr.bm25_scores([query]))[0])
-        return np.asarray((retr.alpha * zscore(pick(retr.dense_scores([query])))  # rank()'s
-                           + (1.0 - retr.alpha) * zscore(pick(retr.bm25_scores([query]))))[0])
 
 
 def search(store: Store, query: str, embedder: Any, *, k: int = 5,

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-from .api import Index, read_text
+from .api import Index, index_filter, read_text
 from .errors import ChunkwiseError, ConfigError, InputError
 from .index.store import filtered_search
 from .retrieval import RETRIEVERS, RowSearch
@@ -135,7 +135,7 @@ class Searcher:
         if retriever not in RETRIEVERS:
             raise ConfigError(f"unknown retriever {retriever!r} (expected "
                               f"{', '.join(RETRIEVERS)})")
-        where = self.index.filter(filter)
+        where = index_filter(filter, self.config.get("root"))  # no store read per request
         self.refresh()
         for attempt in (1, 2):
             try:

@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from ..errors import ChunkwiseError
+from .common import key_values
 
 
 def add_filter_flags(p: argparse.ArgumentParser) -> None:
@@ -39,11 +39,9 @@ def filter_of(args: argparse.Namespace) -> dict[str, Any] | None:
     if args.page:
         out["page"] = args.page
     metadata: dict[str, list[str]] = {}
-    for item in args.filter_metadata:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ChunkwiseError(f"--metadata: expected KEY=VALUE, got {item!r}")
-        metadata.setdefault(key.strip(), []).append(value)
+    for item in args.filter_metadata:  # a key repeated: any of its values
+        for key, value in key_values([item]).items():
+            metadata.setdefault(key, []).append(value)
     if metadata:
         out["metadata"] = metadata
     return out or None
