@@ -179,16 +179,20 @@ def test_an_injection_attempt_in_a_value_matches_nothing_and_harms_nothing(store
 
 
 @pytest.mark.slow
-def test_the_command_line_filters_a_real_index(docs_index, capsys):
+def test_the_command_line_filters_a_real_index(docs_index, capsys, monkeypatch):
     from chunkwise.cli import main
 
     db = str(docs_index / "idx")
+
+    said: list[str] = []
 
     def search(*flags: str) -> list[dict]:
         capsys.readouterr()
         assert main(["search", "how do I declare a request body", "--db", db, "-k", "8",
                      "--json", *flags]) == 0
-        return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        out, err = capsys.readouterr()
+        said.append(err)
+        return [json.loads(line) for line in out.splitlines()]
 
     assert {h["doc_id"].split("/")[0] for h in search()} >= {"fastapi"}
     for flags, test in [
@@ -210,5 +214,11 @@ def test_the_command_line_filters_a_real_index(docs_index, capsys):
             text = (docs_index / "docs" / h["doc_id"]).read_text(encoding="utf-8")
             assert text[h["start"]:h["end"]] == h["text"]
     assert search("--metadata", "project=django") == []
+    assert "no chunk matches the filter" in said[-1]
+    # a glob whose folder exists here is taken from here, as a path is
+    monkeypatch.chdir(docs_index)
+    here = search("--path", "docs/fastapi/tutorial/*.md")
+    assert here and all(h["doc_id"].startswith("fastapi/tutorial/")
+                        and h["doc_id"].count("/") == 2 for h in here)
     assert main(["search", "x", "--db", db, "--page", "9-2"]) == 2
     assert "filter page" in capsys.readouterr().err

@@ -6,6 +6,7 @@ import argparse
 import os
 from typing import Any
 
+from ..filters import is_glob, literal_prefix
 from .common import key_values
 
 
@@ -27,11 +28,23 @@ def add_filter_flags(p: argparse.ArgumentParser) -> None:
                         "with --metadata, or front matter)")
 
 
+def _here(path: str) -> str:
+    """A path (or a glob's folder part) that exists here, as the absolute path the
+    index turns into a name relative to its root; anything else as given."""
+    if os.path.exists(path):
+        return os.path.realpath(path)
+    head = literal_prefix(path)
+    folder = head[: head.rfind("/") + 1] if is_glob(path) else ""
+    if folder and os.path.isdir(folder):
+        return os.path.join(os.path.realpath(folder), path[len(folder):])
+    return path
+
+
 def filter_of(args: argparse.Namespace) -> dict[str, Any] | None:
     """The filter the flags ask for (None: none)."""
     out: dict[str, Any] = {}
     if args.path:
-        out["path"] = [os.path.realpath(p) if os.path.exists(p) else p for p in args.path]
+        out["path"] = [_here(p) for p in args.path]
     if args.kind:
         out["kind"] = args.kind
     if args.filter_strategy:

@@ -157,8 +157,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     with Index(args.db, create=False) as index:
         if index.config() is None:
             raise ChunkwiseError(f"no index at {args.db} (build one with chunkwise index)")
+        wanted = filter_of(args)
         hits = index.search(args.query, args.k, retriever=args.retriever, expand=args.expand,
-                            filter=filter_of(args))
+                            filter=wanted)
+    if not hits and wanted:
+        print("chunkwise: no chunk matches the filter (paths are relative to the index's "
+              "root, as hits show them in doc_id)", file=sys.stderr)
     for rank, hit in enumerate(hits, 1):
         r = hit.row
         if args.json:
