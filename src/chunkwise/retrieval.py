@@ -123,6 +123,8 @@ def _build_bm25(texts: Sequence[str]) -> tuple[Any, Any]:
     import bm25s
 
     tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
+    if not tokens.vocab:  # no text has a term (rules, stop words only): every score is 0
+        return None, {}
     model = bm25s.BM25()
     model.index(tokens, show_progress=False)
     return model, tokens.vocab

@@ -90,6 +90,19 @@ def strategy_option_specs() -> dict[str, list[tuple[str, object, object]]]:
     return specs
 
 
+def read_prices(args: argparse.Namespace) -> dict[str, dict[str, float]] | None:
+    """The prices ``--prices FILE.json`` gives, if any."""
+    if not getattr(args, "prices", None):
+        return None
+    try:
+        prices = json.loads(Path(args.prices).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ChunkwiseError(f"--prices {args.prices}: {exc}") from None
+    if not isinstance(prices, dict):
+        raise ChunkwiseError(f"--prices {args.prices}: expected an object of models")
+    return prices
+
+
 def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
     """The strategy options the command line gives (only those given: an option the
     strategy does not take is then the library's one-line error)."""
@@ -98,12 +111,7 @@ def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
     for flag in ("merge_sections", "headers"):  # store_true: given or not at all
         options[flag] = True if options[flag] else None
     if getattr(args, "contextualize", None):
-        prices = None
-        if args.prices:
-            try:
-                prices = json.loads(Path(args.prices).read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise ChunkwiseError(f"--prices {args.prices}: {exc}") from None
+        prices = read_prices(args)
         show = getattr(args, "progress", None)
         options.update({
             "contextualize": args.contextualize, "context_tokens": args.context_tokens,
@@ -112,8 +120,10 @@ def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
             "llm_cache": not args.no_llm_cache, "llm_prices": prices, "dry_run": args.dry_run,
             "llm_progress": CallBars() if (show if show is not None
                                             else sys.stderr.isatty()) else None})
-    elif getattr(args, "dry_run", False):
-        raise ChunkwiseError("--dry-run estimates the cost of --contextualize; give it")
+    elif getattr(args, "dry_run", False) and not getattr(args, "answers", False):
+        raise ChunkwiseError("--dry-run estimates the cost of --contextualize"
+                             + (" or --answers" if hasattr(args, "answers") else "")
+                             + "; give it")
     return {k: v for k, v in options.items() if v is not None}
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import ChunkwiseError
 from ..strategies import Chunker
-from .common import add_chunk_options, build_chunker, llm_report
+from .common import add_chunk_options, build_chunker, llm_report, read_prices
 from .output import warning
 
 
@@ -60,7 +60,24 @@ def add_parser(sub: Any) -> None:
                    help="print one JSON object on one line (metrics in percent)")
     e.add_argument("--out", default=None, metavar="DIR",
                    help="with --grid: folder for results.csv, results.json and recall_tokens.svg "
-                        "(default: eval-results)")
+                        "(default: eval-results), with --answers also answers.svg and "
+                        "answers.jsonl; one run with --answers: folder for answers.jsonl")
+    e.add_argument("--sample", type=int, default=None, metavar="N",
+                   help="score N questions spread evenly over the dataset (the same ones every "
+                        "run; retrieval still searches every document): a quicker, cheaper run")
+    a = e.add_argument_group(
+        "answer quality (an LLM answers each question from the retrieved context; a judge "
+        "grades the answer)")
+    a.add_argument("--answers", action="store_true",
+                   help="answer every question from its ranking's chunks within --budget tokens "
+                        "(parents with --expand) and report answer_score (judge against the "
+                        "reference, 0/0.5/1), answer_f1 (token F1, no model), faithfulness "
+                        "(judge against the context) and abstained beside recall")
+    a.add_argument("--llm", default=None, metavar="LLM",
+                   help="with --answers: the answering model: anthropic:MODEL, "
+                        "openai:MODEL[@BASE_URL] or local[:PATH.gguf]")
+    a.add_argument("--judge", default=None, metavar="LLM",
+                   help="with --answers: the grading model (default: the --llm model)")
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -70,7 +87,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.chunks and args.grid:
         raise ChunkwiseError("--chunks and --grid exclude each other (put chunks = ... in a "
                              "[[run]])")
+    if (args.llm or args.judge) and not args.answers:
+        raise ChunkwiseError("--llm and --judge choose the models of --answers; give it")
+    if args.answers and not args.llm:
+        raise ChunkwiseError("--answers needs --llm (anthropic:MODEL, openai:MODEL[@BASE_URL] "
+                             "or local)")
     dataset = load_dataset(args.dataset)
+    if args.sample is not None:
+        dataset = dataset.sample(args.sample)
     settings = EvalSettings(**{f.name: getattr(args, f.name) for f in fields(EvalSettings)
                                 if f.name != "cache"}, cache=not args.no_cache)
     made: list[Chunker] = []
@@ -79,32 +103,85 @@ def cmd_eval(args: argparse.Namespace) -> int:
         made.append(build_chunker(args, strategy, overrides))
         return made[-1]
 
-    if args.dry_run:
+    answerer = _answerer(args)
+    try:
+        if args.dry_run:
+            return _dry_run(args, dataset, settings, make_chunker, made, answerer)
+        if args.grid:
+            return _grid(args, dataset, settings, make_chunker, answerer)
+        return _one(args, dataset, settings, make_chunker, made, answerer)
+    finally:
+        if answerer is not None:
+            answerer.close()
+
+
+def _answerer(args: argparse.Namespace) -> Any:
+    """The answering and judging models of ``--answers`` (None without it)."""
+    if not args.answers:
+        return None
+    from ..eval.answers import Answerer
+
+    return Answerer(args.llm, args.judge, concurrency=args.llm_concurrency,
+                    cache=not args.no_llm_cache, timeout=args.llm_timeout,
+                    prices=read_prices(args), dry_run=args.dry_run)
+
+
+def _answer_lines(answerer: Any) -> None:
+    """The answering and judging cost lines (stderr) and what could not be graded."""
+    if answerer is None:
+        return
+    for line in answerer.lines():
+        print(line, file=sys.stderr)
+
+
+def _dry_run(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: Any,
+             made: list[Chunker], answerer: Any) -> int:
+    """What the LLM calls would cost: contextualizing (chunking only), and with
+    --answers the retrieval of every run (free, local) and the answers and
+    judgements it would ask for. Nothing is called and nothing written."""
+    from ..eval.grid import load_grid, run_one
+
+    if answerer is None:
         chunker = make_chunker(None, {})
         for doc in dataset.documents.values():
             chunker.chunk_document(doc)
         llm_report(chunker, args)
         return 0
-    if args.grid:
-        return _grid(args, dataset, settings, make_chunker)
-    return _one(args, dataset, settings, make_chunker, made)
+    runs = load_grid(args.grid) if args.grid else [{}]
+    for run in runs:
+        run_one(dataset, settings, run, make_chunker, chunks_file=args.chunks, answerer=answerer)
+    for chunker in made:
+        llm_report(chunker, args)
+    for line in answerer.lines():
+        print(line)
+    return 0
 
 
 def _one(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: Any,
-         made: list[Chunker]) -> int:
+         made: list[Chunker], answerer: Any) -> int:
     from ..eval.grid import run_one
-    from ..eval.report import corpus_table, run_name, table
+    from ..eval.report import corpus_table, run_name, table, write_answers
 
     t0 = time.perf_counter()
-    result = run_one(dataset, settings, {}, make_chunker, chunks_file=args.chunks)
+    result = run_one(dataset, settings, {}, make_chunker, chunks_file=args.chunks,
+                     answerer=answerer)
     elapsed = time.perf_counter() - t0
     for chunker in made:
         llm_report(chunker, args)
+    _answer_lines(answerer)
     for message in result.warnings:
         warning(message)
+    if answerer is not None and args.out:
+        from ..sinks import check_destination
+
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        check_destination(out / "answers.jsonl")
+        write_answers([(run_name(result.config), result)], out / "answers.jsonl")
+        print(f"wrote {out / 'answers.jsonl'}", file=sys.stderr)
     if args.json:
         d = result.to_dict()
-        keep = {k: d[k] for k in JSON_FIELDS}
+        keep = {k: d[k] for k in JSON_FIELDS + ANSWER_FIELDS if k in d}
         keep["seconds"] = round(elapsed, 2)
         print(json.dumps(keep))
         return 0
@@ -112,6 +189,9 @@ def _one(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: An
     if len(result.by_corpus) > 1:
         print()
         print(corpus_table(result.by_corpus))
+    if result.by_tag and set(result.by_tag) != set(result.by_corpus):
+        print()
+        print(corpus_table(result.by_tag, label="tag"))
     print(f"{result.n_questions} questions, {result.n_chunks} chunks, "
           f"{elapsed:.1f}s ({', '.join(f'{k} {v:.1f}s' for k, v in result.seconds.items())})")
     return 0
@@ -121,22 +201,30 @@ def _one(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: An
 JSON_FIELDS = ("recall", "precision", "precision_omega", "iou", "full_evidence",
                "budget_recall", "mrr", "n_questions", "n_chunks", "truncated",
                "mean_retrieved_tokens", "config", "curve", "by_corpus", "by_tag")
+#: with --answers, these too (percent; mean_context_tokens: what the LLM was given)
+ANSWER_FIELDS = ("answer_score", "answer_f1", "faithfulness", "abstained",
+                 "mean_context_tokens")
 
 
-def _grid(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: Any) -> int:
+def _grid(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: Any,
+          answerer: Any) -> int:
     from ..eval.grid import load_grid, run_grid
     from ..eval.report import table
 
     runs = load_grid(args.grid)
 
     def progress(i: int, n: int, name: str, result: Any, seconds: float) -> None:
-        print(f"[{i}/{n}] {name}: recall {result.metrics['recall']:.1f} "
-              f"IoU {result.metrics['iou']:.1f} ({seconds:.1f}s)", file=sys.stderr)
+        m = result.metrics
+        answers = "".join(f" {k} {m[k]:.1f}" for k in ("answer_score", "faithfulness") if k in m)
+        print(f"[{i}/{n}] {name}: recall {m['recall']:.1f} "
+              f"IoU {m['iou']:.1f}{answers} ({seconds:.1f}s)", file=sys.stderr)
         for message in result.warnings:
             warning(f"{name}: {message}")
 
     out = Path(args.out or "eval-results")
-    results, written = run_grid(dataset, settings, runs, make_chunker, out, progress)
+    results, written = run_grid(dataset, settings, runs, make_chunker, out, progress,
+                                answerer=answerer)
+    _answer_lines(answerer)
     if args.json:
         print(json.dumps([{"name": n, **r.to_dict()} for n, r in results]))
     else:

@@ -34,6 +34,9 @@ class Question:
     doc_id: str
     references: tuple[Reference, ...]
     tags: tuple[str, ...] = ()
+    #: the reference answer, where the dataset has one (``eval --answers`` scores the
+    #: model's answer against it, else against the evidence)
+    answer: str | None = None
 
 
 @dataclass
@@ -41,6 +44,18 @@ class Dataset:
     name: str
     documents: dict[str, Document]
     questions: list[Question] = field(default_factory=list)
+
+    def sample(self, n: int) -> Dataset:
+        """``n`` of the questions spread evenly over the dataset (every len/n-th, in
+        order; all of them when there are no more than ``n``), the same ones on every
+        run. Every document stays: retrieval still searches the whole corpus."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise DatasetError(f"sample must be a positive number of questions, got {n!r}")
+        total = len(self.questions)
+        if n >= total:
+            return self
+        picked = [self.questions[i * total // n] for i in range(n)]
+        return Dataset(f"{self.name} (sample {n} of {total})", self.documents, picked)
 
     def validate(self) -> None:
         """Every reference must match its span; report all mismatches at once."""
@@ -150,8 +165,9 @@ def load_chroma(path: str | Path) -> Dataset:
 
 def load_jsonl(path: str | Path) -> Dataset:
     """Our format: a folder of documents plus questions.jsonl lines
-    {"question", "doc_id", "references": [{"start", "end", "content"}], "tags": [...]}
-    with doc_id the document's path relative to the folder."""
+    {"question", "doc_id", "references": [{"start", "end", "content"}], "tags": [...],
+    "answer"} (tags and answer optional) with doc_id the document's path relative to
+    the folder."""
     path = Path(path)
     folder, qfile = (path, path / "questions.jsonl") if path.is_dir() else (path.parent, path)
     if not qfile.is_file():
@@ -166,7 +182,11 @@ def load_jsonl(path: str | Path) -> Dataset:
             refs = tuple(Reference(_offset(r["start"], "start", where),
                                    _offset(r["end"], "end", where), str(r["content"]))
                          for r in obj["references"])
-            q = Question(str(obj["question"]), obj["doc_id"], refs, tuple(obj.get("tags", ())))
+            answer = obj.get("answer")
+            if answer is not None and not isinstance(answer, str):
+                raise TypeError(f"answer must be a string, got {answer!r}")
+            q = Question(str(obj["question"]), obj["doc_id"], refs, tuple(obj.get("tags", ())),
+                         answer.strip() or None if answer is not None else None)
         except (KeyError, ValueError, TypeError) as exc:
             raise DatasetError(f"{where}: malformed line ({type(exc).__name__}: {exc})") from None
         if not refs:

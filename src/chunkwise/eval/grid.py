@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..strategies import Chunker
+from .answers import Answerer
 from .data import Dataset
 from .run import Result, evaluate, spans_from_jsonl
 
@@ -69,15 +70,15 @@ class _Embedders:
 
 def run_one(dataset: Dataset, settings: EvalSettings, run: dict[str, Any],
             make_chunker: MakeChunker, chunks_file: str | None = None,
-            embedders: _Embedders | None = None) -> Result:
+            embedders: _Embedders | None = None, answerer: Answerer | None = None) -> Result:
     """Evaluate one configuration: ``run`` holds a grid run's keys (chunking options
-    and retrieval settings) over ``settings``."""
+    and retrieval settings) over ``settings``; with an ``answerer``, answers too."""
     s = settings.merged(run)
     embedders = embedders or _Embedders(s.cache)
     emb = embedders.get(s.embedder) if s.retriever != "bm25" else None
     kwargs: dict[str, Any] = dict(retriever=s.retriever, k=s.k, embedder=emb, scope=s.scope,
                                   budget=s.budget, expand=s.expand, neighbours=s.neighbours,
-                                  fusion=s.fusion, alpha=s.alpha)
+                                  fusion=s.fusion, alpha=s.alpha, answerer=answerer)
     chunks_file = run.get("chunks", chunks_file)
     if chunks_file:
         spans = spans_from_jsonl(chunks_file, dataset, tokenizer=run.get("tokenizer"))
@@ -104,15 +105,19 @@ def load_grid(path: str | Path) -> list[dict[str, Any]]:
 def run_grid(dataset: Dataset, settings: EvalSettings, runs: Sequence[dict[str, Any]],
              make_chunker: MakeChunker, out: Path,
              progress: Callable[[int, int, str, Result, float], None] | None = None,
+             answerer: Answerer | None = None,
              ) -> tuple[list[tuple[str, Result]], list[Path]]:
-    """Every run, named, then written to ``out`` as CSV, JSON and an SVG chart."""
-    from .report import run_name, write_chart, write_csv, write_json
+    """Every run, named, then written to ``out`` as CSV, JSON and an SVG chart of
+    recall against tokens; with an ``answerer`` also a chart of recall beside the
+    answer scores and every answer (``answers.jsonl``)."""
+    from .report import run_name, write_answer_chart, write_answers, write_chart, write_csv, write_json
 
     embedders = _Embedders(settings.cache)
     results: list[tuple[str, Result]] = []
     for i, run in enumerate(runs, start=1):
         t0 = time.perf_counter()
-        result = run_one(dataset, settings, run, make_chunker, embedders=embedders)
+        result = run_one(dataset, settings, run, make_chunker, embedders=embedders,
+                         answerer=answerer)
         name = str(run.get("name") or run_name(result.config))
         results.append((name, result))
         if progress is not None:
@@ -121,9 +126,15 @@ def run_grid(dataset: Dataset, settings: EvalSettings, runs: Sequence[dict[str, 
 
     out.mkdir(parents=True, exist_ok=True)
     written = [out / "results.csv", out / "results.json", out / "recall_tokens.svg"]
+    answered = any(r.answers for _, r in results)
+    if answered:
+        written += [out / "answers.svg", out / "answers.jsonl"]
     for path in written:
         check_destination(path)
     write_csv(results, written[0])
     write_json(results, written[1])
     write_chart(results, written[2])
+    if answered:
+        write_answer_chart(results, written[3])
+        write_answers(results, written[4])
     return results, written

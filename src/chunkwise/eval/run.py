@@ -16,6 +16,7 @@ from ..retrieval import Retriever
 from ..strategies import Chunker
 from ..types import Chunk
 from . import metrics
+from .answers import ANSWER_KEYS, Answerer, Item, Passage
 from .data import Dataset, DatasetError, Question, iter_jsonl
 
 CURVE_BUDGETS = (125, 250, 500, 1000, 2000, 4000)
@@ -53,15 +54,22 @@ class Result:
     #: chunks longer than the embedder reads (their tails are ignored when embedding)
     truncated: int = 0
     warnings: list[str] = field(default_factory=list)
+    #: with answers: one record per question (question, answer, grades, context chunks)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    #: with answers: mean tokens of the context the LLM was given
+    context_tokens: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**{k: round(v, 2) for k, v in self.metrics.items()},
-                "n_questions": self.n_questions, "n_chunks": self.n_chunks,
-                "truncated": self.truncated,
-                "mean_retrieved_tokens": round(self.retrieved_tokens, 1),
-                "config": self.config, "curve": self.curve, "by_corpus": self.by_corpus,
-                "by_tag": self.by_tag,
-                "seconds": {k: round(v, 2) for k, v in self.seconds.items()}}
+        out = {**{k: round(v, 2) for k, v in self.metrics.items()},
+               "n_questions": self.n_questions, "n_chunks": self.n_chunks,
+               "truncated": self.truncated,
+               "mean_retrieved_tokens": round(self.retrieved_tokens, 1),
+               "config": self.config, "curve": self.curve, "by_corpus": self.by_corpus,
+               "by_tag": self.by_tag,
+               "seconds": {k: round(v, 2) for k, v in self.seconds.items()}}
+        if self.answers:
+            out["mean_context_tokens"] = round(self.context_tokens, 1)
+        return out
 
 
 def spans_from_chunks(chunks: Iterable[Chunk]) -> list[Span]:
@@ -110,11 +118,14 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
              retriever: str = "hybrid", k: int = 5, embedder: Any = None, scope: str = "all",
              budget: int = 1000, expand: str | None = None, neighbours: int = 0,
              fusion: str = "zscore", alpha: float = 0.7, config: dict[str, Any] | None = None,
-             curve_budgets: Sequence[int] = CURVE_BUDGETS) -> Result:
+             curve_budgets: Sequence[int] = CURVE_BUDGETS,
+             answerer: Answerer | None = None) -> Result:
     """Chunk (or take ``spans``), index, retrieve top-k per question, score.
 
     ``expand="parents"`` replaces hierarchical hits by their parents (deduplicated);
-    ``neighbours=N`` adds the N chunks either side of every table hit.
+    ``neighbours=N`` adds the N chunks either side of every table hit. With an
+    ``answerer``, each question is also answered from its ranking's chunks within
+    ``budget`` tokens and the answer graded (:mod:`chunkwise.eval.answers`).
     """
     from ..embed import get_embedder
 
@@ -144,23 +155,40 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     timings["retrieve"] = time.perf_counter() - t0
 
     scorer = _Scorer(leaves, by_id, k, budget, expand, neighbours, curve_budgets)
-    rows = [scorer.score(q, ranking) for q, ranking in zip(dataset.questions, rankings)]
+    rows: list[dict[str, float | None]] = [
+        dict(scorer.score(q, ranking)) for q, ranking in zip(dataset.questions, rankings)]
+    records: list[dict[str, Any]] = []
+    context_tokens = 0.0
+    if answerer is not None:
+        t0 = time.perf_counter()
+        items = [scorer.context(q, ranking) for q, ranking in zip(dataset.questions, rankings)]
+        graded = answerer.grade_all(items)
+        timings["answers"] = time.perf_counter() - t0
+        for row, item, g in zip(rows, items, graded):
+            row.update(g.scores())
+            records.append({"question": item.question.question, "doc_id": item.question.doc_id,
+                            "answer": g.answer, **g.scores(), "reasons": g.reasons,
+                            "context": [p.id for p in item.passages],
+                            "context_tokens": item.context_tokens})
+        context_tokens = float(np.mean([it.context_tokens for it in items])) if items else 0.0
 
-    by_corpus: dict[str, list[dict[str, float]]] = defaultdict(list)
-    by_tag: dict[str, list[dict[str, float]]] = defaultdict(list)
+    by_corpus: dict[str, list[dict[str, float | None]]] = defaultdict(list)
+    by_tag: dict[str, list[dict[str, float | None]]] = defaultdict(list)
     for q, r in zip(dataset.questions, rows):
         by_corpus[q.doc_id].append(r)
         for t in q.tags:
             by_tag[t].append(r)
     cfg = _run_config(config, retriever=retriever, k=k, scope=scope, emb=emb, fusion=fusion,
                       alpha=alpha, expand=expand, neighbours=neighbours)
+    if answerer is not None:
+        cfg.update(answerer.describe(), budget=budget)
     return Result(
         metrics=_mean(rows), n_questions=len(rows), n_chunks=len(leaves), config=cfg,
         by_corpus={d: _rounded(_mean(rs)) for d, rs in by_corpus.items()},
         by_tag={t: _rounded(_mean(rs)) for t, rs in by_tag.items()},
         seconds=timings, retrieved_tokens=float(np.mean(scorer.tokens_used)) if rows else 0.0,
         curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in scorer.curve.items() if v},
-        truncated=truncated, warnings=warnings_)
+        truncated=truncated, warnings=warnings_, answers=records, context_tokens=context_tokens)
 
 
 def _chunked(dataset: Dataset, chunker: Chunker | None, spans: Sequence[Span] | None,
@@ -199,10 +227,17 @@ def _run_config(config: dict[str, Any] | None, *, retriever: str, k: int, scope:
     return cfg
 
 
-def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
+def _mean(rows: Sequence[dict[str, float | None]]) -> dict[str, float]:
+    """Each metric's mean in percent; an answer metric over the questions that have it
+    (a judgement that could not be read is left out), and only when some have it."""
     if not rows:
         return {key: 0.0 for key in METRIC_KEYS}
-    return {key: 100.0 * float(np.mean([r[key] for r in rows])) for key in METRIC_KEYS}
+    out = {key: 100.0 * float(np.mean([r[key] or 0.0 for r in rows])) for key in METRIC_KEYS}
+    for key in ANSWER_KEYS:
+        values = [v for r in rows if (v := r.get(key)) is not None]
+        if values:
+            out[key] = 100.0 * float(np.mean(values))
+    return out
 
 
 def _rounded(m: dict[str, float]) -> dict[str, float]:
@@ -236,6 +271,34 @@ class _Scorer:
                 extra += [idxs[j] for j in range(max(0, n - self.neighbours),
                                                  min(len(idxs), n + self.neighbours + 1))]
         return list(dict.fromkeys(top + extra))
+
+    def context(self, q: Question, ranking: Sequence[int]) -> Item:
+        """What an LLM is given to answer ``q``: the ranking's chunks (or their parents,
+        deduplicated) in rank order within the budget; the chunk that crosses it gives
+        the proportional prefix of its text (as for ``budget_recall``)."""
+        passages: list[Passage] = []
+        seen: set[int] = set()
+        used = 0
+        for i in ranking:
+            s = self.leaves[i]
+            if self.expand == "parents" and s.parent_id:
+                s = self.by_id.get(s.parent_id, s)
+            if id(s) in seen:
+                continue
+            seen.add(id(s))
+            n = max(1, s.token_count)
+            if used + n <= self.budget:
+                passages.append(Passage(s.id, s.doc_id, s.start, s.end, s.embed_text, n))
+                used += n
+                continue
+            remaining = self.budget - used
+            if remaining > 0:
+                cut = int(len(s.embed_text) * remaining / n)
+                if s.embed_text[:cut].strip():
+                    passages.append(Passage(s.id, s.doc_id, s.start, s.end,
+                                            s.embed_text[:cut], remaining))
+            break
+        return Item(q, tuple(passages))
 
     def score(self, q: Question, ranking: Sequence[int]) -> dict[str, float]:
         leaves = self.leaves
