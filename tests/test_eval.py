@@ -204,3 +204,13 @@ def test_the_structured_evaluation_set_loads_and_is_varied():
     for q in ds.questions:  # validated on load; checked once more here
         doc = ds.documents[q.doc_id]
         assert all(doc.text[r.start:r.end] == r.content for r in q.references)
+
+
+def test_bm25_over_texts_without_a_term_scores_zero_not_crashes():
+    """Chunks that are only rules or stop words ("---", "the a an") give BM25 no
+    vocabulary at all: bm25s fails to build an index over that; chunkwise scores 0."""
+    from chunkwise.retrieval import Retriever
+
+    r = Retriever(["---\n\n***", "the a an", "-->"], ["a.md", "b.txt", "b.txt"], "bm25")
+    assert r.bm25_scores(["the", "anything at all"]).tolist() == [[0.0] * 3, [0.0] * 3]
+    assert sorted(r.rank(["the"], ["a.md"], 3)[0]) == [0, 1, 2]

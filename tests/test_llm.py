@@ -285,8 +285,10 @@ def _question_answer(prompt: str) -> str:
     if "class 2" in passage:  # made-up evidence: must be dropped
         return json.dumps({"question": "What is class 2?", "evidence": "Class 2 is purple."})
     sentence = passage[passage.index("Parcels"):].split(". ")[0] + "."
-    return "Sure: " + json.dumps({"question": f"How fast is {' '.join(words[2:5])}?",
-                                  "evidence": sentence})
+    made = {"question": f"How fast is {' '.join(words[2:5])}?", "evidence": sentence}
+    if "class 3" not in passage:  # the answer is optional
+        made["answer"] = "Within " + sentence.split("within ")[-1]
+    return "Sure: " + json.dumps(made)
 
 
 def test_questions_from_the_users_documents_feed_eval(monkeypatch, tmp_path, capsys):
@@ -309,6 +311,11 @@ def test_questions_from_the_users_documents_feed_eval(monkeypatch, tmp_path, cap
         text = (tmp_path / q["doc_id"]).read_text()
         ref = q["references"][0]
         assert text[ref["start"]:ref["end"]] == ref["content"] and "llm" in q["tags"]
+        if "class 3" in ref["content"]:
+            assert "answer" not in q
+        else:
+            assert q["answer"].startswith("Within ") and q["answer"].endswith("days.")
+    assert any("answer" in q for q in lines)
     code = main(["eval", "--dataset", f"jsonl:{tmp_path}", "--retriever", "bm25", "--json"])
     result = json.loads(capsys.readouterr().out)
     assert code == 0 and result["n_questions"] == len(lines) and result["recall"] > 0

@@ -140,16 +140,31 @@ class LLM:
     def spec(self) -> str:
         return f"{self.provider}:{self.model}"
 
-    def complete(self, prefix: str, suffix: str, max_tokens: int, lead: str = "") -> Reply:
+    def complete(self, prefix: str, suffix: str, max_tokens: int, lead: str = "",
+                 grammar: str | None = None) -> Reply:
         """The model's answer to ``prefix + suffix``. ``lead``: how the answer
         starts, for a base (not instruction-tuned) model that continues text rather
-        than answering; chat models ignore it."""
+        than answering; chat models ignore it. ``grammar``: a GBNF grammar the rest
+        of the answer must follow, where the provider enforces one (llama.cpp in
+        this process); the others ignore it (the prompt asks in words)."""
         budget = self.retry_budget if self.retry_budget is not None else 3 * self.timeout
-        return call_with_retries(lambda: self._complete(prefix, suffix, max_tokens, lead),
-                                 self.retries, self.backoff, budget=budget, timeout=self.timeout)
+        if grammar is None:
+            def call() -> Reply:
+                return self._complete(prefix, suffix, max_tokens, lead)
+        else:
+            def call() -> Reply:
+                return self._complete_in(grammar, prefix, suffix, max_tokens, lead)
+        return call_with_retries(call, self.retries, self.backoff, budget=budget,
+                                 timeout=self.timeout)
 
     def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
         raise NotImplementedError
+
+    def _complete_in(self, grammar: str, prefix: str, suffix: str, max_tokens: int,
+                     lead: str) -> Reply:
+        """The answer following ``grammar``: providers that cannot enforce one answer
+        freely."""
+        return self._complete(prefix, suffix, max_tokens, lead)
 
     def close(self) -> None:
         pass
@@ -347,10 +362,20 @@ class LocalLLM(LLM):
         return server
 
     def _complete(self, prefix: str, suffix: str, max_tokens: int, lead: str) -> Reply:
+        return self._request(prefix, suffix, max_tokens, lead, None)
+
+    def _complete_in(self, grammar: str, prefix: str, suffix: str, max_tokens: int,
+                     lead: str) -> Reply:
+        return self._request(prefix, suffix, max_tokens, lead, grammar)
+
+    def _request(self, prefix: str, suffix: str, max_tokens: int, lead: str,
+                 grammar: str | None) -> Reply:
         # the default model is a base model: the prompt ends where its answer begins
-        request = {"prompt": prefix + suffix + "\n\nAnswer: " + lead, "max_tokens": max_tokens,
-                   "temperature": 0.0, "repeat_penalty": 1.3, "cache_prompt": True,
-                   "stop": ["\n"]}
+        request: dict[str, object] = {
+            "prompt": prefix + suffix + "\n\nAnswer: " + lead, "max_tokens": max_tokens,
+            "temperature": 0.0, "repeat_penalty": 1.3, "cache_prompt": True, "stop": ["\n"]}
+        if grammar is not None:
+            request["grammar"] = grammar
         with self._lock:
             if self._server is None:
                 self._server = self._start()

@@ -4,8 +4,9 @@
 Passages are picked across the corpus, stratified by document and kind (table,
 procedure, code, prose): documents in turn, each giving the kind it has given
 least so far. An LLM writes a question each passage answers and copies the
-sentences that answer it; evidence that is not an exact substring of the passage
-is dropped (counted), so every reference span is verifiable. ``heuristic=True``
+sentences that answer it (and the short answer, kept as ``answer`` for ``eval
+--answers``); evidence that is not an exact substring of the passage is dropped
+(counted), so every reference span is verifiable. ``heuristic=True``
 needs no LLM: questions from headings (the section's first sentence is the
 evidence) and table rows (the row is), labelled ``heuristic`` in their tags:
 weaker, since their wording repeats the passage's.
@@ -29,8 +30,8 @@ from .types import Chunk
 QUESTION_PROMPT = (
     "Write one question that a user of these documents might ask and that the passage "
     "above answers, and copy, word for word, the sentence or sentences of the passage that "
-    "answer it. Answer with JSON only, on one line: "
-    '{"question": "...", "evidence": "..."}')
+    "answer it, and the short answer itself in your own words. Answer with JSON only, on "
+    'one line: {"question": "...", "evidence": "...", "answer": "..."}')
 PASSAGE_PROMPT = "<passage>\n{passage}\n</passage>\n"
 _LIST_LINE = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s")
 _SENTENCE = re.compile(r"[^.!?\n]*[A-Za-z][^.!?\n]*[.!?]")
@@ -85,7 +86,7 @@ def _reference(chunk: Chunk, evidence: str) -> dict[str, Any] | None:
     return {"start": start, "end": start + len(evidence), "content": evidence}
 
 
-def _parse(text: str) -> tuple[str, str] | None:
+def _parse(text: str) -> tuple[str, str, str | None] | None:
     match = re.search(r"\{.*\}", text, re.S)
     if not match:
         return None
@@ -95,10 +96,10 @@ def _parse(text: str) -> tuple[str, str] | None:
         return None
     if not isinstance(obj, dict):
         return None
-    q, e = obj.get("question"), obj.get("evidence")
+    q, e, a = obj.get("question"), obj.get("evidence"), obj.get("answer")
     if not isinstance(q, str) or not isinstance(e, str) or not q.strip():
         return None
-    return q.strip(), e
+    return q.strip(), e, a.strip() or None if isinstance(a, str) else None
 
 
 def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
@@ -116,7 +117,7 @@ def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
     lead = '{"question": "'
     for c in passages:
         prefix = PASSAGE_PROMPT.format(passage=escape_tags(c.text))
-        key = LLMCache.key(model.spec, "questions-1", text_hash(prefix))
+        key = LLMCache.key(model.spec, "questions-2", text_hash(prefix))
         reply: Reply | None = store.get(key) if store else None
         report.chunks += 1
         if reply is None:
@@ -131,9 +132,12 @@ def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
         if parsed is None or ref is None:
             out.dropped += 1
             continue
-        out.questions.append({"question": parsed[0], "doc_id": doc_ids[c.doc_id],
-                              "references": [ref], "tags": [passage_kind(c), "llm"],
-                              "generator": model.spec})
+        made: dict[str, Any] = {"question": parsed[0], "doc_id": doc_ids[c.doc_id],
+                                "references": [ref], "tags": [passage_kind(c), "llm"],
+                                "generator": model.spec}
+        if parsed[2]:
+            made["answer"] = parsed[2]  # eval --answers scores answers against it
+        out.questions.append(made)
     model.close()
     if store:
         store.close()

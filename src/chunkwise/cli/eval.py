@@ -121,9 +121,30 @@ def _answerer(args: argparse.Namespace) -> Any:
         return None
     from ..eval.answers import Answerer
 
-    return Answerer(args.llm, args.judge, concurrency=args.llm_concurrency,
-                    cache=not args.no_llm_cache, timeout=args.llm_timeout,
-                    prices=read_prices(args), dry_run=args.dry_run)
+    answerer = Answerer(args.llm, args.judge, concurrency=args.llm_concurrency,
+                        cache=not args.no_llm_cache, timeout=args.llm_timeout,
+                        prices=read_prices(args), dry_run=args.dry_run)
+    if sys.stderr.isatty() and not args.dry_run:
+        answerer.progress = QuestionBar()
+    return answerer
+
+
+class QuestionBar:
+    """A bar on stderr while a run's questions are answered and judged."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        if self.bar is None:
+            self.bar = tqdm(total=total, unit="question", desc="answers", file=sys.stderr,
+                            leave=False, dynamic_ncols=True)
+        self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.bar.close()
+            self.bar = None
 
 
 def _answer_lines(answerer: Any) -> None:

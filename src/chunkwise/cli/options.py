@@ -151,6 +151,6 @@ CONTEXT_FLAGS: list[Flag] = [
         help="do not read or write the LLM answer cache (~/.cache/chunkwise/llm.sqlite)")),
     (("--dry-run",), dict(
         action="store_true",
-        help="with --contextualize: chunk, print the calls, tokens and cost it would take, "
-             "call nothing and write nothing")),
+        help="with --contextualize (or eval --answers): chunk (and retrieve), print the "
+             "calls, tokens and cost it would take, call nothing and write nothing")),
 ]

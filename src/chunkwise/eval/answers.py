@@ -31,7 +31,7 @@ import string
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +77,9 @@ FAITHFUL_RUBRIC = (
     'Reply with JSON only, on one line: {"score": 0 or 0.5 or 1, "reason": "..."}')
 #: how a judgement starts, for a base model that continues text
 JUDGE_LEAD = '{"score": '
+#: what may follow the lead where the provider enforces a grammar (llama.cpp): a
+#: score on the scale, so a small local model's grade can always be read
+JUDGE_GRAMMAR = 'root ::= ("0" | "0.5" | "1") "}"'
 #: characters per token assumed by the dry-run estimate
 CHARS_PER_TOKEN = 4
 
@@ -249,6 +252,8 @@ class Answerer:
                                               self.judging.concurrency)
         self.cache = LLMCache(None if cache is True else cache) if cache else None
         self._lock = threading.Lock()
+        #: ``progress(done, total)``: called as the questions of a run are graded
+        self.progress: Callable[[int, int], object] | None = None
 
     def describe(self) -> dict[str, Any]:
         return {"llm": self.answering.spec, "judge": self.judging.spec,
@@ -277,11 +282,11 @@ class Answerer:
     # -- calls -------------------------------------------------------------------
 
     def _ask(self, role: _Role, version: str, prefix: str, suffix: str, max_tokens: int,
-             lead: str = "") -> str | None:
+             lead: str = "", grammar: str | None = None) -> str | None:
         """The reply to ``prefix + suffix``: from the cache, else from the model (a dry
         run counts the tokens it would take and returns None)."""
         key = LLMCache.key(role.spec, version, text_hash(prefix), text_hash(suffix),
-                           str(max_tokens))
+                           str(max_tokens), grammar or "")
         cached = self.cache.get(key) if self.cache else None
         with self._lock:
             role.report.calls_wanted += 1
@@ -294,7 +299,7 @@ class Answerer:
                 role.report.usage.add(Usage(calls=1, input=n_in, output=max_tokens))
             return None
         t0 = time.perf_counter()
-        reply: Reply = role.llm.complete(prefix, suffix, max_tokens, lead=lead)
+        reply: Reply = role.llm.complete(prefix, suffix, max_tokens, lead=lead, grammar=grammar)
         with self._lock:
             role.report.usage.add(reply.usage)
             role.report.seconds += time.perf_counter() - t0
@@ -305,7 +310,7 @@ class Answerer:
     def _judge(self, prefix: str, answer: str, rubric: str) -> tuple[float | None, str]:
         suffix = f"<answer>\n{escape(answer)}\n</answer>\n{rubric}"
         text = self._ask(self.judging, "judge-" + RUBRIC_VERSION, prefix, suffix, JUDGE_TOKENS,
-                         lead=JUDGE_LEAD)
+                         lead=JUDGE_LEAD, grammar=JUDGE_GRAMMAR)
         if text is None:
             return None, ""
         grade = parse_grade(text)
@@ -337,11 +342,23 @@ class Answerer:
     def grade_all(self, items: Sequence[Item]) -> list[Graded]:
         """Every question, ``concurrency`` at a time (in order); the first failure
         cancels the questions not yet started and is raised."""
+        done = [0]
+
+        def one(item: Item) -> Graded:
+            graded = self.grade(item)
+            with self._lock:
+                done[0] += 1
+                if self.progress is not None:
+                    self.progress(done[0], len(items))
+            return graded
+
+        if self.progress is not None:
+            self.progress(0, len(items))
         if self.concurrency <= 1 or len(items) <= 1:
-            return [self.grade(item) for item in items]
+            return [one(item) for item in items]
         pool = ThreadPoolExecutor(max_workers=self.concurrency)
         try:
-            futures = [pool.submit(self.grade, item) for item in items]
+            futures = [pool.submit(one, item) for item in items]
             return [f.result() for f in futures]
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
