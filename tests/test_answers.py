@@ -124,6 +124,7 @@ def test_answers_are_scored_cached_and_estimated(kind, dataset, tmp_path, monkey
         for request in server.ok():  # every call asked for by the scripted prompts
             prompt = json.dumps(request["body"])
             assert "Answer the question using only" in prompt or "Score 1" in prompt
+            assert "grammar" not in request["body"]  # a llama.cpp-only field
 
         # the same run again: every reply from the cache, not one call
         code = _eval(server, dataset, tmp_path, kind=kind)
@@ -288,3 +289,7 @@ def test_the_local_model_answers_and_judges_for_real(dataset, tmp_path, capsys):
     assert len(records) == 3 and all(isinstance(r["answer"], str) for r in records)
     judged = re.search(r"judge: .*?(\d+) prompts \((\d+) from cache, (\d+) calls", captured.err)
     assert judged and int(judged.group(1)) == 6
+    # the grammar holds the small model to the scale: every grade can be read
+    assert "unreadable" not in captured.err
+    assert all(r["answer_score"] in (0.0, 0.5, 1.0) and r["faithfulness"] in (0.0, 0.5, 1.0)
+               for r in records)
