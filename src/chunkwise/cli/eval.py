@@ -12,7 +12,9 @@ from typing import Any
 
 from ..errors import ChunkwiseError
 from ..strategies import Chunker
-from .common import add_chunk_options, build_chunker, llm_report, read_prices
+from .answers import answer_lines, check_answer_flags, dry_run, make_answerer, write_one
+from .common import add_chunk_options, build_chunker, llm_report
+from .options import EVAL_ANSWER_FLAGS
 from .output import warning
 
 
@@ -62,22 +64,13 @@ def add_parser(sub: Any) -> None:
                    help="with --grid: folder for results.csv, results.json and recall_tokens.svg "
                         "(default: eval-results), with --answers also answers.svg and "
                         "answers.jsonl; one run with --answers: folder for answers.jsonl")
-    e.add_argument("--sample", type=int, default=None, metavar="N",
-                   help="score N questions spread evenly over the dataset (the same ones every "
-                        "run; retrieval still searches every document): a quicker, cheaper run")
+    for flags, kwargs in EVAL_ANSWER_FLAGS[:1]:
+        e.add_argument(*flags, **kwargs)
     a = e.add_argument_group(
         "answer quality (an LLM answers each question from the retrieved context; a judge "
         "grades the answer)")
-    a.add_argument("--answers", action="store_true",
-                   help="answer every question from its ranking's chunks within --budget tokens "
-                        "(parents with --expand) and report answer_score (judge against the "
-                        "reference, 0/0.5/1), answer_f1 (token F1, no model), faithfulness "
-                        "(judge against the context) and abstained beside recall")
-    a.add_argument("--llm", default=None, metavar="LLM",
-                   help="with --answers: the answering model: anthropic:MODEL, "
-                        "openai:MODEL[@BASE_URL] or local[:PATH.gguf]")
-    a.add_argument("--judge", default=None, metavar="LLM",
-                   help="with --answers: the grading model (default: the --llm model)")
+    for flags, kwargs in EVAL_ANSWER_FLAGS[1:]:
+        a.add_argument(*flags, **kwargs)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -87,11 +80,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.chunks and args.grid:
         raise ChunkwiseError("--chunks and --grid exclude each other (put chunks = ... in a "
                              "[[run]])")
-    if (args.llm or args.judge) and not args.answers:
-        raise ChunkwiseError("--llm and --judge choose the models of --answers; give it")
-    if args.answers and not args.llm:
-        raise ChunkwiseError("--answers needs --llm (anthropic:MODEL, openai:MODEL[@BASE_URL] "
-                             "or local)")
+    check_answer_flags(args)
     dataset = load_dataset(args.dataset)
     if args.sample is not None:
         dataset = dataset.sample(args.sample)
@@ -103,10 +92,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         made.append(build_chunker(args, strategy, overrides))
         return made[-1]
 
-    answerer = _answerer(args)
+    answerer = make_answerer(args)
     try:
         if args.dry_run:
-            return _dry_run(args, dataset, settings, make_chunker, made, answerer)
+            return dry_run(args, dataset, settings, make_chunker, made, answerer)
         if args.grid:
             return _grid(args, dataset, settings, make_chunker, answerer)
         return _one(args, dataset, settings, make_chunker, made, answerer)
@@ -115,73 +104,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
             answerer.close()
 
 
-def _answerer(args: argparse.Namespace) -> Any:
-    """The answering and judging models of ``--answers`` (None without it)."""
-    if not args.answers:
-        return None
-    from ..eval.answers import Answerer
-
-    answerer = Answerer(args.llm, args.judge, concurrency=args.llm_concurrency,
-                        cache=not args.no_llm_cache, timeout=args.llm_timeout,
-                        prices=read_prices(args), dry_run=args.dry_run)
-    if sys.stderr.isatty() and not args.dry_run:
-        answerer.progress = QuestionBar()
-    return answerer
-
-
-class QuestionBar:
-    """A bar on stderr while a run's questions are answered and judged."""
-
-    def __init__(self) -> None:
-        self.bar: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        from tqdm import tqdm
-
-        if self.bar is None:
-            self.bar = tqdm(total=total, unit="question", desc="answers", file=sys.stderr,
-                            leave=False, dynamic_ncols=True)
-        self.bar.update(done - self.bar.n)
-        if done >= total:
-            self.bar.close()
-            self.bar = None
-
-
-def _answer_lines(answerer: Any) -> None:
-    """The answering and judging cost lines (stderr) and what could not be graded."""
-    if answerer is None:
-        return
-    for line in answerer.lines():
-        print(line, file=sys.stderr)
-
-
-def _dry_run(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: Any,
-             made: list[Chunker], answerer: Any) -> int:
-    """What the LLM calls would cost: contextualizing (chunking only), and with
-    --answers the retrieval of every run (free, local) and the answers and
-    judgements it would ask for. Nothing is called and nothing written."""
-    from ..eval.grid import load_grid, run_one
-
-    if answerer is None:
-        chunker = make_chunker(None, {})
-        for doc in dataset.documents.values():
-            chunker.chunk_document(doc)
-        llm_report(chunker, args)
-        return 0
-    runs = load_grid(args.grid) if args.grid else [{}]
-    for run in runs:
-        run_one(dataset, settings, run, make_chunker, chunks_file=args.chunks, answerer=answerer)
-    for chunker in made:
-        llm_report(chunker, args)
-    for line in answerer.lines():
-        print(line)
-    return 0
-
-
 def _one(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: Any,
          made: list[Chunker], answerer: Any) -> int:
     from ..eval.grid import run_one
-    from ..eval.report import corpus_table, run_name, table, write_answers
+    from ..eval.report import corpus_table, run_name, table
 
     t0 = time.perf_counter()
     result = run_one(dataset, settings, {}, make_chunker, chunks_file=args.chunks,
@@ -189,17 +115,11 @@ def _one(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: An
     elapsed = time.perf_counter() - t0
     for chunker in made:
         llm_report(chunker, args)
-    _answer_lines(answerer)
+    answer_lines(answerer)
     for message in result.warnings:
         warning(message)
     if answerer is not None and args.out:
-        from ..sinks import check_destination
-
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        check_destination(out / "answers.jsonl")
-        write_answers([(run_name(result.config), result)], out / "answers.jsonl")
-        print(f"wrote {out / 'answers.jsonl'}", file=sys.stderr)
+        write_one(result, Path(args.out))
     if args.json:
         d = result.to_dict()
         keep = {k: d[k] for k in JSON_FIELDS + ANSWER_FIELDS if k in d}
@@ -245,7 +165,7 @@ def _grid(args: argparse.Namespace, dataset: Any, settings: Any, make_chunker: A
     out = Path(args.out or "eval-results")
     results, written = run_grid(dataset, settings, runs, make_chunker, out, progress,
                                 answerer=answerer)
-    _answer_lines(answerer)
+    answer_lines(answerer)
     if args.json:
         print(json.dumps([{"name": n, **r.to_dict()} for n, r in results]))
     else:

@@ -154,3 +154,24 @@ CONTEXT_FLAGS: list[Flag] = [
         help="with --contextualize (or eval --answers): chunk (and retrieve), print the "
              "calls, tokens and cost it would take, call nothing and write nothing")),
 ]
+
+#: eval's --sample, then its answer-quality flags
+EVAL_ANSWER_FLAGS: list[Flag] = [
+    (("--sample",), dict(
+        type=int, default=None, metavar="N",
+        help="score N questions spread evenly over the dataset (the same ones every run; "
+             "retrieval still searches every document): a quicker, cheaper run")),
+    (("--answers",), dict(
+        action="store_true",
+        help="answer every question from its ranking's chunks within --budget tokens (parents "
+             "with --expand) and report answer_score (judge against the reference, 0/0.5/1), "
+             "answer_f1 (token F1, no model), faithfulness (judge against the context) and "
+             "abstained beside recall")),
+    (("--llm",), dict(
+        default=None, metavar="LLM",
+        help="with --answers: the answering model: anthropic:MODEL, openai:MODEL[@BASE_URL] "
+             "or local[:PATH.gguf]")),
+    (("--judge",), dict(
+        default=None, metavar="LLM",
+        help="with --answers: the grading model (default: the --llm model)")),
+]

@@ -77,6 +77,24 @@ class CallBars:
             bar.refresh()
 
 
+class QuestionBar:
+    """A bar on stderr while a run's questions are answered and judged."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        if self.bar is None:
+            self.bar = tqdm(total=total, unit="question", desc="answers", file=sys.stderr,
+                            leave=False, dynamic_ncols=True)
+        self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.bar.close()
+            self.bar = None
+
+
 def add_progress_flags(p: argparse.ArgumentParser, help_on: str) -> None:
     p.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help=help_on)

@@ -6,6 +6,6 @@ from .answers import ANSWER_KEYS, Answerer
 from .data import Dataset, DatasetError, Question, Reference, load_chroma, load_dataset, load_jsonl
 from .run import METRIC_KEYS, Result, Span, evaluate, spans_from_chunks, spans_from_jsonl
 
-__all__ = ["ANSWER_KEYS", "Answerer", "Dataset", "DatasetError", "Question", "Reference", "load_chroma", "load_dataset",
-           "load_jsonl", "METRIC_KEYS", "Result", "Span", "evaluate", "spans_from_chunks",
-           "spans_from_jsonl"]
+__all__ = ["ANSWER_KEYS", "Answerer", "Dataset", "DatasetError", "Question", "Reference",
+           "load_chroma", "load_dataset", "load_jsonl", "METRIC_KEYS", "Result", "Span",
+           "evaluate", "spans_from_chunks", "spans_from_jsonl"]

@@ -138,12 +138,7 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     has_children = {s.parent_id for s in spans if s.parent_id}
     leaves = [s for s in spans if s.id not in has_children] if has_children else spans
     emb = get_embedder(embedder) if retriever != "bm25" else None
-    warnings_: list[str] = []
-    truncated = count_truncated(emb, [s.embed_text for s in leaves]) if emb is not None else 0
-    if truncated and emb is not None:
-        warnings_.append(
-            f"{truncated} of {len(leaves)} chunks are longer than {emb.name} reads "
-            f"({embedder_limit(emb)} tokens): their tails are ignored when embedding")
+    truncated, warnings_ = _truncation(emb, leaves)
 
     t0 = time.perf_counter()
     index = Retriever([s.embed_text for s in leaves], [s.doc_id for s in leaves], retriever,
@@ -161,34 +156,59 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     context_tokens = 0.0
     if answerer is not None:
         t0 = time.perf_counter()
-        items = [scorer.context(q, ranking) for q, ranking in zip(dataset.questions, rankings)]
-        graded = answerer.grade_all(items)
+        records, context_tokens = _answered(answerer, scorer, dataset.questions, rankings, rows)
         timings["answers"] = time.perf_counter() - t0
-        for row, item, g in zip(rows, items, graded):
-            row.update(g.scores())
-            records.append({"question": item.question.question, "doc_id": item.question.doc_id,
-                            "answer": g.answer, **g.scores(), "reasons": g.reasons,
-                            "context": [p.id for p in item.passages],
-                            "context_tokens": item.context_tokens})
-        context_tokens = float(np.mean([it.context_tokens for it in items])) if items else 0.0
 
-    by_corpus: dict[str, list[dict[str, float | None]]] = defaultdict(list)
-    by_tag: dict[str, list[dict[str, float | None]]] = defaultdict(list)
-    for q, r in zip(dataset.questions, rows):
-        by_corpus[q.doc_id].append(r)
-        for t in q.tags:
-            by_tag[t].append(r)
+    by_corpus, by_tag = _grouped(dataset.questions, rows)
     cfg = _run_config(config, retriever=retriever, k=k, scope=scope, emb=emb, fusion=fusion,
                       alpha=alpha, expand=expand, neighbours=neighbours)
     if answerer is not None:
         cfg.update(answerer.describe(), budget=budget)
     return Result(
         metrics=_mean(rows), n_questions=len(rows), n_chunks=len(leaves), config=cfg,
-        by_corpus={d: _rounded(_mean(rs)) for d, rs in by_corpus.items()},
-        by_tag={t: _rounded(_mean(rs)) for t, rs in by_tag.items()},
+        by_corpus=by_corpus, by_tag=by_tag,
         seconds=timings, retrieved_tokens=float(np.mean(scorer.tokens_used)) if rows else 0.0,
         curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in scorer.curve.items() if v},
         truncated=truncated, warnings=warnings_, answers=records, context_tokens=context_tokens)
+
+
+def _truncation(emb: Any, leaves: Sequence[Span]) -> tuple[int, list[str]]:
+    """How many chunks are longer than the embedder reads, and the warning saying so."""
+    truncated = count_truncated(emb, [s.embed_text for s in leaves]) if emb is not None else 0
+    if not truncated:
+        return 0, []
+    return truncated, [f"{truncated} of {len(leaves)} chunks are longer than {emb.name} reads "
+                       f"({embedder_limit(emb)} tokens): their tails are ignored when embedding"]
+
+
+def _grouped(questions: Sequence[Question], rows: Sequence[dict[str, float | None]],
+             ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]:
+    """The metrics per corpus (document) and per tag."""
+    by_corpus: dict[str, list[dict[str, float | None]]] = defaultdict(list)
+    by_tag: dict[str, list[dict[str, float | None]]] = defaultdict(list)
+    for q, r in zip(questions, rows):
+        by_corpus[q.doc_id].append(r)
+        for t in q.tags:
+            by_tag[t].append(r)
+    return ({d: _rounded(_mean(rs)) for d, rs in by_corpus.items()},
+            {t: _rounded(_mean(rs)) for t, rs in by_tag.items()})
+
+
+def _answered(answerer: Answerer, scorer: _Scorer, questions: Sequence[Question],
+              rankings: Sequence[Sequence[int]], rows: list[dict[str, float | None]],
+              ) -> tuple[list[dict[str, Any]], float]:
+    """Every question answered from its context and graded: the grades go into its
+    row; returns a record per question and the mean context tokens."""
+    items = [scorer.context(q, ranking) for q, ranking in zip(questions, rankings)]
+    graded = answerer.grade_all(items)
+    records = []
+    for row, item, g in zip(rows, items, graded):
+        row.update(g.scores())
+        records.append({"question": item.question.question, "doc_id": item.question.doc_id,
+                        "answer": g.answer, **g.scores(), "reasons": g.reasons,
+                        "context": [p.id for p in item.passages],
+                        "context_tokens": item.context_tokens})
+    return records, float(np.mean([it.context_tokens for it in items])) if items else 0.0
 
 
 def _chunked(dataset: Dataset, chunker: Chunker | None, spans: Sequence[Span] | None,
