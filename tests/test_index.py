@@ -70,7 +70,7 @@ def test_index_is_incremental_and_search_follows_the_files(capsys, tmp_path, tem
     assert code == 0, err
     n_docs, changed, removed, n_chunks, embedded, reused = _summary(out)
     assert n_docs == changed == 243 and embedded == n_chunks > 10 * n_docs
-    assert re.search(r" s \([\d,]+ chunks/s\)$", out.strip())  # the throughput, last
+    assert re.search(r" s \([\d,.]+ chunks/s\)$", out.strip())  # the throughput, last
     first = _state(db)
     assert sum(len(v) for v in first.values()) == n_chunks
 

@@ -13,7 +13,6 @@ from .common import (
     EXIT_BAD_INPUT,
     add_chunk_options,
     build_chunker,
-    chunk_options,
     key_values,
     llm_report,
     uses_embedder,
@@ -91,7 +90,7 @@ def _documents(args: argparse.Namespace, chunker: Any, sources: list[Any],
         return ray_engine.iter_documents_chunks(
             chunker, args.paths, report, encoding=args.encoding, format=args.input_format,
             metadata=metadata, address=args.address, num_cpus=args.workers)
-    embeds = uses_embedder(args.strategy or "auto", chunk_options(args))
+    embeds = uses_embedder(*args.chunking)
     workers = local_workers(chunker, sources, args.workers, args.input_format, args.encoding,
                             embeds=embeds)
     return iter_documents_chunks(chunker, sources, on_error=report, encoding=args.encoding,

@@ -19,6 +19,7 @@ from ..strategies import STRATEGIES, Chunker, option_specs
 from .generated import generated_flags
 from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
 from .output import CallBars, warning
+from .settings import add_config_flags
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -76,9 +77,16 @@ def add_chunk_options(p: argparse.ArgumentParser) -> None:
                         "html-all keeps a whole web page, html keeps its main content; code "
                         "reads source files, srt/vtt subtitles, chat a chat JSON, transcript "
                         "speaker lines)")
+    add_config_flags(p)
     g = p.add_argument_group("contextual retrieval (an LLM situates each chunk in its document)")
     for flags, kwargs in CONTEXT_FLAGS:
         g.add_argument(*flags, **kwargs)
+
+
+def known_settings() -> set[str]:
+    """The option names a settings file may give."""
+    return set(STRATEGY_OPTIONS) | set(strategy_option_specs()) | {
+        "contextualize", "context_tokens", "context_position"}
 
 
 def strategy_option_specs() -> dict[str, list[tuple[str, object, object]]]:
@@ -130,9 +138,12 @@ def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
 def build_chunker(args: argparse.Namespace, strategy: str | None = None,
                   overrides: dict[str, Any] | None = None) -> Chunker:
     """The chunker the command-line options describe (warnings printed as one line each)."""
-    name = strategy or args.strategy or "auto"
+    from .settings import merged
+
     options = chunk_options(args)
     options.update(overrides or {})
+    name, options = merged(args, strategy or args.strategy, options, known_settings())
+    args.chunking = (name, dict(options))  # what was built, for uses_embedder
     embedder = getattr(args, "embedder", None)
     if uses_embedder(name, options):
         if embedder is not None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import __version__
 from ..errors import ChunkwiseError
-from . import chunk, eval, index, misc, serve
+from . import chunk, eval, index, misc, serve, tune
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, Command, Parser, Terminated
 from .output import FLAGS, error, warning
 
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_parsers(sub)
     misc.add_parsers(sub)
     serve.add_parser(sub)
+    tune.add_parser(sub)
     for command in sub.choices.values():
         FLAGS.update(s for action in command._actions for s in action.option_strings)
     return parser
@@ -42,7 +43,7 @@ COMMANDS: dict[str, Command] = {
     "chunk": chunk.cmd_chunk, "eval": eval.cmd_eval, "view": misc.cmd_view,
     "distill": misc.cmd_distill, "index": index.cmd_index, "search": index.cmd_search,
     "questions": misc.cmd_questions, "serve": serve.cmd_serve,
-    "mcp": serve.cmd_mcp}
+    "mcp": serve.cmd_mcp, "tune": tune.cmd_tune}
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,

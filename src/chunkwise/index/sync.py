@@ -34,7 +34,9 @@ class IndexReport:
             self.seen.add(str(exc.source))
 
     def line(self, seconds: float) -> str:
-        rate = f" ({self.chunks / seconds:,.0f} chunks/s)" if seconds > 0 and self.chunks else ""
+        per_s = self.chunks / seconds if seconds > 0 else 0.0
+        rate = (f" ({per_s:,.0f} chunks/s)" if per_s >= 10 else f" ({per_s:.1f} chunks/s)"
+                if self.chunks and seconds > 0 else "")
         return (f"documents {self.documents:,} ({self.changed:,} changed, {self.removed:,} "
                 f"removed) chunks {self.chunks:,} ({self.embedded:,} embedded, "
                 f"{self.reused:,} reused) {seconds:.1f} s{rate}")

@@ -1,0 +1,175 @@
+"""``chunkwise tune``: the chunking that retrieves best on the user's own corpus,
+chosen on one half of questions made from it and confirmed on the other.
+
+1. Questions from the documents, as ``chunkwise questions`` makes them (an LLM, or
+   the heuristic without one), each with a verifiable reference span.
+2. They are split in two halves by a seeded shuffle, document by document (each
+   document's questions alternate between the halves): the **tuning** half chooses,
+   the **confirming** half, never looked at while choosing, reports.
+3. Every configuration of the grid (:data:`GRID`: strategies and sizes within the
+   embedder's budget, the defaults first) chunks the corpus once and is evaluated
+   on both halves with ``eval``'s retrieval (hybrid, k 5 by default).
+4. The winner is the best on the tuning half by the mean of recall, full evidence
+   and recall within 1,000 retrieved tokens (the defaults win ties); the
+   confirming half's figures of the winner and the defaults are reported side by
+   side, and the winner is written as ``chunkwise.toml``, which ``chunk``,
+   ``index`` and ``eval`` read (:mod:`chunkwise.cli.settings`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .config import DEFAULT_SIZE
+from .errors import ChunkwiseError
+from .eval import Dataset, Question, Reference, evaluate, spans_from_chunks
+from .eval.run import Result, Span
+from .factory import get_chunker
+from .types import Document
+
+#: the configurations tried, the defaults first (sizes stay within MiniLM's 254 tokens)
+GRID: tuple[dict[str, Any], ...] = (
+    {"strategy": "auto", "size": DEFAULT_SIZE},
+    {"strategy": "auto", "size": 128},
+    {"strategy": "auto", "size": 200},
+    {"strategy": "auto", "size": 254},
+    {"strategy": "recursive", "size": 160},
+    {"strategy": "recursive", "size": 254},
+    {"strategy": "sentence", "size": 254},
+)
+#: the metrics whose mean chooses (percent)
+OBJECTIVE = ("recall", "full_evidence", "budget_recall")
+
+
+def objective(metrics: dict[str, float]) -> float:
+    return sum(metrics[k] for k in OBJECTIVE) / len(OBJECTIVE)
+
+
+def name_of(options: dict[str, Any]) -> str:
+    return " ".join(f"{v}" if k == "strategy" else f"{k} {v}" for k, v in options.items())
+
+
+@dataclass
+class Trial:
+    """One configuration's figures on both halves."""
+
+    options: dict[str, Any]
+    tuning: Result
+    confirming: Result
+
+    @property
+    def name(self) -> str:
+        return name_of(self.options)
+
+
+@dataclass
+class Tuned:
+    trials: list[Trial]
+    winner: Trial
+    default: Trial
+    n_tuning: int
+    n_confirming: int
+    dropped: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def split(questions: Sequence[Question], seed: int = 0) -> tuple[list[Question], list[Question]]:
+    """Two halves: each document's questions shuffled (seeded) and dealt alternately,
+    the first of each document to the half that has fewer so far."""
+    rng = random.Random(seed)
+    by_doc: dict[str, list[Question]] = {}
+    for q in questions:
+        by_doc.setdefault(q.doc_id, []).append(q)
+    halves: tuple[list[Question], list[Question]] = ([], [])
+    for doc_id in sorted(by_doc):
+        qs = by_doc[doc_id]
+        rng.shuffle(qs)
+        first = 0 if len(halves[0]) <= len(halves[1]) else 1
+        for i, q in enumerate(qs):
+            halves[(first + i) % 2].append(q)
+    return halves
+
+
+def questions_from(made: Sequence[dict[str, Any]]) -> list[Question]:
+    """Questions as :mod:`chunkwise.questions` writes them, as the evaluation reads them."""
+    return [Question(q["question"], q["doc_id"], tuple(
+        Reference(r["start"], r["end"], r["content"]) for r in q["references"]),
+        tuple(q.get("tags", ())), q.get("answer")) for q in made]
+
+
+Progress = Callable[[int, int, Trial], object]
+
+
+def tune(documents: dict[str, Document], questions: Sequence[Question], *,
+         grid: Sequence[dict[str, Any]] = GRID, retriever: str = "hybrid", k: int = 5,
+         embedder: Any = None, seed: int = 0, cache: bool = True,
+         progress: Progress | None = None) -> Tuned:
+    """Evaluate every configuration of ``grid`` on both halves of ``questions``
+    (see the module) and choose by the tuning half."""
+    from .embed import get_embedder
+
+    if len(questions) < 4:
+        raise ChunkwiseError(f"tune needs at least 4 questions to split in two halves, got "
+                             f"{len(questions)}")
+    if not grid:
+        raise ChunkwiseError("tune needs at least one configuration to try")
+    tuning, confirming = split(questions, seed)
+    emb = get_embedder(embedder, cache=cache) if retriever != "bm25" else None
+    trials: list[Trial] = []
+    for options in grid:
+        chunker = get_chunker(options["strategy"], **{k: v for k, v in options.items()
+                                                      if k != "strategy"})
+        spans: list[Span] = []
+        for doc in documents.values():
+            spans.extend(spans_from_chunks(chunker.chunk_document(doc)))
+        config = chunker.describe()
+        results = [evaluate(Dataset(f"tune ({half})", documents, list(qs)), spans=spans,
+                            retriever=retriever, k=k, embedder=emb, config=config)
+                   for half, qs in (("tuning", tuning), ("confirming", confirming))]
+        trials.append(Trial(dict(options), *results))
+        if progress is not None:
+            progress(len(trials), len(grid), trials[-1])
+    winner = max(trials, key=lambda t: objective(t.tuning.metrics))  # the first of equals
+    return Tuned(trials, winner, trials[0], len(tuning), len(confirming))
+
+
+def write_config(path: str | Path, tuned: Tuned, source: str) -> Path:
+    """The winner as a ``chunkwise.toml`` (a ``[chunk]`` table), with how it was chosen
+    in comments."""
+    from .sinks import write_atomic
+
+    w, d = tuned.winner, tuned.default
+
+    def figures(r: Result) -> str:
+        return ", ".join(f"{key} {r.metrics[key]:.1f}" for key in OBJECTIVE)
+
+    lines = [
+        f"# written by chunkwise tune from {source}",
+        f"# chosen on {tuned.n_tuning} questions: {figures(w.tuning)}",
+        f"# confirmed on {tuned.n_confirming} others: {figures(w.confirming)} "
+        f"(the defaults, {d.name}: {figures(d.confirming)})",
+        "# chunk, index and eval read this file from the current folder (or --config FILE);",
+        "# a command-line flag wins over it.",
+        "",
+        "[chunk]",
+    ]
+    for key, value in w.options.items():
+        lines.append(f"{key} = {_toml(value)}")
+    out = Path(path)
+    write_atomic(out, "\n".join(lines) + "\n")
+    return out
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'

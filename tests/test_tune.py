@@ -1,0 +1,133 @@
+"""``chunkwise tune`` on the bundled FastAPI + Pydantic docs, the halves it splits
+questions into, and ``chunkwise.toml`` as chunk, index and eval read it."""
+
+import json
+import tarfile
+import tomllib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunkwise.cli import main
+from chunkwise.eval import Question, Reference
+from chunkwise.tune import split
+from conftest import DOCS_TAR
+
+
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("tune-docs")
+    with tarfile.open(DOCS_TAR) as tar:
+        tar.extractall(tmp, filter="data")
+    return tmp
+
+
+def _row(lines, mark):
+    line = next(x for x in lines if mark in x)
+    return [float(v) for v in line.split(mark)[0].split()[-6:]]
+
+
+@pytest.mark.slow
+def test_tune_on_the_bundled_docs_beats_or_matches_the_defaults(docs, static_embedder,
+                                                                  monkeypatch, capsys):
+    monkeypatch.chdir(docs)
+    code = main(["tune", "fastapi", "pydantic", "--heuristic", "--embedder", static_embedder])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    lines = captured.out.splitlines()
+    chosen, default = _row(lines, "<- chosen"), _row(lines, "(defaults)")
+    # confirming half: recall, full evidence, budget recall; chosen on the tuning half
+    assert chosen[3] >= default[3]
+    assert len([x for x in lines if " size " in x and not x.startswith("wrote")]) == 7
+    config = tomllib.loads((docs / "chunkwise.toml").read_text())["chunk"]
+    assert config["strategy"] in ("auto", "recursive", "sentence") and config["size"] <= 254
+    assert f"size {config['size']}" in next(x for x in lines if "<- chosen" in x)
+    half = int(lines[0].split()[2])
+    assert half >= 15 and "confirmed on" in (docs / "chunkwise.toml").read_text()
+
+    # chunk reads it from the current folder and says so; a flag wins over it
+    out = docs / "out.jsonl"
+    code = main(["chunk", "fastapi/tutorial/request-files.md", "-o", str(out)])
+    err = capsys.readouterr().err
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    assert code == 0 and f"settings from chunkwise.toml: strategy {config['strategy']}" in err
+    assert all(r["token_count"] <= config["size"] for r in rows)
+    assert any(r["token_count"] > 160 for r in rows) == (config["size"] > 160)
+
+
+def test_chunkwise_toml_is_read_by_chunk_index_and_eval(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    text = "# Guide\n\n" + "".join(f"Sentence number {i} says something plain. " for i in range(200))
+    (tmp_path / "guide.md").write_text(text)
+    (tmp_path / "chunkwise.toml").write_text('[chunk]\nstrategy = "recursive"\nsize = 40\n'
+                                             "min_tokens = 5\n")
+    assert main(["chunk", "guide.md", "-o", "a.jsonl"]) == 0
+    err = capsys.readouterr().err
+    assert "settings from chunkwise.toml: strategy recursive, size 40, min-tokens 5" in err
+    rows = [json.loads(x) for x in (tmp_path / "a.jsonl").read_text().splitlines()]
+    assert max(r["token_count"] for r in rows) <= 40 and len(rows) > 20
+
+    assert main(["chunk", "guide.md", "--size", "80", "-o", "b.jsonl"]) == 0
+    assert "(flags win: size)" in capsys.readouterr().err
+    assert max(json.loads(x)["token_count"] for x in (tmp_path / "b.jsonl").read_text()
+               .splitlines()) > 40
+    assert main(["chunk", "guide.md", "--strategy", "sentence", "-o", "c.jsonl"]) == 0
+    assert "not used (--strategy sentence replaces its recursive)" in capsys.readouterr().err
+    assert main(["chunk", "guide.md", "--no-config", "-o", "d.jsonl"]) == 0
+    assert "chunkwise.toml" not in capsys.readouterr().err
+
+    # index: the configuration it records is the file's
+    assert main(["index", "guide.md", "--db", str(tmp_path / "db")]) == 0
+    capsys.readouterr()
+    from chunkwise import Index
+
+    with Index(str(tmp_path / "db")) as index:
+        stored = index.config()
+    assert stored is not None
+    assert stored["chunker"]["strategy"] == "recursive" and stored["chunker"]["size"] == 40
+
+    # eval: the configuration measured is the file's
+    start = text.index("Sentence number 7 ")
+    evidence = "Sentence number 7 says something plain."
+    (tmp_path / "questions.jsonl").write_text(json.dumps({
+        "question": "What does sentence 7 say?", "doc_id": "guide.md",
+        "references": [{"start": start, "end": start + len(evidence), "content": evidence}]}))
+    assert main(["eval", "--dataset", f"jsonl:{tmp_path}", "--retriever", "bm25", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["config"]["strategy"] == "recursive" and result["config"]["size"] == 40
+
+
+def test_a_bad_settings_file_is_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "guide.md").write_text("# Guide\n\nSome text here.\n")
+    for content, message in [
+        ("[chunk]\nsise = 3\n", "unknown setting(s) sise in [chunk]"),
+        ("[chunk\nsize = 3\n", "not valid TOML"),
+        ("[other]\nsize = 3\n", "unknown table(s) other"),
+        ("[chunk]\nstrategy = 3\n", "strategy must be a string"),
+        ("[chunk]\nsize = -3\n", "size"),
+    ]:
+        (tmp_path / "chunkwise.toml").write_text(content)
+        code = main(["chunk", "guide.md", "-o", "x.jsonl"])
+        err = capsys.readouterr().err
+        assert code == 2 and message in err and "Traceback" not in err, content
+    code = main(["chunk", "guide.md", "--config", "nowhere.toml", "-o", "x.jsonl"])
+    assert code == 2 and "--config nowhere.toml: no such file" in capsys.readouterr().err
+    code = main(["tune", "guide.md", "--heuristic", "--retriever", "bm25", "-o", "t.toml"])
+    assert code == 2 and "at least 4 questions" in capsys.readouterr().err
+
+
+@given(st.lists(st.tuples(st.sampled_from("abcde"), st.integers(0, 10**6)), max_size=60,
+                unique_by=lambda t: t[1]), st.integers(0, 3))
+def test_the_halves_are_disjoint_complete_balanced_and_seeded(items, seed):
+    questions = [Question(f"q{n}", doc, (Reference(0, 1, "x"),)) for doc, n in items]
+    first, second = split(questions, seed)
+    assert sorted(q.question for q in first + second) == sorted(q.question for q in questions)
+    assert not {q.question for q in first} & {q.question for q in second}
+    assert abs(len(first) - len(second)) <= 1
+    for doc in "abcde":  # every document's questions are dealt between both halves
+        a = sum(q.doc_id == doc for q in first)
+        b = sum(q.doc_id == doc for q in second)
+        assert abs(a - b) <= 1
+    assert split(questions, seed) == (first, second)
