@@ -30,7 +30,8 @@ FLOORS: list[tuple[str, ...]] = [
     ("chunkwise.contextual", "chunkwise.eval", "chunkwise.eval.*", "chunkwise.parallel",
      "chunkwise.stream", "chunkwise.ray", "chunkwise.factory"),
     # the library's entry points, and adapters for other frameworks
-    ("chunkwise.api", "chunkwise.questions", "chunkwise.adapters", "chunkwise.adapters.*"),
+    ("chunkwise.api", "chunkwise.questions", "chunkwise.tune", "chunkwise.adapters",
+     "chunkwise.adapters.*"),
     # the faces: the package's namespace, the command line
     ("chunkwise", "chunkwise.cli", "chunkwise.cli.*", "chunkwise.serve", "chunkwise.mcp"),
 ]
