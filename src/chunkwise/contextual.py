@@ -88,8 +88,7 @@ class RunReport:
 
     def line(self, estimate: bool = False) -> str:
         u = self.usage
-        cost = u.cost(self.model, self.prices)
-        price = "no price known" if cost is None else f"${cost:,.4f}"
+        price = u.price(self.model, self.prices)
         head = "estimate (no call made)" if estimate else "contextualize"
         empty = f", {self.empty:,} empty answers: no LLM context" if self.empty else ""
         return (f"{head}: {self.model}: {self.chunks:,} chunks ({self.from_cache:,} from "

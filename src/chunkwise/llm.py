@@ -97,6 +97,11 @@ class Usage:
         for k, v in asdict(other).items():
             setattr(self, k, getattr(self, k) + v)
 
+    def price(self, model: str, prices: dict[str, dict[str, float]] | None = None) -> str:
+        """The estimated cost as a cost line writes it."""
+        cost = self.cost(model, prices)
+        return "no price known" if cost is None else f"${cost:,.4f}"
+
     def cost(self, model: str, prices: dict[str, dict[str, float]] | None = None) -> float | None:
         """Estimated US dollars, or None for a model without a price."""
         table = prices if prices is not None else PRICES

@@ -196,8 +196,7 @@ class CallReport:
 
     def line(self, estimate: bool = False) -> str:
         u = self.usage
-        cost = u.cost(self.model, self.prices)
-        price = "no price known" if cost is None else f"${cost:,.4f}"
+        price = u.price(self.model, self.prices)
         head = f"{self.role} estimate (no call made)" if estimate else self.role
         unread = f", {self.unread:,} unreadable (left out)" if self.unread else ""
         return (f"{head}: {self.model}: {self.calls_wanted:,} prompts ({self.from_cache:,} from "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -123,14 +123,7 @@ def write_answer_chart(results: Sequence[tuple[str, Result]], path: Path,
     def y(v: float) -> float:
         return top + ph * (1 - v / 100.0)
 
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' "
-             f"font-family='sans-serif' font-size='12'>",
-             f"<rect width='{w}' height='{h}' fill='white'/>",
-             f"<text x='{left}' y='22' font-size='15'>{html.escape(title)}</text>"]
-    for tick in range(0, 101, 20):
-        parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{y(tick):.1f}' y2='{y(tick):.1f}' "
-                     "stroke='#ddd'/>")
-        parts.append(f"<text x='{left - 8}' y='{y(tick) + 4:.1f}' text-anchor='end'>{tick}</text>")
+    parts = _frame(w, h, left, pw, title, y)
     for g, (name, r) in enumerate(results):
         x0 = left + g * group + group * 0.1
         for b, key in enumerate(bars):
@@ -159,6 +152,20 @@ def write_json(results: Sequence[tuple[str, Result]], path: Path) -> None:
                     encoding="utf-8")
 
 
+def _frame(w: int, h: int, left: int, pw: float, title: str,
+           y: Callable[[float], float]) -> list[str]:
+    """An SVG chart's opening: white ground, title, the 0-100 % grid lines."""
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' "
+             f"font-family='sans-serif' font-size='12'>",
+             f"<rect width='{w}' height='{h}' fill='white'/>",
+             f"<text x='{left}' y='22' font-size='15'>{html.escape(title)}</text>"]
+    for tick in range(0, 101, 20):
+        parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{y(tick):.1f}' y2='{y(tick):.1f}' "
+                     "stroke='#ddd'/>")
+        parts.append(f"<text x='{left - 8}' y='{y(tick) + 4:.1f}' text-anchor='end'>{tick}</text>")
+    return parts
+
+
 _PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
             "#7f7f7f", "#bcbd22", "#17becf"]
 
@@ -184,14 +191,7 @@ def write_chart(results: Sequence[tuple[str, Result]], path: Path,
     def y(v: float) -> float:
         return top + ph * (1 - v / 100.0)
 
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{w}' height='{h}' "
-             f"font-family='sans-serif' font-size='12'>",
-             f"<rect width='{w}' height='{h}' fill='white'/>",
-             f"<text x='{left}' y='22' font-size='15'>{html.escape(title)}</text>"]
-    for tick in range(0, 101, 20):
-        parts.append(f"<line x1='{left}' x2='{left + pw}' y1='{y(tick):.1f}' y2='{y(tick):.1f}' "
-                     "stroke='#ddd'/>")
-        parts.append(f"<text x='{left - 8}' y='{y(tick) + 4:.1f}' text-anchor='end'>{tick}</text>")
+    parts = _frame(w, h, left, pw, title, y)
     for b in budgets:
         parts.append(f"<line x1='{x(b):.1f}' x2='{x(b):.1f}' y1='{top}' y2='{top + ph}' stroke='#eee'/>")
         parts.append(f"<text x='{x(b):.1f}' y='{top + ph + 18}' text-anchor='middle'>{b}</text>")
