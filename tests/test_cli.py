@@ -143,6 +143,19 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
     assert code == 2 and "data.txt: binary file" in err
 
 
+def test_an_index_kept_beside_the_documents_is_not_read_as_documents(capsys, tmp_path):
+    """A LanceDB index inside the folder holds JSON files of its own
+    (``chunks.lance/_versions/latest_version_hint.json``): chunk (which knows no
+    --db) passes over every ``*.lance`` folder, by folder walk and by glob."""
+    (tmp_path / "good.md").write_text("# Good\n\nGood text here.\n")
+    hint = tmp_path / "db" / "chunks.lance" / "_versions" / "latest_version_hint.json"
+    hint.parent.mkdir(parents=True)
+    hint.write_text('{"version": 2}')
+    for target in (str(tmp_path), str(tmp_path / "**" / "*")):
+        code, out, err = run(capsys, "chunk", target, "--no-progress")
+        assert code == 0 and "version" not in out and "Good text" in out, target
+
+
 def test_summary_and_progress(capsys):
     code, out, err = run(capsys, "chunk", str(SAMPLES), "--summary", "--progress")
     assert code == 0

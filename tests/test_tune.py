@@ -116,6 +116,10 @@ def test_a_bad_settings_file_is_one_line(tmp_path, monkeypatch, capsys):
     assert code == 2 and "--config nowhere.toml: no such file" in capsys.readouterr().err
     code = main(["tune", "guide.md", "--heuristic", "--retriever", "bm25", "-o", "t.toml"])
     assert code == 2 and "at least 4 questions" in capsys.readouterr().err
+    for command in (["tune", "nowhere", "--heuristic"],
+                    ["questions", "nowhere", "--heuristic", "-o", "q.jsonl"]):
+        code = main(command)
+        assert code == 2 and "nowhere: no such file or directory" in capsys.readouterr().err
 
 
 @given(st.lists(st.tuples(st.sampled_from("abcde"), st.integers(0, 10**6)), max_size=60,

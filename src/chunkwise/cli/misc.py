@@ -94,8 +94,11 @@ def cmd_questions(args: argparse.Namespace) -> int:
         raise ChunkwiseError("-n must be a positive integer")
     out = Path(args.output)
     sources = list(iter_sources(args.paths, strings_are_paths=True))
-    if any(s.path is None for s in sources):
-        raise ChunkwiseError("questions reads files, folders and globs, not standard input")
+    for s in sources:
+        if s.error is not None:
+            raise ChunkwiseError(f"{s.label}: {s.error}")
+        if s.path is None:
+            raise ChunkwiseError("questions reads files, folders and globs, not standard input")
     check_destination(str(out), [s.path for s in sources if s.path is not None])
     chunker = get_chunker("auto", size=200)
     by_doc: dict[str, list[Chunk]] = {}

@@ -53,8 +53,11 @@ def _documents(paths: list[str]) -> tuple[dict[str, Document], dict[str, list[Ch
     from ..readers.sources import iter_sources
 
     sources = list(iter_sources(paths, strings_are_paths=True))
-    if any(s.path is None for s in sources):
-        raise ChunkwiseError("tune reads files, folders and globs, not standard input")
+    for s in sources:
+        if s.error is not None:
+            raise ChunkwiseError(f"{s.label}: {s.error}")
+        if s.path is None:
+            raise ChunkwiseError("tune reads files, folders and globs, not standard input")
     documents: dict[str, Document] = {}
     by_doc: dict[str, list[Chunk]] = {}
     for doc, chunks in iter_documents_chunks(get_chunker("auto", size=200), sources,

@@ -313,14 +313,21 @@ def _has_nul(path: Path) -> bool:
         return False  # reading it will say why
 
 
+def _walkable(folder_name: str) -> bool:
+    """A folder a walk goes into: not hidden, not a LanceDB table's data (``*.lance``:
+    an index kept beside the documents holds JSON files of its own)."""
+    return not folder_name.startswith(".") and not folder_name.endswith(".lance")
+
+
 def iter_files(folder: Path, walk: Walk = PLAIN) -> Iterator[Path]:
-    """Documents below a folder, sorted, skipping hidden files and folders, never
+    """Documents below a folder, sorted, skipping hidden files and folders (and
+    LanceDB tables' ``*.lance`` folders), never
     descending into a symbolic link to a folder (no loops), and passing over what
     is not a document (images, archives, binaries: see :data:`NOT_DOCUMENTS`) and
     file links that lead out of the folder, each told to ``walk.on_skip``."""
     for root, dirs, files in os.walk(folder, followlinks=False):
         here = Path(root)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+        dirs[:] = sorted(d for d in dirs if _walkable(d)
                          and not any(_under(canonical(here / d), x) for x in walk.exclude))
         for name in sorted(files):
             if not name.startswith("."):
@@ -397,7 +404,7 @@ def glob_files(pattern: str) -> Iterator[Path]:
     for dirpath, dirs, files in os.walk(root, followlinks=False):
         here = Path(dirpath)
         depth = len(here.relative_to(root).parts)
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if _walkable(d))
         if max_depth is not None and depth >= max_depth:
             dirs[:] = []
         for name in files:
