@@ -36,7 +36,7 @@ def test_public_api_is_exactly_all():
                                  "strategies", "tokens", "types", "embed", "eval", "sinks", "cli", "view",
                                  "factory", "registry", "retrieval", "cache",
                                  "parallel", "ray", "stream", "adapters", "index", "llm",
-                                 "contextual", "questions", "filters"}
+                                 "contextual", "questions", "filters", "tune"}
 
 
 def test_every_strategy_class_is_registered_and_exported():

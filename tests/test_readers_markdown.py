@@ -89,7 +89,7 @@ _SEGMENT_LINES = st.sampled_from([
     "~~~", "````", "    code line", "- item", "  - nested", "1. first", "> quote", "> # quoted",
     "| a | b |", "|---|---|", "<!-- comment", "still comment", "-->", "<script>", "</script>",
     "<pre>", "</pre>", "<div>", "</div>", "<?php", "?>", "<![CDATA[", "]]>", "Setext", "===",
-    "---", "é accented ü", "\t- tab item", "  # indented heading",
+    "---", "é accented ü", "日本語の行 😀 emoji", "# 見出し 🚀", "\t- tab item", "  # indented heading",
 ])
 
 

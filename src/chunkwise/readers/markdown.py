@@ -6,7 +6,6 @@ are widened to whole lines, as markdown-it's line maps give them."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from types import MappingProxyType
 from typing import Any
 
@@ -23,33 +22,39 @@ _NEWLINES = re.compile(r"\r\n?")
 
 class _Lines:
     """Line starts and ends of the original text, and byte -> character offsets of
-    the parser's source maps."""
+    the parser's source maps, for the segment being parsed (a map per byte of the
+    whole text took 8 bytes per byte: 160 MB for a 20 MB file)."""
 
     def __init__(self, text: str):
         self.text = text
-        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
-        raw = text.encode("utf-8", "surrogatepass")
-        self.ascii = len(raw) == len(text)
-        if self.ascii:
-            self._char_of_byte: np.ndarray | None = None
+        breaks = (m.end() for m in _LINE_BREAK.finditer(text))
+        self.starts = np.concatenate([[0], np.fromiter(breaks, dtype=np.int64)])
+        self._lo = 0
+        self._char_of_byte: np.ndarray | None = None  # set by segment() before parsing
+
+    def segment(self, lo: int, part: str) -> None:
+        """The parser is given ``part``, the text from character ``lo`` on."""
+        self._lo = lo
+        raw = part.encode("utf-8", "surrogatepass")
+        if len(raw) == len(part):
+            self._char_of_byte = None
         else:  # the character each byte belongs to (and one past the end)
             lead = (np.frombuffer(raw, dtype=np.uint8) & 0xC0) != 0x80
-            self._char_of_byte = np.append(np.cumsum(lead) - 1, len(text))
-
-    #: where the text the parser was given starts, in bytes of the whole text
-    base = 0
+            self._char_of_byte = np.append(np.cumsum(lead, dtype=np.int64) - 1, len(part))
 
     def char(self, byte: int) -> int:
-        byte += self.base
-        return byte if self._char_of_byte is None else int(self._char_of_byte[byte])
+        if self._char_of_byte is None:
+            return self._lo + byte
+        return self._lo + int(self._char_of_byte[byte])
 
     def line_of(self, offset: int) -> int:
-        return bisect_right(self.starts, offset) - 1
+        return int(np.searchsorted(self.starts, offset, side="right")) - 1
 
     def line_end(self, line: int) -> int:
         """Where line ``line`` ends, before its line break."""
-        end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.text)
-        while end > self.starts[line] and self.text[end - 1] in "\r\n":
+        starts = self.starts
+        end = int(starts[line + 1]) if line + 1 < len(starts) else len(self.text)
+        while end > starts[line] and self.text[end - 1] in "\r\n":
             end -= 1
         return end
 
@@ -62,7 +67,7 @@ class _Lines:
             end -= 1
         first = self.line_of(start)
         last = self.line_of(max(start, end - 1))
-        return self.starts[first], self.line_end(last)
+        return int(self.starts[first]), self.line_end(last)
 
     def inner(self, node: Any) -> str:
         """The source of a node's inline content (its children's extent), raw."""
@@ -196,17 +201,18 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                 s, e = lines.span(node)
                 blocks.append(Block("html", s, e, trail.path))
 
-    ascii_only = lines.ascii
     for lo, hi in segments(body, SEGMENT_CHARS):
+        part = body[lo:hi]
         try:
-            tree = _PARSER.tree(body[lo:hi])
+            tree = _PARSER.tree(part)
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException:  # a panic in the Rust parser (pyo3 raises a BaseException)
             from .markdown_py import parse_markdown as parse_slowly
 
             return parse_slowly(text, doc_id, source)
-        lines.base = lo if ascii_only else len(body[:lo].encode("utf-8", "surrogatepass"))
+        lines.segment(lo, part)
+        del part
         for node in tree.children:
             visit(node, 0)
         del tree
