@@ -135,3 +135,44 @@ def test_the_halves_are_disjoint_complete_balanced_and_seeded(items, seed):
         b = sum(q.doc_id == doc for q in second)
         assert abs(a - b) <= 1
     assert split(questions, seed) == (first, second)
+
+
+_PIECES = st.sampled_from([
+    "Plain words make a sentence here.", "See [the docs](https://x.io/a.html) now.",
+    "Use file.txt to set the server up today.", "e.g. this goes on and on.", "**Bold** text",
+    "<a id=\"x\"></a>", "`code.py` is run first by them.", "Visit www.example.com for it.",
+    "| a | b |", "# Heading", "{#anchor}", "Short one.", "Numbers like 3.14 appear in text.",
+    " ", "\n", "\n\n", "Ünïcode wörds are fine in this one!", "Why is it so? Because.",
+])
+
+
+@given(st.lists(_PIECES, max_size=12))
+def test_heuristic_evidence_is_a_whole_plain_sentence(pieces):
+    """Heuristic evidence never starts or ends inside a word, a link, a code span or
+    a URL, and holds no markup."""
+    from chunkwise.questions import plain_sentence
+
+    text = " ".join(pieces)
+    found = plain_sentence(text)
+    if found is None:
+        return
+    at = text.find(found)
+    assert at >= 0 and (found[0].isupper() or found[0].isdigit())
+    assert at == 0 or text[at - 1].isspace() or text[at - 1] in ">)`"
+    end = at + len(found)
+    assert found[-1] in ".!?" and (end == len(text) or text[end].isspace())
+    for bad in ("](", "http", "www.", "`", "**", "|", "<", "{#"):
+        assert bad not in found, (bad, found)
+    assert len(found.split()) >= 5
+
+
+def test_heuristic_questions_skip_markup_and_cut_words():
+    from chunkwise.questions import plain_sentence
+
+    assert plain_sentence("See [the docs](https://x.io/a.html) for more. Use file.txt to "
+                          "configure it. Then the plain sentence comes here at last.") == \
+        "Then the plain sentence comes here at last."
+    assert plain_sentence("e.g. this is a cut piece of text. A real sentence with five "
+                          "words.") == "A real sentence with five words."
+    assert plain_sentence("Run `pip install x.y` first. It works on every machine here.") == \
+        "It works on every machine here."

@@ -144,6 +144,38 @@ def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
     return out, report
 
 
+#: what makes a sentence no evidence for a heuristic question: link, image or HTML
+#: syntax, a URL, table pipes, code spans, emphasis and heading marks
+_MARKUP = re.compile(r"\]\(|!\[|</?[A-Za-z!][^>]*>|https?://|www\.|\||`|\*\*|__|^\s*#|\{#")
+_LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]*>|`[^`\n]*`|https?://\S+")
+_MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>")
+
+
+def plain_sentence(text: str, words: int = 5) -> str | None:
+    """The first sentence of ``text`` with at least ``words`` words that starts with
+    a capital or a digit and ends at a word boundary (never inside a word:
+    ``file.txt``, ``e.g.``), lies
+    outside links, HTML tags, code spans and URLs, and holds no markup."""
+    masked = list(text)
+    for m in _LINK.finditer(text):  # a "." in a URL or code span ends no sentence
+        masked[m.start():m.end()] = "\0" * (m.end() - m.start())
+    plain = "".join(masked)
+    for m in _SENTENCE.finditer(plain):
+        lo, hi = m.start(), m.end()
+        while lo < hi and (plain[lo].isspace() or plain[lo] == "\0"):
+            lo += 1  # spaces, and a link or tag just before the sentence
+        if lo == hi or (lo > 0 and not (plain[lo - 1].isspace() or plain[lo - 1] == "\0")) \
+                or not (plain[lo].isupper() or plain[lo].isdigit()):
+            continue  # starts inside a word or a sentence ("e.g. this"), not at its start
+        if hi < len(plain) and not plain[hi].isspace():
+            continue  # "file.txt": the full stop is inside a word
+        sentence = text[lo:hi]
+        if "\0" in plain[lo:hi] or _MARKUP.search(sentence) or len(sentence.split()) < words:
+            continue
+        return sentence
+    return None
+
+
 def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
     out = Generated()
     for c in passages:
@@ -159,10 +191,10 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
                     question = f"What is the {header[1]} of {cells[0]}?"
                     evidence = body[0].strip()
         else:
-            sentence = next((m.group(0).strip() for m in _SENTENCE.finditer(c.text)
-                             if len(m.group(0).split()) >= 5), None)
-            if sentence and c.headings:
-                question = f"What does the section {c.headings[-1]!r} say?"
+            sentence = plain_sentence(c.text)
+            heading = _MARKUP_IN_HEADING.sub("", c.headings[-1]).strip() if c.headings else ""
+            if sentence and heading:
+                question = f"What does the section {heading!r} say?"
                 evidence = sentence
         ref = _reference(c, evidence) if evidence else None
         if question is None or ref is None:

@@ -32,8 +32,9 @@ def add_parser(sub: Any) -> None:
                      help="no LLM: questions from headings and table rows (weaker)")
     t.add_argument("-o", "--output", default="chunkwise.toml", metavar="FILE.toml",
                    help="where to write the chosen settings (default: ./chunkwise.toml)")
-    t.add_argument("-n", type=int, default=80,
-                   help="passages to ask about (default: 80; some yield no question)")
+    t.add_argument("-n", type=int, default=200,
+                   help="passages to ask about (default: 200, one LLM call each; many yield no "
+                        "heuristic question)")
     t.add_argument("--seed", type=int, default=0,
                    help="seed of the passage sampling and of the split (default: 0)")
     t.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="hybrid",
