@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .config import DEFAULT_SIZE
 from .errors import ChunkwiseError
 from .eval import Dataset, Question, Reference, evaluate, spans_from_chunks
-from .eval.run import Result, Span
+from .eval.run import Span
 from .factory import get_chunker
 from .types import Document
 
@@ -41,6 +41,8 @@ GRID: tuple[dict[str, Any], ...] = (
     {"strategy": "recursive", "size": 254},
     {"strategy": "sentence", "size": 254},
 )
+#: the tag marking a question's half (never a tag of the user's)
+_HALF = "\0tune:"
 #: the metrics whose mean chooses (percent)
 OBJECTIVE = ("recall", "full_evidence", "budget_recall")
 
@@ -55,11 +57,11 @@ def name_of(options: dict[str, Any]) -> str:
 
 @dataclass
 class Trial:
-    """One configuration's figures on both halves."""
+    """One configuration's metrics (percent) on both halves."""
 
     options: dict[str, Any]
-    tuning: Result
-    confirming: Result
+    tuning: dict[str, float]
+    confirming: dict[str, float]
 
     @property
     def name(self) -> str:
@@ -118,6 +120,11 @@ def tune(documents: dict[str, Document], questions: Sequence[Question], *,
     if not grid:
         raise ChunkwiseError("tune needs at least one configuration to try")
     tuning, confirming = split(questions, seed)
+    # one evaluation per configuration, each question tagged with its half: the
+    # chunks are embedded and every question ranked once, the halves read per tag
+    tagged = [replace(q, tags=q.tags + (_HALF + half,))
+              for half, qs in (("tuning", tuning), ("confirming", confirming)) for q in qs]
+    dataset = Dataset("tune", documents, tagged)
     emb = get_embedder(embedder, cache=cache) if retriever != "bm25" else None
     trials: list[Trial] = []
     for options in grid:
@@ -126,14 +133,13 @@ def tune(documents: dict[str, Document], questions: Sequence[Question], *,
         spans: list[Span] = []
         for doc in documents.values():
             spans.extend(spans_from_chunks(chunker.chunk_document(doc)))
-        config = chunker.describe()
-        results = [evaluate(Dataset(f"tune ({half})", documents, list(qs)), spans=spans,
-                            retriever=retriever, k=k, embedder=emb, config=config)
-                   for half, qs in (("tuning", tuning), ("confirming", confirming))]
-        trials.append(Trial(dict(options), *results))
+        result = evaluate(dataset, spans=spans, retriever=retriever, k=k, embedder=emb,
+                          config=chunker.describe())
+        trials.append(Trial(dict(options), result.by_tag[_HALF + "tuning"],
+                            result.by_tag[_HALF + "confirming"]))
         if progress is not None:
             progress(len(trials), len(grid), trials[-1])
-    winner = max(trials, key=lambda t: objective(t.tuning.metrics))  # the first of equals
+    winner = max(trials, key=lambda t: objective(t.tuning))  # the first of equals
     return Tuned(trials, winner, trials[0], len(tuning), len(confirming))
 
 
@@ -144,8 +150,8 @@ def write_config(path: str | Path, tuned: Tuned, source: str) -> Path:
 
     w, d = tuned.winner, tuned.default
 
-    def figures(r: Result) -> str:
-        return ", ".join(f"{key} {r.metrics[key]:.1f}" for key in OBJECTIVE)
+    def figures(metrics: dict[str, float]) -> str:
+        return ", ".join(f"{key} {metrics[key]:.1f}" for key in OBJECTIVE)
 
     lines = [
         f"# written by chunkwise tune from {source}",

@@ -96,7 +96,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
           "dropped: evidence not verbatim in its passage)", file=sys.stderr)
 
     def progress(i: int, n: int, trial: Any) -> None:
-        print(f"[{i}/{n}] {trial.name}: tuning recall {trial.tuning.metrics['recall']:.1f}",
+        print(f"[{i}/{n}] {trial.name}: tuning recall {trial.tuning['recall']:.1f}",
               file=sys.stderr)
 
     tuned = tune(documents, questions, retriever=args.retriever, k=args.k,
@@ -121,6 +121,6 @@ def table(tuned: Any) -> str:
     for t in tuned.trials:
         mark = " <- chosen" if t is tuned.winner else ""
         mark += " (defaults)" if t is tuned.default else ""
-        lines.append(f"{t.name:<22}" + "".join(f"{t.tuning.metrics[k]:>20.1f}" for k in OBJECTIVE)
-                     + "".join(f"{t.confirming.metrics[k]:>23.1f}" for k in OBJECTIVE) + mark)
+        lines.append(f"{t.name:<22}" + "".join(f"{t.tuning[k]:>20.1f}" for k in OBJECTIVE)
+                     + "".join(f"{t.confirming[k]:>23.1f}" for k in OBJECTIVE) + mark)
     return "\n".join(lines)
