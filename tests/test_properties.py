@@ -188,3 +188,22 @@ def test_min_tokens_is_checked_and_kept_out_of_the_description_by_default():
     for bad in (-1, 81, "x"):
         with pytest.raises(chunkwise.ConfigError, match="min_tokens"):
             chunkwise.get_chunker("recursive", min_tokens=bad)
+
+
+_SENTENCE_BITS = st.sampled_from(
+    list("ab. !?\n\n  \"'()[]“”「」。！？😀é\u00a0\t\r")
+    + ["Hello", "world", "Dr.", "e.g.", "...", "\n\n", "1.5", "Mr. Smith"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.lists(_SENTENCE_BITS, max_size=60).map("".join),
+       language=st.sampled_from(["en", "de", "ja", "zh", "fr"]))
+def test_sentence_ends_are_those_sentencex_reports(text, language):
+    """The splitter finds sentencex's sentences in the text (lean on memory); the
+    ends must be exactly the ones its boundary records give."""
+    import sentencex
+
+    from chunkwise.levels import sentencex_splitter
+
+    expected = [b["end_index"] for b in sentencex.get_sentence_boundaries(language, text)]
+    assert sentencex_splitter(language)(text) == expected
