@@ -146,6 +146,14 @@ class HFTokenizer(TokenCounter):
         return cls(tok, name=name or str(path), max_tokens=max_tokens, max_sequence=seq_len)
 
     def count(self, text: str) -> int:
+        if self.additive and len(text) > self.WORDS_WINDOW:
+            # a window at a time (exact: counts add up across whitespace); a whole
+            # long document's words as Python strings would take ~10x the text
+            return sum(self._count(text[lo:hi])
+                       for lo, hi in _windows_at_spaces(text, self.WORDS_WINDOW))
+        return self._count(text)
+
+    def _count(self, text: str) -> int:
         if self.additive and len(text) > self.SHORT:
             words = self._split(text)
             if len(words) > 1:

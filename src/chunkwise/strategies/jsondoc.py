@@ -130,8 +130,10 @@ class JsonChunker(Chunker):
         return pieces
 
     def _fits(self, ctx: str, s: int, e: int, text: str) -> int | None:
+        if e - s + len(ctx) > self.max_chars:
+            return None
         n = self.tokenizer.count(ctx + text[s:e])
-        return n if n <= self.limit and e - s + len(ctx) <= self.max_chars else None
+        return n if n <= self.limit else None
 
     def _ctx(self, inherited: str, path: str) -> str:
         ctx = inherited + path + "\n"
