@@ -92,6 +92,13 @@ class DocumentIndex:
                 self._tokens = Tokens.from_starts(found)
         return found
 
+    def release(self) -> None:
+        """Drops the token units, level positions and memo (several arrays the size of
+        the document's tokens) once the pieces are cut; structure and pages stay."""
+        self._tokens = None
+        self._levels = {}
+        self.memo = {}
+
     def positions(self, level: Level) -> np.ndarray:
         """The sorted cut positions of one level in the whole document."""
         found = self._levels.get(level)

@@ -60,7 +60,9 @@ class Tokens:
     def from_starts(cls, starts: Any, weights: Any = None) -> Tokens:
         starts = np.asarray(starts, dtype=np.int64)
         if weights is None:
-            weights = np.ones(len(starts), dtype=np.int64)
+            if len(starts) > 1 and not bool(np.all(starts[1:] >= starts[:-1])):
+                starts = np.sort(starts, kind="stable")
+            return cls(starts=starts, cum=np.arange(len(starts) + 1, dtype=np.int64))
         weights = np.asarray(weights, dtype=np.int64)
         if len(starts) > 1 and not bool(np.all(starts[1:] >= starts[:-1])):
             order = np.argsort(starts, kind="stable")

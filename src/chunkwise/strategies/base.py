@@ -111,7 +111,9 @@ class Chunker:
         if not doc.text.strip():
             return []
         index = DocumentIndex(doc, self.tokenizer)
-        return make_chunks(index, self.split(doc, index, Span(0, len(doc.text))), self.kind)
+        pieces = self.split(doc, index, Span(0, len(doc.text)))
+        index.release()  # before the chunks are made: the peak of a long document
+        return make_chunks(index, pieces, self.kind)
 
     def iter_chunks(self, source: Source, *, on_error: OnError = "raise", doc_id: str | None = None,
                     encoding: str | None = None, format: str | None = None) -> Iterator[Chunk]:
