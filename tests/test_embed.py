@@ -166,3 +166,59 @@ def test_a_dense_search_imports_no_torch(tmp_path):
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0.md", "[]"]
+
+
+def _cuda() -> bool:
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+def test_device_sets_where_the_model_runs_and_its_batch(monkeypatch):
+    from chunkwise.embed import DEVICE_ENV, SentenceTransformerEmbedder
+    from chunkwise.errors import ConfigError
+
+    monkeypatch.delenv(DEVICE_ENV, raising=False)
+    cpu = get_embedder()
+    assert isinstance(cpu, SentenceTransformerEmbedder)
+    assert (cpu.device, cpu.batch_size) == ("cpu", 32)
+    monkeypatch.setenv(DEVICE_ENV, "cuda")
+    gpu = get_embedder()
+    assert (gpu.device, gpu.batch_size) == ("cuda", 256)  # type: ignore[attr-defined]
+    assert get_embedder(device="cpu").device == "cpu"  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="minilm-onnx|onnx"):
+        get_embedder("minilm-onnx")  # the ONNX export runs on the CPU only here
+    if not _cuda():  # loading there is the one-line error, not a torch traceback
+        with pytest.raises(ConfigError, match="no CUDA device"):
+            gpu.embed(TEXTS * 4)
+
+
+def test_the_command_line_device_flag(tmp_path, capsys):
+    import os
+
+    from chunkwise.cli import main
+    from chunkwise.embed import DEVICE_ENV
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# Refunds\n\nRefunds take five days.\n", encoding="utf-8")
+    before = os.environ.get(DEVICE_ENV)
+    for device in ("bogus", "cuda:7"):
+        assert main(["index", str(docs), "--db", str(tmp_path / device), "--device", device,
+                     "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"--device {device}" in err.replace("'", "")
+        assert not (tmp_path / device).exists()  # nothing made
+    assert main(["index", str(docs), "--db", str(tmp_path / "idx"), "--device", "cpu",
+                 "--no-progress"]) == 0
+    assert main(["search", "refund", "--db", str(tmp_path / "idx"), "--device", "cpu",
+                 "-k", "1", "--json"]) == 0
+    assert "a.md" in capsys.readouterr().out
+    assert os.environ.get(DEVICE_ENV) == before  # the flag lasts one command
+
+
+@pytest.mark.skipif(not _cuda(), reason="needs a CUDA device (runs unchanged on one)")
+def test_on_a_cuda_device_the_vectors_are_the_cpus(minilm):
+    gpu = get_embedder(device="cuda")
+    a, b = minilm.embed(TEXTS * 20), gpu.embed(TEXTS * 20)
+    assert (np.sum(a * b, axis=1) > 0.999).all()

@@ -14,6 +14,7 @@ from types import FrameType
 from typing import Any
 
 from .. import __version__
+from ..embed import DEVICE_ENV, resolve_device
 from ..errors import ChunkwiseError
 from . import chunk, eval, index, misc, serve, tune
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, Command, Parser, Terminated
@@ -34,6 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
     misc.add_parsers(sub)
     serve.add_parser(sub)
     tune.add_parser(sub)
+    for name, command in sub.choices.items():
+        if name in ("search", "serve", "mcp") or "--embedder" in command._option_string_actions:
+            command.add_argument(
+                "--device", default=None, metavar="DEVICE",
+                help="where local embedding models run: cpu (default), cuda, cuda:N, mps or "
+                     f"auto (also the {DEVICE_ENV} environment variable)")
     for command in sub.choices.values():
         FLAGS.update(s for action in command._actions for s in action.option_strings)
     return parser
@@ -84,7 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     except ValueError:  # not the main thread (an embedding application): leave it alone
         pass
+    device = os.environ.get(DEVICE_ENV)
     try:
+        if getattr(args, "device", None):
+            resolve_device(args.device)  # a device that is not here: one line, before work
+            os.environ[DEVICE_ENV] = args.device  # every embedder the command makes
         return COMMANDS[args.command](args)
     except ChunkwiseError as exc:
         error(str(exc))
@@ -103,5 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         error("terminated; no partial output was left")
         return EXIT_TERMINATED
     finally:
+        if device is None:
+            os.environ.pop(DEVICE_ENV, None)
+        else:
+            os.environ[DEVICE_ENV] = device
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
