@@ -449,3 +449,53 @@ def test_a_reader_racing_the_creation_of_the_table_sees_an_empty_index(tmp_path,
     monkeypatch.setattr(store.db, "open_table", not_yet)
     assert store.state() == {} and store.get_config() is None and store.version() is None
     assert store.rows()[0] == []
+
+
+def test_batches_embed_off_the_main_thread_and_a_failing_batch_keeps_the_ones_before(
+        tmp_path, static_embedder):
+    """Embedding runs on a worker thread while the next documents are read and
+    chunked; the store is written from the caller's thread only, batch by batch.
+    An embedder that fails on the third batch stops the run with its error, the
+    index holding exactly the two batches before it (complete documents, clean
+    check), and the next run finishes the rest."""
+    import threading
+
+    from chunkwise.embed import Embedder, get_embedder
+    from chunkwise.errors import EmbedderError
+
+    real = get_embedder(static_embedder)
+
+    class Failing(Embedder):
+        name = real.name
+
+        def __init__(self, fail_on: int | None):
+            self.calls, self.fail_on, self.threads = 0, fail_on, set()
+
+        def embed(self, texts):
+            self.calls += 1
+            self.threads.add(threading.current_thread().name)
+            if self.calls == self.fail_on:
+                raise EmbedderError("embedder: the server went away")
+            return real.embed(texts)
+
+        @property
+        def dim(self) -> int:
+            return real.dim
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(1200):
+        (docs / f"n{i:04d}.md").write_text(f"# Note {i}\n\nItem {i} is about topic {i % 31}.\n")
+    db = str(tmp_path / "idx")
+    failing = Failing(fail_on=3)
+    with Index(db) as index:
+        with pytest.raises(EmbedderError, match="went away"):
+            index.sync(docs, embedder=failing)
+        assert failing.threads == {"chunkwise-embed_0"}  # never the caller's thread
+        rows, _ = index.store.rows()
+        assert len(rows) == len({r["id"] for r in rows}) == 1024  # two batches of 512
+        assert index.check().clean
+        again = index.sync(docs, embedder=Failing(fail_on=None))
+        assert (again.embedded, again.reused) == (176, 1024)
+        rows, _ = index.store.rows()
+        assert len(rows) == len({r["id"] for r in rows}) == 1200

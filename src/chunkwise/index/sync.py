@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import ConfigError, InputError
 from ..types import Chunk, Document
-from .store import Store, batches, row_of
+from .store import Store, row_of
 
 
 @dataclass
@@ -121,19 +122,60 @@ def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: di
     pending.documents += 1
 
 
-def write_pending(store: Store, embedder: Any, pending: _Pending) -> None:
-    """Embed the pending rows (before the writes begin: a transaction is not held open
-    by the model), then write them in one transaction: upserts keyed by id, then
-    deletes. ``pending`` is emptied."""
-    vectors = [np.asarray(embedder.embed([r["embed_text"] for r in part]), dtype=np.float32)
-               for part in batches(pending.fresh, 256)]
+def embed_rows(embedder: Any, rows: Sequence[dict[str, Any]]) -> np.ndarray | None:
+    """The vectors of ``rows``' ``embed_text``, in one call (the model sorts them by
+    length, so the whole batch pads little); None for no rows."""
+    if not rows:
+        return None
+    return np.asarray(embedder.embed([r["embed_text"] for r in rows]), dtype=np.float32)
+
+
+def write_rows(store: Store, pending: _Pending, vectors: np.ndarray | None) -> None:
+    """One transaction: upserts keyed by id (rows moved keep their vectors, new rows
+    get ``vectors``), then deletes."""
     with store.transaction():
         if pending.moved:
             store.upsert(pending.moved, np.stack(pending.kept))
-        if pending.fresh:
-            store.insert(pending.fresh, np.concatenate(vectors))
+        if pending.fresh and vectors is not None:
+            store.insert(pending.fresh, vectors)
         store.delete(pending.stale)
+
+
+def write_pending(store: Store, embedder: Any, pending: _Pending) -> None:
+    """Embed the pending rows (before the writes begin: a transaction is not held open
+    by the model), then write them in one transaction. ``pending`` is emptied."""
+    write_rows(store, pending, embed_rows(embedder, pending.fresh))
     pending.__init__()  # type: ignore[misc]
+
+
+class _Pipeline:
+    """Embeds one batch on a worker thread while the caller reads, chunks and plans
+    the next (the model releases the interpreter while it computes); the store is
+    only touched from the caller's thread, a batch written once its vectors are in.
+    At most two batches are held: the one embedding and the one being gathered."""
+
+    def __init__(self, store: Store, embedder: Any):
+        self.store, self.embedder = store, embedder
+        self._pool: Any = None
+        self._job: tuple[_Pending, Any] | None = None
+
+    def submit(self, pending: _Pending) -> None:
+        self.drain()
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="chunkwise-embed")
+        self._job = (pending, self._pool.submit(embed_rows, self.embedder, pending.fresh))
+
+    def drain(self) -> None:
+        """Waits for the batch embedding, and writes it."""
+        job, self._job = self._job, None
+        if job is not None:
+            write_rows(self.store, job[0], job[1].result())
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
 
 
 def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chunk],
@@ -150,7 +192,9 @@ def index_config(chunker_description: dict[str, Any], spec: str, embedder: Any,
     ``root``: the folder its documents are named relative to (None: ids as given)."""
     return {"version": CONFIG_VERSION,
             "chunker": json.loads(json.dumps(chunker_description, default=str)),
-            "embedder": spec, "model": getattr(embedder, "name", type(embedder).__name__),
+            "embedder": spec if spec is None or isinstance(spec, str) else
+            str(spec) if isinstance(spec, Path) else getattr(embedder, "name", str(spec)),
+            "model": getattr(embedder, "name", type(embedder).__name__),
             "dim": int(getattr(embedder, "dim", 0) or 0), "root": root}
 
 
@@ -170,31 +214,39 @@ def sync_documents(store: Store, embedder: Any,
     current: Document | None = None
     parts: list[Chunk] = []
     pending = _Pending()
+    pipeline = _Pipeline(store, embedder)
 
     def flush() -> None:
+        nonlocal pending
         if current is None:
             return
         report.seen.add(current.doc_id)
         plan_document(store, current.doc_id, parts, state.get(current.doc_id, {}), report,
                       pending)
         if pending.size >= BATCH_ROWS:
-            write_pending(store, embedder, pending)
+            pipeline.submit(pending)
+            pending = _Pending()
         if on_document is not None:
             on_document(report)
 
     try:
-        for doc, chunks in documents:
-            if doc is not current:
-                flush()
-                current, parts = doc, []
-            parts.extend(chunks)
-    except (InputError, KeyboardInterrupt):
-        if pending.documents:  # the documents read before the failure are kept
-            write_pending(store, embedder, pending)
-        raise
-    flush()
-    if pending.documents:
-        write_pending(store, embedder, pending)
+        try:
+            for doc, chunks in documents:
+                if doc is not current:
+                    flush()
+                    current, parts = doc, []
+                parts.extend(chunks)
+        except (InputError, KeyboardInterrupt):
+            pipeline.drain()  # the documents read before the failure are kept
+            if pending.documents:
+                write_pending(store, embedder, pending)
+            raise
+        flush()
+        if pending.documents:
+            pipeline.submit(pending)
+        pipeline.drain()
+    finally:
+        pipeline.close()
     if prune is not None:
         for doc_id, ids in state.items():
             if doc_id not in report.seen and prune(doc_id):
