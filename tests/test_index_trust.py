@@ -469,7 +469,8 @@ def test_batches_embed_off_the_main_thread_and_a_failing_batch_keeps_the_ones_be
         name = real.name
 
         def __init__(self, fail_on: int | None):
-            self.calls, self.fail_on, self.threads = 0, fail_on, set()
+            self.calls, self.fail_on = 0, fail_on
+            self.threads: set[str] = set()
 
         def embed(self, texts):
             self.calls += 1

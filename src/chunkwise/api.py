@@ -16,7 +16,7 @@ from itertools import chain, islice
 from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import (
     ChunkwiseError,
@@ -32,6 +32,9 @@ from .ids import name_of, path_of
 from .readers.sources import SkipCounter, SourceItem, Walk, has_magic, iter_sources
 from .strategies import Chunker
 from .types import Chunk, Document, OnError, Source, TokenizerSpec
+
+if TYPE_CHECKING:
+    from .embed import Embedder
 
 
 def _handler(on_error: OnError) -> Callable[[InputError], object]:
@@ -408,7 +411,7 @@ class Index:
         """How the index was built (None: no index there yet)."""
         return self.store.get_config()
 
-    def sync(self, source: Source, chunker: Chunker | None = None, *, embedder: str = "minilm",
+    def sync(self, source: Source, chunker: Chunker | None = None, *, embedder: str | Embedder = "minilm",
              prune: bool = False, rebuild: bool = False, root: str | PathLike[str] | None = None,
              wait: bool = True, on_wait: Callable[[], object] | None = None,
              follow_links: bool = False, on_error: OnError = "raise",

@@ -186,7 +186,7 @@ def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chu
     write_pending(store, embedder, pending)
 
 
-def index_config(chunker_description: dict[str, Any], spec: str, embedder: Any,
+def index_config(chunker_description: dict[str, Any], spec: Any, embedder: Any,
                  root: str | None = None) -> dict[str, Any]:
     """What an index stores of how it was built; another configuration is refused.
     ``root``: the folder its documents are named relative to (None: ids as given)."""
