@@ -294,6 +294,7 @@ def test_many_small_files_are_written_in_a_few_batches(store, tmp_path, postgres
         report = index.sync(docs, embedder=static_embedder,
                             on_document=lambda r: seen.append(r.documents))
         assert report.documents == report.changed == 1200 and seen == list(range(1, 1201))
+        assert report.written == 1200  # every planned row written, batch by batch
         if store.startswith("lancedb"):  # config, then 512 + 512 + 176 rows
             version = index.store.table().version  # type: ignore[attr-defined]
             assert version <= 6, version

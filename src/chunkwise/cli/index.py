@@ -111,7 +111,10 @@ def cmd_index(args: argparse.Namespace) -> int:
         def on_document(report: Any) -> None:
             if bar is not None:
                 bar.update(1)
-                bar.set_postfix(embedded=report.embedded, reused=report.reused)
+                # written rows per second: the embedder's pace (reading runs ahead)
+                rate = report.written / max(time.perf_counter() - t0, 1e-9)
+                bar.set_postfix({"chunks": report.chunks, "embedded": report.embedded,
+                                 "reused": report.reused, "chunks/s": f"{rate:.1f}"})
 
         def on_wait() -> None:
             error_line = f"another run is writing {args.db}; waiting for it (--no-wait to stop)"

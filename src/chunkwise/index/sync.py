@@ -28,6 +28,8 @@ class IndexReport:
     seen: set[str] = field(default_factory=set)
     #: what the folder walk passed over, in one line (None: nothing)
     skipped: str | None = None
+    #: rows written so far (embedded or moved); planned rows are counted above first
+    written: int = 0
 
     def note_failed(self, exc: InputError) -> None:
         """A document that could not be read keeps what the index had for it."""
@@ -154,8 +156,8 @@ class _Pipeline:
     only touched from the caller's thread, a batch written once its vectors are in.
     At most two batches are held: the one embedding and the one being gathered."""
 
-    def __init__(self, store: Store, embedder: Any):
-        self.store, self.embedder = store, embedder
+    def __init__(self, store: Store, embedder: Any, report: IndexReport):
+        self.store, self.embedder, self.report = store, embedder, report
         self._pool: Any = None
         self._job: tuple[_Pending, Any] | None = None
 
@@ -172,6 +174,7 @@ class _Pipeline:
         job, self._job = self._job, None
         if job is not None:
             write_rows(self.store, job[0], job[1].result())
+            self.report.written += len(job[0].fresh) + len(job[0].moved)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -214,7 +217,7 @@ def sync_documents(store: Store, embedder: Any,
     current: Document | None = None
     parts: list[Chunk] = []
     pending = _Pending()
-    pipeline = _Pipeline(store, embedder)
+    pipeline = _Pipeline(store, embedder, report)
 
     def flush() -> None:
         nonlocal pending
