@@ -368,6 +368,66 @@ def test_json_invariants(value, indent, size):
     assert_invariants(text, chunks, size, COUNT)
 
 
+def _fragments(text, chunks, limit):
+    """Chunks under a quarter of the limit that could have joined a neighbour: next
+    to it (only whitespace between), one's JSON path under the other's, and the two
+    together within the budget."""
+    from chunkwise.strategies.jsondoc import _under
+    from chunkwise.tokens import get_tokenizer
+
+    tok, out = get_tokenizer(None), []
+    for a, b in zip(chunks, chunks[1:]):
+        if min(a.token_count, b.token_count) >= limit // 4 or text[a.end:b.start].strip():
+            continue
+        pa, pb = a.metadata["json_path"], b.metadata["json_path"]
+        outer = a if _under(pb, pa) else b if _under(pa, pb) else None
+        if outer is not None and tok.count(outer.context + text[a.start:b.end]) <= limit:
+            out.append((a.text[:40], b.text[:40]))
+    return out
+
+
+def test_json_keys_and_record_tails_join_their_neighbours(monkeypatch):
+    """A key whose value was cut ("dependencies": [ alone, seen in the CycloneDX
+    SBOM that sentencex ships) and a record's last member ("levels": [1, 2] },) are
+    never chunks of their own when they fit with the piece beside them."""
+    import importlib.metadata
+
+    from chunkwise.strategies.jsondoc import JsonChunker
+
+    sbom = next(f for f in importlib.metadata.distribution("sentencex").files or []
+                if "sboms" in str(f) and str(f).endswith(".json"))
+    text = Path(str(sbom.locate())).read_text(encoding="utf-8")
+    chunks = chunkwise.chunk({"sbom.json": text}, strategy="json", format="json")
+    assert_invariants(text, chunks, 160, COUNT)
+    assert not [c for c in chunks if c.text.strip() in ('"dependencies": [', '{')]
+    assert _fragments(text, chunks, 160) == []
+    words = ["request", "token", "session", "data", "audit", "client", "server", "must", "be", "validated"]
+    records = [{"id": f"V{i}.1", "title": " ".join(words[(i + j) % 10] for j in range(8)),
+                "description": " ".join(words[(i * j) % 10] for j in range(60 + 25 * (i % 6))),
+                "levels": [1, 2]} for i in range(12)]
+    text = json.dumps({"name": "asvs-like", "requirements": records}, indent=2)
+    chunks = chunkwise.chunk({"r.json": text}, strategy="json", format="json")
+    assert_invariants(text, chunks, 160, COUNT)
+    assert not [c for c in chunks if c.text.strip() == '"description":']
+    assert _fragments(text, chunks, 160) == []
+
+    def tails(chunks):  # a record's last member alone (it stays only next to a full piece)
+        return sum(c.text.lstrip().startswith('"levels"') for c in chunks)
+
+    monkeypatch.setattr(JsonChunker, "FRAGMENT_SHARE", 10**9)  # joining off: the old cuts
+    before = chunkwise.chunk({"r.json": text}, strategy="json", format="json")
+    assert tails(before) >= 5 and tails(chunks) < tails(before) / 2
+    assert len(_fragments(text, before, 160)) >= 5
+
+
+@FAST
+@given(value=json_values, indent=st.sampled_from([None, 2]), size=st.sampled_from([24, 64]))
+def test_json_leaves_no_fragment_that_fits_with_its_neighbour(value, indent, size):
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    chunks = chunkwise.chunk({"v.json": text}, strategy="json", format="json", size=size)
+    assert _fragments(text, chunks, size) == []
+
+
 # -- auto's choice -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name,expected", [

@@ -90,6 +90,12 @@ def root(text: str) -> _Element | None:
     return _Element("$", start, end, start)
 
 
+def _under(path: str, outer: str) -> bool:
+    """Whether JSON path ``path`` is ``outer`` or inside it (``$.a[1].b`` is under
+    ``$.a[1]``; ``$.a[10]`` is not)."""
+    return path == outer or (path.startswith(outer) and path[len(outer)] in ".[")
+
+
 @register("json")
 class JsonChunker(Chunker):
     """Whole JSON elements packed up to the size, the JSON path in context."""
@@ -125,9 +131,50 @@ class JsonChunker(Chunker):
             if hi > lo and text[lo:hi].strip():
                 pieces.extend(fallback.pack(lo, hi, span.context))
         pieces.sort(key=lambda p: p.start)
+        pieces = self._join_fragments(pieces, text)
         for p in pieces:
             p.kind = "json"
         return pieces
+
+    #: a piece under this share of the limit is a fragment: a key whose value was cut
+    #: (``"description":``), a record's tail (``"levels": [1, 2] },``), the object's
+    #: opening line
+    FRAGMENT_SHARE = 4
+
+    def _join_fragments(self, pieces: list[Piece], text: str) -> list[Piece]:
+        """Neighbouring pieces joined where one is a fragment and both fit the budget
+        together, under the shallower of their JSON paths (the one whose path the
+        other's starts with): no chunk of a key alone or of a record's last line."""
+        small = max(self.config.min_size, self.limit // self.FRAGMENT_SHARE)
+        out: list[Piece] = []
+        for p in pieces:
+            if out and (out[-1].token_count < small or p.token_count < small):
+                joined = self._joined(out[-1], p, text)
+                if joined is not None:
+                    out[-1] = joined
+                    continue
+            out.append(p)
+        return out
+
+    def _joined(self, a: Piece, b: Piece, text: str) -> Piece | None:
+        if a.end > b.start or text[a.end:b.start].strip():  # overlapping, or apart
+            return None
+        pa, pb = a.metadata.get("json_path"), b.metadata.get("json_path")
+        if not isinstance(pa, str) or not isinstance(pb, str):
+            return None
+        if _under(pb, pa):
+            outer = a
+        elif _under(pa, pb):
+            outer = b
+        else:
+            return None
+        n = self._fits(outer.context, a.start, b.end, text)
+        if n is None:
+            return None
+        return Piece(a.start, b.end, n, outer.context, kind="json",
+                     metadata={"json_path": outer.metadata["json_path"],
+                               "first": a.metadata.get("first", pa),
+                               "last": b.metadata.get("last", pb)})
 
     def _fits(self, ctx: str, s: int, e: int, text: str) -> int | None:
         if e - s + len(ctx) > self.max_chars:
