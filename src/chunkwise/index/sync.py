@@ -242,7 +242,9 @@ def sync_documents(store: Store, embedder: Any,
         except (InputError, KeyboardInterrupt):
             pipeline.drain()  # the documents read before the failure are kept
             if pending.documents:
+                rows = len(pending.fresh) + len(pending.moved)
                 write_pending(store, embedder, pending)
+                report.written += rows
             raise
         flush()
         if pending.documents:
