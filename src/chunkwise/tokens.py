@@ -59,12 +59,13 @@ class Tokens:
     @classmethod
     def from_starts(cls, starts: Any, weights: Any = None) -> Tokens:
         starts = np.asarray(starts, dtype=np.int64)
-        if weights is None:
-            if len(starts) > 1 and not bool(np.all(starts[1:] >= starts[:-1])):
+        unsorted = len(starts) > 1 and not bool(np.all(starts[1:] >= starts[:-1]))
+        if weights is None:  # one token per start: the counts are 0, 1, 2, ...
+            if unsorted:
                 starts = np.sort(starts, kind="stable")
             return cls(starts=starts, cum=np.arange(len(starts) + 1, dtype=np.int64))
         weights = np.asarray(weights, dtype=np.int64)
-        if len(starts) > 1 and not bool(np.all(starts[1:] >= starts[:-1])):
+        if unsorted:
             order = np.argsort(starts, kind="stable")
             starts, weights = starts[order], weights[order]
         cum = np.zeros(len(starts) + 1, dtype=np.int64)
