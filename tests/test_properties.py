@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -207,3 +208,63 @@ def test_sentence_ends_are_those_sentencex_reports(text, language):
 
     expected = [b["end_index"] for b in sentencex.get_sentence_boundaries(language, text)]
     assert sentencex_splitter(language)(text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS, window=st.integers(1, 9))
+def test_word_and_line_levels_scanned_in_windows_are_the_regex_positions(text, window):
+    """The vectorised word and line levels scan a long text a window at a time
+    (memory); a word or a \\r\\n across two windows gives the positions the level's
+    regular expression finds in the whole text."""
+    import re
+
+    from chunkwise import levels
+
+    words = [m.start() for m in re.finditer(r"(?<=\S)\s", text)]
+    breaks = [m.start() for m in re.finditer(r"\r\n|\r|\n", text)]
+    whole = levels.VECTOR_WINDOW
+    levels.VECTOR_WINDOW = window
+    try:
+        assert levels._word_ends(text).tolist() == words
+        assert levels._line_break_starts(text).tolist() == breaks
+    finally:
+        levels.VECTOR_WINDOW = whole
+    assert levels._word_ends(text).tolist() == words
+
+
+@pytest.mark.parametrize("tokenizer", ["minilm", "chars", "words"])
+@settings(max_examples=150, deadline=None)
+@given(text=TEXTS, cuts=st.lists(st.floats(0, 1), min_size=2, max_size=6))
+def test_token_starts_found_per_span_count_exactly_inside_it(tokenizer, text, cuts):
+    """The token level is found for the words of the span being packed only (not
+    the whole document); inside every span refined so far, counts before any
+    position are exact, and each span's token starts are the document's."""
+    from chunkwise.engine import DocumentIndex
+
+    counter = get_tokenizer(tokenizer)
+    n = len(text)
+    whole = counter.token_starts(text)
+    index = DocumentIndex(chunkwise.Document(text=text, doc_id="d"), counter)
+    spans = sorted({int(c * n) for c in cuts})
+    for lo, hi in zip(spans, spans[1:]):
+        found = index.span_token_starts(lo, hi)
+        assert found.tolist() == [int(p) for p in whole if lo < p < hi]
+    for lo, hi in zip(spans, spans[1:]):
+        inside = np.arange(lo, hi + 1)
+        exact = [counter.count(text[:int(p)]) if _at_word(counter, text, int(p)) else None
+                 for p in inside]
+        got = index.before(inside)
+        for p, want, have in zip(inside, exact, got):
+            p = int(p)
+            if p in set(whole.tolist()) or p == n:  # a token start: the tokens before it
+                assert int(have) == int(np.searchsorted(whole, p, side="left")), (p, text)
+            if want is not None:
+                assert int(have) == want
+            assert int(index.before(p)) == int(have)  # the scalar path agrees
+
+
+def _at_word(counter, text: str, p: int) -> bool:
+    """Whether ``p`` is at a word's start or end (the count of the text before it is
+    the tokens that start before it)."""
+    sep = counter.separates
+    return p == 0 or p == len(text) or sep(text[p - 1]) or sep(text[p])

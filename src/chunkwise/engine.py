@@ -69,6 +69,9 @@ class DocumentIndex:
         self.counter = counter
         self._tokens: Tokens | None = None
         self._levels: dict[Level, np.ndarray] = {}
+        # spans whose every token start is known (where a cut had to fall inside a
+        # word), sorted and disjoint: start, end, token starts, tokens before the start
+        self._fine: list[tuple[int, int, np.ndarray, int]] = []
         #: per-document results a strategy computes once (semantic cuts, a parse tree)
         self.memo: dict[Any, Any] = {}
 
@@ -92,11 +95,74 @@ class DocumentIndex:
                 self._tokens = Tokens.from_starts(found)
         return found
 
+    def span_token_starts(self, lo: int, hi: int) -> np.ndarray:
+        """Every token start strictly inside ``(lo, hi)``, found for the words of that
+        span only (a whole long document's token starts take ~5 arrays the size of
+        its tokens); from then on :meth:`before` counts exactly at any position of
+        the span, not only between words."""
+        if not self.counter.additive:  # the units are the tokens already
+            found = self.token_starts
+        else:
+            found = self._refine(lo, hi)
+        a = int(np.searchsorted(found, lo, side="right"))
+        b = int(np.searchsorted(found, hi, side="left"))
+        return found[a:b]
+
+    def _refine(self, lo: int, hi: int) -> np.ndarray:
+        """The token starts of the words that ``[lo, hi)`` touches (one refined span,
+        merged with any it overlaps), kept for :meth:`before`."""
+        text, sep = self.text, self.counter.separates
+        lo, hi = max(0, lo), min(len(text), hi)
+        while lo > 0 and not sep(text[lo - 1]):  # whole words: their tokens do not
+            lo -= 1  # depend on what is around them
+        while hi < len(text) and not sep(text[hi]):
+            hi += 1
+        fine = self._fine
+        i = bisect_right([s[0] for s in fine], lo) - 1
+        if i >= 0 and fine[i][0] <= lo and hi <= fine[i][1]:
+            return fine[i][2]
+        keep = [s for s in fine if s[1] < lo or s[0] > hi]
+        for s in fine:
+            if not (s[1] < lo or s[0] > hi):
+                lo, hi = min(lo, s[0]), max(hi, s[1])
+        starts = self.counter.token_starts(text[lo:hi]) + lo
+        keep.append((lo, hi, starts, int(self.tokens.before(lo))))
+        keep.sort(key=lambda s: s[0])
+        self._fine = keep
+        return starts
+
+    def before(self, positions: Any) -> Any:
+        """Tokens that start before each position (scalar or array): from the
+        document's units, exact inside the spans :meth:`span_token_starts` refined."""
+        counts = self.tokens.before(positions)
+        fine = self._fine
+        if not fine:
+            return counts
+        if np.ndim(positions) == 0:
+            p = int(positions)
+            i = bisect_right([s[0] for s in fine], p) - 1
+            if i >= 0 and p < fine[i][1]:
+                lo, _, starts, base = fine[i]
+                return base + int(np.searchsorted(starts, p, side="left"))
+            return counts
+        pos = np.asarray(positions)
+        if pos.size == 0:
+            return counts
+        first, last = int(pos.min()), int(pos.max())
+        for lo, hi, starts, base in fine:
+            if hi <= first or lo > last:
+                continue
+            inside = (pos > lo) & (pos < hi)
+            if inside.any():
+                counts[inside] = base + np.searchsorted(starts, pos[inside], side="left")
+        return counts
+
     def release(self) -> None:
         """Drops the token units, level positions and memo (several arrays the size of
         the document's tokens) once the pieces are cut; structure and pages stay."""
         self._tokens = None
         self._levels = {}
+        self._fine = []
         self.memo = {}
 
     def positions(self, level: Level) -> np.ndarray:
@@ -333,10 +399,12 @@ class Packer:
         # a cut with at least min_size tokens after it and at most the limit: the
         # furthest boundary of the highest level between those two positions
         tokens = index.tokens
-        total = int(tokens.before(b.end))
+        total = int(index.before(b.end))
         starts, cum = tokens.starts, tokens.cum
-        k = int(np.searchsorted(cum, total - (self.min_size - ctx_tokens), side="right")) - 1
-        j = int(np.searchsorted(cum, total - (self.limit - ctx_tokens), side="left"))
+        count = cum.dtype.type  # searched in the array's own type (no copy of it)
+        k = int(np.searchsorted(cum, count(total - (self.min_size - ctx_tokens)),
+                                side="right")) - 1
+        j = int(np.searchsorted(cum, count(total - (self.limit - ctx_tokens)), side="left"))
         if self.min_size <= ctx_tokens or k < 0:
             return [a, b]
         cap = int(starts[k]) if k < len(starts) else b.end
@@ -370,7 +438,7 @@ class Packer:
         a = np.searchsorted(positions, lo, side="right")
         b = np.searchsorted(positions, hi, side="left")
         pos = np.append(positions[a:b], hi)
-        return pos, self.index.tokens.before(pos)
+        return pos, self.index.before(pos)
 
     def _next(self, cur: int, hi: int, levels: _LazyLevels, context: str, ctx_tokens: int,
               must_pass: int, cap: int | None = None) -> Piece | None:
@@ -383,7 +451,7 @@ class Packer:
         level alone finds the same cut as searching their union.)"""
         index = self.index
         text = index.text
-        base = int(index.tokens.before(cur))
+        base = int(index.before(cur))
         budget = self.limit - ctx_tokens
         char_end = cur + self.max_chars - len(context)  # the furthest end the cap allows
         if cap is not None:  # a caller's furthest end (room left for a tail)
@@ -411,7 +479,7 @@ class Packer:
             if end <= must_pass:
                 break
             if additive and (end == len(text) or sep(text[end])):
-                n = ctx_tokens + int(index.tokens.before(end)) - base
+                n = ctx_tokens + int(index.before(end)) - base
             else:
                 n = index.counter.count(context + text[cur:end])
             if n <= self.limit:
@@ -464,9 +532,8 @@ class Packer:
         (a sentence end within "0?<") would otherwise repeat more than estimated."""
         index = self.index
         text = index.text
-        tokens = index.tokens
         sep = index.counter.separates
-        c_end = int(tokens.before(end))
+        c_end = int(index.before(end))
         best = end
         for pos, cpos in overlap_levels:
             i = max(int(np.searchsorted(cpos, c_end - self.overlap, side="left")),
@@ -476,7 +543,7 @@ class Packer:
                 first = index.skip_space(p, end)
                 if first >= end:
                     break
-                estimate = c_end - int(tokens.before(first))
+                estimate = c_end - int(index.before(first))
                 exact = self._additive and first > 0 and sep(text[first - 1]) and (
                     end == len(text) or sep(text[end]))
                 n = estimate if exact else index.counter.count(text[first:end])
@@ -503,6 +570,12 @@ class _LazyLevels:
     def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         for i, level in enumerate(self.levels):
             if i not in self._cache:
-                self._cache[i] = self.packer.restrict(self.packer.index.positions(level),
-                                                      self.lo, self.hi)
+                index = self.packer.index
+                found = level.span_positions(index, self.lo, self.hi)
+                if found is None:
+                    self._cache[i] = self.packer.restrict(index.positions(level),
+                                                          self.lo, self.hi)
+                else:
+                    pos = np.append(found, self.hi)
+                    self._cache[i] = pos, index.before(pos)
             yield self._cache[i]

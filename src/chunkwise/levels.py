@@ -17,7 +17,7 @@ dropped from both chunks, never text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -38,6 +38,8 @@ class DocumentIndex(Protocol):
     @property
     def token_starts(self) -> np.ndarray: ...
 
+    def span_token_starts(self, lo: int, hi: int) -> np.ndarray: ...
+
 
 class Level:
     """One kind of boundary. Subclasses are frozen dataclasses (hashable, so a
@@ -47,6 +49,13 @@ class Level:
 
     def positions(self, index: DocumentIndex) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def span_positions(self, index: DocumentIndex, lo: int, hi: int) -> np.ndarray | None:
+        """The positions strictly inside ``(lo, hi)`` found for that span alone, or
+        None: the engine restricts the whole document's :meth:`positions` (computed
+        once). A level whose positions cost memory in proportion to the document and
+        are rarely needed everywhere (token starts) answers per span."""
+        return None
 
     def __str__(self) -> str:
         return self.name
@@ -66,38 +75,52 @@ def _match_positions(pattern: re.Pattern[str], text: str, use_end: bool) -> np.n
 _SPACE_CODES = np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.uint32)
 
 
+#: characters scanned at once by the vectorised levels: a whole document's code
+#: points and masks at once took ~9 bytes per character on top of its text
+VECTOR_WINDOW = 1 << 20
+
+
+def _code_windows(text: str) -> Iterator[tuple[int, np.ndarray]]:
+    """``text``'s code points a window at a time, with where each window starts."""
+    for lo in range(0, len(text), VECTOR_WINDOW):
+        piece = text[lo:lo + VECTOR_WINDOW]
+        yield lo, np.frombuffer(piece.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
 def _word_ends(text: str) -> np.ndarray:
     """Every whitespace character that follows a non-whitespace one."""
-    if not text:
-        return np.zeros(0, dtype=np.int64)
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    space = (codes == 32) | ((codes >= 9) & (codes <= 13)) | ((codes >= 28) & (codes <= 31))
-    wide = np.flatnonzero(codes >= 0x80)
-    if len(wide):
-        space[wide] |= np.isin(codes[wide], _SPACE_CODES)
-    hit = space.copy()
-    hit[0] = False
-    hit[1:] &= ~space[:-1]
-    out: np.ndarray = np.flatnonzero(hit).astype(np.int64)
-    return out
+    parts, before_space = [], True  # the first character never ends a word
+    for lo, codes in _code_windows(text):
+        space = (codes == 32) | ((codes >= 9) & (codes <= 13)) | ((codes >= 28) & (codes <= 31))
+        wide = np.flatnonzero(codes >= 0x80)
+        if len(wide):
+            space[wide] |= np.isin(codes[wide], _SPACE_CODES)
+        hit = space.copy()
+        hit[0] &= not before_space
+        hit[1:] &= ~space[:-1]
+        parts.append(np.flatnonzero(hit).astype(np.int64) + lo)
+        before_space = bool(space[-1])
+    return _joined(parts)
 
 
 def _line_break_starts(text: str) -> np.ndarray:
     """Where every line break (``\r\n``, ``\r`` or ``\n``) starts."""
-    if "\r" not in text:
-        if "\n" not in text:
-            return np.zeros(0, dtype=np.int64)
-        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        out: np.ndarray = np.flatnonzero(codes == 10).astype(np.int64)
-        return out
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    cr = codes == 13
-    lf = codes == 10
-    lf_after_cr = lf.copy()
-    lf_after_cr[1:] &= cr[:-1]
-    lf_after_cr[0] = False
-    found: np.ndarray = np.flatnonzero(cr | (lf & ~lf_after_cr)).astype(np.int64)
-    return found
+    if "\n" not in text and "\r" not in text:
+        return np.zeros(0, dtype=np.int64)
+    parts, after_cr = [], False
+    for lo, codes in _code_windows(text):
+        lf = codes == 10
+        cr = codes == 13
+        lf_after_cr = lf.copy()  # the \n of a \r\n: that break started at the \r
+        lf_after_cr[1:] &= cr[:-1]
+        lf_after_cr[0] &= after_cr
+        parts.append(np.flatnonzero(cr | (lf & ~lf_after_cr)).astype(np.int64) + lo)
+        after_cr = bool(cr[-1])
+    return _joined(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +210,9 @@ class Tokens(Level):
 
     def positions(self, index: DocumentIndex) -> np.ndarray:
         return index.token_starts
+
+    def span_positions(self, index: DocumentIndex, lo: int, hi: int) -> np.ndarray | None:
+        return index.span_token_starts(lo, hi)
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,8 +53,17 @@ class Tokens:
 
     def before(self, positions: Any) -> Any:
         """Tokens that start before each position (scalar or array)."""
-        idx = np.searchsorted(self.starts, positions, side="left")
+        idx = np.searchsorted(self.starts, self.key(positions), side="left")
         return self.cum[idx]
+
+    def key(self, values: Any) -> Any:
+        """``values`` in the type of ``starts`` and ``cum`` (32 bits for most texts):
+        numpy searches a 32-bit array for a Python int or a 64-bit value by first
+        copying all of it to 64 bits."""
+        kind = self.starts.dtype
+        if isinstance(values, (np.ndarray, np.generic)):
+            return values if values.dtype == kind else values.astype(kind)
+        return kind.type(values)
 
     @classmethod
     def from_starts(cls, starts: Any, weights: Any = None) -> Tokens:
@@ -71,6 +80,12 @@ class Tokens:
         cum = np.zeros(len(starts) + 1, dtype=np.int64)
         np.cumsum(weights, out=cum[1:])
         return cls(starts=starts, cum=cum)
+
+
+def position_dtype(length: int) -> type[np.signedinteger[Any]]:
+    """The integer type for positions in (or counts of) up to ``length``: 32 bits
+    where they fit, which halves the memory of a long document's arrays."""
+    return np.int32 if length < (1 << 31) - 1 else np.int64
 
 
 class TokenCounter:
@@ -239,20 +254,24 @@ class HFTokenizer(TokenCounter):
             # units are words (runs of non-whitespace), weighted by their token count:
             # exact wherever a chunk is cut at whitespace, which is where the engine
             # relies on it (elsewhere it re-counts)
+            # 32-bit positions and counts wherever they fit (half the memory of a
+            # long document's arrays); a word's count always fits
+            at, counts = position_dtype(len(text)), position_dtype(4 * len(text))
             all_starts, all_weights = [], []
             for lo, hi in _windows_at_spaces(text, self.WORDS_WINDOW):
                 piece = text[lo:hi]
                 starts = _word_starts(piece)
                 weights = self._counts(self._split(piece))
                 assert len(weights) == len(starts)
-                all_starts.append(starts + lo)
-                all_weights.append(weights)
-            starts = np.concatenate(all_starts) if all_starts else np.zeros(0, np.int64)
-            if len(starts) == 0:
+                all_starts.append((starts + lo).astype(at))
+                all_weights.append(weights.astype(np.int32))
+            if not all_starts or sum(map(len, all_starts)) == 0:
                 return Tokens.from_starts([])
-            cum = np.zeros(len(starts) + 1, dtype=np.int64)
+            joined = np.concatenate(all_starts)
+            del all_starts
+            cum = np.zeros(len(joined) + 1, dtype=counts)
             np.cumsum(np.concatenate(all_weights), out=cum[1:])
-            return Tokens(starts=starts, cum=cum)
+            return Tokens(starts=joined, cum=cum)
         offsets = self._tok.encode(text, add_special_tokens=False).offsets
         if not offsets:
             return Tokens.from_starts([])

@@ -60,15 +60,20 @@ class HeadingTrail:
 
     def __init__(self) -> None:
         self._stack: list[tuple[int, str]] = []
+        self._path: tuple[str, ...] | None = ()
 
     def push(self, level: int, heading: str) -> None:
         while self._stack and self._stack[-1][0] >= level:
             self._stack.pop()
         self._stack.append((level, heading))
+        self._path = None
 
     @property
     def path(self) -> tuple[str, ...]:
-        return tuple(h for _, h in self._stack)
+        # one tuple per heading, shared by the blocks under it (not one per block)
+        if self._path is None:
+            self._path = tuple(h for _, h in self._stack)
+        return self._path
 
 
 def table_block(start: int, end: int, header: tuple[int, int] | None,
