@@ -136,14 +136,17 @@ class DocumentIndex:
         document's units, exact inside the spans :meth:`span_token_starts` refined."""
         counts = self.tokens.before(positions)
         fine = self._fine
-        if not fine:
-            return counts
         if np.ndim(positions) == 0:
-            p = int(positions)
-            i = bisect_right([s[0] for s in fine], p) - 1
-            if i >= 0 and p < fine[i][1]:
-                lo, _, starts, base = fine[i]
-                return base + int(np.searchsorted(starts, p, side="left"))
+            if fine:
+                p = int(positions)
+                i = bisect_right([s[0] for s in fine], p) - 1
+                if i >= 0 and p < fine[i][1]:
+                    return fine[i][3] + int(np.searchsorted(fine[i][2], p, side="left"))
+            return int(counts)
+        # 64-bit like every position array: the units may be 32-bit, and numpy
+        # searches a 32-bit array for a Python int by first copying all of it
+        counts = np.asarray(counts, dtype=np.int64)
+        if not fine:
             return counts
         pos = np.asarray(positions)
         if pos.size == 0:

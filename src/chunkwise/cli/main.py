@@ -75,6 +75,23 @@ def _forget_keyboard_interrupt() -> None:
     exec("None")
 
 
+def _return_freed_memory() -> None:
+    """glibc raises its mmap threshold each time a large block is freed (up to
+    32 MB), so the arrays of a long document's later steps come from a heap it never
+    gives back (peak RSS of a 20 MB Markdown file ~20 % higher). A fixed threshold
+    (the default 128 KiB) keeps large blocks mapped, returned when freed. Only
+    ``chunk`` does this: it made embedding ~15 % slower (a model's activations mapped
+    and unmapped at every batch), and an application's allocator is its own."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(-3, 1 << 17)  # -3: M_MMAP_THRESHOLD
+    except (OSError, AttributeError):  # another C library: nothing to tune
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -84,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
+    if args.command == "chunk":
+        _return_freed_memory()
     # library warnings (a skipped file, a page that kept little text) as one line each
     warnings.showwarning = _show_warning
     previous = None
