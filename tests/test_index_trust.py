@@ -501,3 +501,119 @@ def test_batches_embed_off_the_main_thread_and_a_failing_batch_keeps_the_ones_be
         assert (again.embedded, again.reused) == (176, 1024)
         rows, _ = index.store.rows()
         assert len(rows) == len({r["id"] for r in rows}) == 1200
+
+
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_unchanged_files_are_passed_over_only_while_their_rows_are_intact(
+        store, tmp_path, postgres, static_embedder, monkeypatch):
+    """A re-run reads and chunks only the files whose bytes or settings changed; the
+    record is never trusted alone: a row deleted by hand, other metadata, another
+    chunkwise version or a damaged record make the files be read again. A remote
+    store keeps no record: every file is read, as before."""
+    import chunkwise.readers as readers
+
+    uri = _db(store, tmp_path, postgres)
+    docs = _docs(tmp_path / "docs")
+    (docs / "note4.md").write_text("# Note 4\n\n" + "".join(  # several chunks
+        f"Paragraph {j} of the long note covers subject {j} in some detail.\n\n"
+        for j in range(120)))
+    local = not uri.startswith("postgresql")
+    read: list[str] = []
+    real = readers.read_path
+
+    def counting(path, *a, **k):
+        read.append(Path(path).name)
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(readers, "read_path", counting)
+    with Index(uri) as index:  # one client: Qdrant's local mode locks its folder
+        first = index.sync(docs, embedder=static_embedder)
+        assert first.unchanged == 0 and len(read) == 6
+        want = sorted((r["id"], r["text"]) for r in index.store.rows()[0])
+
+        read.clear()
+        again = index.sync(docs, embedder=static_embedder)
+        assert (again.unchanged, len(read)) == ((6, 0) if local else (0, 6))
+        assert (again.documents, again.chunks, again.reused) == (6, first.chunks, first.chunks)
+        assert sorted((r["id"], r["text"]) for r in index.store.rows()[0]) == want
+
+        read.clear()
+        (docs / "note2.md").write_text("# Note 2\n\nA rewritten note about zebras.\n")
+        edited = index.sync(docs, embedder=static_embedder)
+        assert read == ["note2.md"] if local else len(read) == 6
+        assert edited.changed == 1 and edited.embedded >= 1
+        assert "zebras" in index.search("zebras", k=1)[0].row["text"]
+
+        if local:
+            # a row removed behind the record's back: that file is read and mended
+            victim = next(r for r in index.store.rows()[0] if r["doc_id"].endswith("note4.md"))
+            index.store.delete([victim["id"]])
+            index.store.finish()
+            read.clear()
+            mended = index.sync(docs, embedder=static_embedder)
+            assert read == ["note4.md"] and mended.embedded == 1
+            assert index.check().clean
+
+            read.clear()
+            index.sync(docs, embedder=static_embedder, metadata={"team": "a"})
+            assert len(read) == 6  # other settings: every file
+            read.clear()
+            index.sync(docs, embedder=static_embedder, reread=True, metadata={"team": "a"})
+            assert len(read) == 6  # asked to
+            monkeypatch.setattr(chunkwise, "__version__", "99.0")
+            read.clear()
+            index.sync(docs, embedder=static_embedder, metadata={"team": "a"})
+            assert len(read) == 6  # another chunkwise
+            assert index.store.local_path is not None
+            record = index.store.local_path / "chunkwise-unchanged.json"
+            record.write_text("{not json")
+            read.clear()
+            index.sync(docs, embedder=static_embedder, metadata={"team": "a"})
+            assert len(read) == 6  # a damaged record: every file, then a good record
+            read.clear()
+            assert index.sync(docs, embedder=static_embedder,
+                              metadata={"team": "a"}).unchanged == 6 and not read
+        assert len({r["id"] for r in index.store.rows()[0]}) == len(index.store.rows()[0])
+        assert index.check().clean
+
+
+def test_a_file_edited_while_it_is_read_leaves_no_entry(tmp_path, static_embedder, monkeypatch):
+    """The record keeps a file's digest only when the file still has the bytes it
+    had before it was read: edited between the two (here: just before its reader
+    opens it), then put back as it was, it is read again, not passed over with
+    the rows of the edit."""
+    import chunkwise.readers as readers
+
+    docs = _docs(tmp_path / "docs", n=3)
+    target = docs / "note1.md"
+    before = target.read_bytes()
+    real = readers.read_path
+
+    def racing(path, *a, **k):
+        if Path(path).name == "note1.md" and b"late edit" not in Path(path).read_bytes():
+            Path(path).write_bytes(before + b"\nA late edit about walruses.\n")
+        return real(path, *a, **k)
+
+    uri = str(tmp_path / "idx")
+    with Index(uri) as index:
+        monkeypatch.setattr(readers, "read_path", racing)
+        index.sync(docs, embedder=static_embedder)
+        monkeypatch.setattr(readers, "read_path", real)
+        assert any("walruses" in r["text"] for r in index.store.rows()[0])
+        target.write_bytes(before)  # the bytes whose digest was taken before the read
+        report = index.sync(docs, embedder=static_embedder)
+        assert report.unchanged == 2 and report.changed == 1
+        assert not any("walruses" in r["text"] for r in index.store.rows()[0])
+        assert index.sync(docs, embedder=static_embedder).unchanged == 3
+        assert index.check().clean
+
+
+def test_the_summary_says_how_many_files_were_not_read_again(tmp_path, capsys, static_embedder):
+    docs = _docs(tmp_path / "docs", n=4)
+    db = tmp_path / "idx"
+    assert _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder)[0] == 0
+    code, out, _ = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder)
+    assert code == 0 and "4 files unchanged, not read again" in out
+    code, out, _ = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                        "--reread")
+    assert code == 0 and "not read again" not in out and "0 changed" in out

@@ -417,7 +417,7 @@ class Index:
              follow_links: bool = False, on_error: OnError = "raise",
              encoding: str | None = None,
              on_document: Callable[[Any], None] | None = None,
-             metadata: Mapping[str, Any] | None = None) -> Any:
+             metadata: Mapping[str, Any] | None = None, reread: bool = False) -> Any:
         """Chunk every document of ``source`` (as :func:`iter_chunks` reads it; strings
         are paths here), embed only chunks the index does not hold, rewrite rows that
         moved, delete chunks a document no longer has. Returns an
@@ -434,7 +434,12 @@ class Index:
         ``report.skipped``; links to files outside a folder are followed only with
         ``follow_links``; the index's own folder is never read. ``metadata``: fields
         added to every document's (a search's ``filter={"metadata": ...}`` finds them;
-        changing them rewrites the rows, without embedding anything again)."""
+        changing them rewrites the rows, without embedding anything again).
+
+        A local index (LanceDB, Qdrant's local mode) passes over a file whose bytes,
+        id and settings are those its rows were made from while the index still
+        holds exactly those rows (see :mod:`chunkwise.index.unchanged`);
+        ``reread``: read and chunk every file again all the same."""
         from .embed import get_embedder
         from .index.sync import IndexReport, check_config, index_config, sync_documents
         from .readers.sources import SkipCounter
@@ -444,8 +449,9 @@ class Index:
         with self.store.writer_lock(wait, on_wait):
             stored = self.store.get_config()
             top = _index_root(root, None if rebuild else stored, source)
-            check_config(self.store, index_config(chunker.describe(), embedder, model,
-                                                  None if top is None else str(top)), rebuild)
+            config = index_config(chunker.describe(), embedder, model,
+                                  None if top is None else str(top))
+            check_config(self.store, config, rebuild)
             report = IndexReport()
             handle = _handler(on_error)
 
@@ -456,11 +462,16 @@ class Index:
             skipped = SkipCounter()
             exclude = (self.store.local_path,) if self.store.local_path is not None else ()
             walk = Walk(root=top, exclude=exclude, follow_links=follow_links, on_skip=skipped)
-            documents = iter_documents_chunks(chunker, source, on_error=failed,
-                                              encoding=encoding, strings_are_paths=True,
-                                              walk=walk, metadata=metadata)
+            state = self.store.state()
+            passing = _Unchanged(self.store.local_path, state, report, on_document, reread,
+                                 {"index": config, "metadata": metadata, "encoding": encoding})
+            sources = passing.filter(iter_sources(source, strings_are_paths=True, walk=walk))
+            documents = iter_documents_chunks(chunker, sources, on_error=failed,
+                                              encoding=encoding, walk=walk, metadata=metadata)
             sync_documents(self.store, model, documents, report=report, on_document=on_document,
-                           prune=_gone(source, top) if prune else None)
+                           prune=_gone(source, top) if prune else None, state=state,
+                           on_planned=passing.planned)
+            passing.save()
             report.skipped = skipped.line()
             return report
 
@@ -506,6 +517,61 @@ class Index:
 
         with self.store.writer_lock(True, None) if repair else _nothing():
             return check_index(self.store, repair=repair)
+
+
+class _Unchanged:
+    """A sync's files passed over unread (:mod:`chunkwise.index.unchanged`), and
+    the record of what each file synced made, saved once all rows are written."""
+
+    def __init__(self, folder: Path | None, state: dict[str, dict[str, str]], report: Any,
+                 on_document: Callable[[Any], None] | None, reread: bool,
+                 settings: Mapping[str, Any]):
+        from . import __version__
+        from .index.unchanged import UnchangedFiles
+
+        self.record = (UnchangedFiles(folder, {**settings, "chunkwise": __version__})
+                       if folder is not None else None)
+        self.state, self.report, self.on_document = state, report, on_document
+        self.reread = reread
+        self._digests: dict[str, tuple[Path, str]] = {}
+
+    def filter(self, sources: Iterator[SourceItem]) -> Iterator[SourceItem]:
+        from .index.unchanged import file_digest
+
+        for src in sources:
+            if self.record is not None and src.path is not None and src.error is None:
+                doc_id = src.doc_id or name_of(src.path)
+                digest = file_digest(src.path)
+                stored = self.state.get(doc_id, {})
+                if not self.reread and self.record.unchanged(doc_id, digest, stored):
+                    self.report.note_unchanged(doc_id, len(stored))
+                    if self.on_document is not None:
+                        self.on_document(self.report)
+                    continue
+                if digest is not None:
+                    self._digests[doc_id] = (src.path, digest)
+            yield src
+
+    def planned(self, doc_id: str, rows: list[dict[str, Any]]) -> None:
+        """Recorded only when the file still has the bytes it had before it was read
+        (an edit while it was chunked: the next sync reads it again)."""
+        from .index.unchanged import file_digest
+
+        if self.record is None:
+            return
+        path, digest = self._digests.pop(doc_id, (None, None))
+        if path is not None and digest is not None and file_digest(path) == digest:
+            self.record.record(doc_id, digest, ((r["id"], r["row_hash"]) for r in rows))
+        else:
+            self.record.forget(doc_id)
+
+    def save(self) -> None:
+        """Entries of documents the index no longer holds are dropped."""
+        if self.record is not None:
+            known = self.record.known
+            self.record.known = {k: v for k, v in known.items()
+                                 if k in self.state or k in self.report.seen}
+            self.record.save()
 
 
 def index_filter(value: Filter | Mapping[str, Any] | None, root: str | None) -> Filter | None:

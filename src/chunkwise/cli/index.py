@@ -59,6 +59,9 @@ def add_parsers(sub: Any) -> None:
     ix.add_argument("--repair", action="store_true",
                     help="with --check: fix what it finds (one row kept per id, broken "
                          "documents removed for the next run to add again)")
+    ix.add_argument("--reread", action="store_true",
+                    help="read and chunk every file again, even one whose bytes and settings "
+                         "are those its rows were made from (passed over by default)")
     ix.add_argument("--metadata", action="append", default=[], metavar="KEY=VALUE",
                     help="add a field to every document's metadata (search --metadata "
                          "KEY=VALUE then finds only these documents); repeatable")
@@ -125,7 +128,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                             wait=not args.no_wait, on_wait=on_wait,
                             follow_links=args.follow_links, on_error=on_error,
                             encoding=args.encoding, on_document=on_document,
-                            metadata=key_values(args.metadata))
+                            metadata=key_values(args.metadata), reread=args.reread)
     llm_report(chunker, args)
     if report.skipped:
         print(f"chunkwise: {report.skipped}", file=sys.stderr)

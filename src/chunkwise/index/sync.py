@@ -30,6 +30,19 @@ class IndexReport:
     skipped: str | None = None
     #: rows written so far (embedded or moved); planned rows are counted above first
     written: int = 0
+    #: documents passed over unread: the file and settings those rows were made from
+    unchanged: int = 0
+    #: their chunks (counted in ``chunks`` and ``reused``, not in the rate)
+    unchanged_chunks: int = 0
+
+    def note_unchanged(self, doc_id: str, rows: int) -> None:
+        """A document whose file was not read again: its rows stay, all reused."""
+        self.seen.add(doc_id)
+        self.documents += 1
+        self.unchanged += 1
+        self.unchanged_chunks += rows
+        self.chunks += rows
+        self.reused += rows
 
     def note_failed(self, exc: InputError) -> None:
         """A document that could not be read keeps what the index had for it."""
@@ -37,12 +50,14 @@ class IndexReport:
             self.seen.add(str(exc.source))
 
     def line(self, seconds: float) -> str:
-        per_s = self.chunks / seconds if seconds > 0 else 0.0
+        per_s = (self.chunks - self.unchanged_chunks) / seconds if seconds > 0 else 0.0
         rate = (f" ({per_s:,.0f} chunks/s)" if per_s >= 10 else f" ({per_s:.1f} chunks/s)"
-                if self.chunks and seconds > 0 else "")
+                if self.chunks > self.unchanged_chunks and seconds > 0 else "")
         return (f"documents {self.documents:,} ({self.changed:,} changed, {self.removed:,} "
                 f"removed) chunks {self.chunks:,} ({self.embedded:,} embedded, "
-                f"{self.reused:,} reused) {seconds:.1f} s{rate}")
+                f"{self.reused:,} reused) {seconds:.1f} s{rate}"
+                + (f"; {self.unchanged:,} files unchanged, not read again" if self.unchanged
+                   else ""))
 
 
 def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -104,8 +119,9 @@ class _Pending:
 
 
 def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: dict[str, str],
-                  report: IndexReport, pending: _Pending) -> None:
-    """What makes the index hold exactly ``chunks`` for ``doc_id``, added to ``pending``."""
+                  report: IndexReport, pending: _Pending) -> list[dict[str, Any]]:
+    """What makes the index hold exactly ``chunks`` for ``doc_id``, added to
+    ``pending``; the document's rows."""
     rows = [row_of(c) for c in chunks]
     fresh = [r for r in rows if r["id"] not in stored]
     moved = [r for r in rows if r["id"] in stored and stored[r["id"]] != r["row_hash"]]
@@ -122,6 +138,7 @@ def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: di
     pending.kept += [kept[r["id"]] for r in moved if r["id"] in kept]
     pending.stale += sorted(stale)
     pending.documents += 1
+    return rows
 
 
 def embed_rows(embedder: Any, rows: Sequence[dict[str, Any]]) -> np.ndarray | None:
@@ -205,15 +222,20 @@ def sync_documents(store: Store, embedder: Any,
                    documents: Iterable[tuple[Document, Sequence[Chunk]]], *,
                    prune: Callable[[str], bool] | None = None,
                    report: IndexReport | None = None,
-                   on_document: Callable[[IndexReport], None] | None = None) -> IndexReport:
+                   on_document: Callable[[IndexReport], None] | None = None,
+                   state: dict[str, dict[str, str]] | None = None,
+                   on_planned: Callable[[str, list[dict[str, Any]]], None] | None = None,
+                   ) -> IndexReport:
     """Make the index hold exactly the chunks of ``documents`` for each of them (a
     document read in windows comes as consecutive pairs with the same document: it is
     synced when whole), calling ``on_document(report)`` after each; with ``prune``,
     remove each document the index holds that ``documents`` did not give and for
     which ``prune(doc_id)`` is true, except those noted in ``report`` as failed to
-    read (:meth:`IndexReport.note_failed`)."""
+    read (:meth:`IndexReport.note_failed`). ``state``: the store's
+    :meth:`~Store.state`, when the caller read it already; ``on_planned(doc_id,
+    rows)`` once a document's rows are planned."""
     report = report if report is not None else IndexReport()
-    state = store.state()
+    state = store.state() if state is None else state
     current: Document | None = None
     parts: list[Chunk] = []
     pending = _Pending()
@@ -224,8 +246,10 @@ def sync_documents(store: Store, embedder: Any,
         if current is None:
             return
         report.seen.add(current.doc_id)
-        plan_document(store, current.doc_id, parts, state.get(current.doc_id, {}), report,
-                      pending)
+        rows = plan_document(store, current.doc_id, parts, state.get(current.doc_id, {}),
+                             report, pending)
+        if on_planned is not None:
+            on_planned(current.doc_id, rows)
         if pending.size >= BATCH_ROWS:
             pipeline.submit(pending)
             pending = _Pending()

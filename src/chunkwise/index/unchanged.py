@@ -1,0 +1,86 @@
+"""Files a sync can pass over without reading or chunking them again.
+
+A file is passed over only when all of these hold: its bytes, its document id
+and the sync's settings (the chunker's description, the embedder, the metadata
+and encoding given, the chunkwise version) are those its rows were last made
+from, *and* the index still holds exactly those rows (ids and row hashes, read
+from the store in the same run). The record is kept next to a local index
+(``chunkwise-unchanged.json``, written whole and then renamed, after the rows);
+it is a hint, never trusted alone: a row deleted, repaired or rewritten by
+anyone, a crash between the rows and the record, or an edit while a file was
+being chunked makes the rows disagree with it and the file is chunked again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+FILE_NAME = "chunkwise-unchanged.json"
+#: the layout of the record
+LAYOUT = 1
+
+
+def rows_digest(rows: Iterable[tuple[str, str]]) -> str:
+    """One digest of a document's rows: its (id, row hash) pairs, in any order."""
+    h = hashlib.sha256()
+    for cid, row_hash in sorted(rows):
+        h.update(f"{cid}\0{row_hash}\n".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def file_digest(path: Path) -> str | None:
+    """The digest of a file's bytes (None: it cannot be read now)."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+class UnchangedFiles:
+    """The record of one local index: per document id, the digests of the file,
+    of the rows made from it and of the settings it was synced with (two syncs of
+    one index with other metadata each keep their own documents' entries)."""
+
+    def __init__(self, folder: Path, settings: Mapping[str, Any]):
+        self.path = folder / FILE_NAME
+        self.settings = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str)
+                                       .encode("utf-8", "surrogatepass")).hexdigest()
+        self.known: dict[str, list[str]] = {}
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+            if data.get("layout") == LAYOUT:
+                self.known = {str(k): [str(x) for x in v] for k, v in data["documents"].items()
+                              if isinstance(v, list) and len(v) == 3}
+        except (OSError, ValueError, AttributeError, KeyError, TypeError):
+            pass  # no record or an unreadable one: every file is read
+
+    def unchanged(self, doc_id: str, digest: str | None, stored: Mapping[str, str]) -> bool:
+        """Whether the file of ``doc_id`` (its bytes' ``digest``) made exactly the
+        rows the index holds for it (``stored``: id -> row hash)."""
+        entry = self.known.get(doc_id)
+        return (digest is not None and bool(stored) and entry is not None
+                and entry[0] == digest and entry[2] == self.settings
+                and entry[1] == rows_digest(stored.items()))
+
+    def record(self, doc_id: str, digest: str, rows: Iterable[tuple[str, str]]) -> None:
+        self.known[doc_id] = [digest, rows_digest(rows), self.settings]
+
+    def forget(self, doc_id: str) -> None:
+        self.known.pop(doc_id, None)
+
+    def save(self) -> None:
+        """Written whole under another name, then renamed over the record (a reader
+        sees the old record or the new one, never half of one)."""
+        tmp = self.path.with_name(f".{FILE_NAME}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps({"layout": LAYOUT, "documents": self.known},
+                                      ensure_ascii=True), "utf-8")
+            os.replace(tmp, self.path)
+        except OSError:  # a read-only or full disk: the next sync reads every file
+            tmp.unlink(missing_ok=True)
