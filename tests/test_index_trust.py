@@ -560,7 +560,9 @@ def test_unchanged_files_are_passed_over_only_while_their_rows_are_intact(
             read.clear()
             index.sync(docs, embedder=static_embedder, reread=True, metadata={"team": "a"})
             assert len(read) == 6  # asked to
-            monkeypatch.setattr(chunkwise, "__version__", "99.0")
+            import chunkwise.index.unchanged as unchanged
+
+            monkeypatch.setattr(unchanged, "chunkwise_version", lambda: "99.0")
             read.clear()
             index.sync(docs, embedder=static_embedder, metadata={"team": "a"})
             assert len(read) == 6  # another chunkwise

@@ -434,12 +434,9 @@ class Index:
         ``report.skipped``; links to files outside a folder are followed only with
         ``follow_links``; the index's own folder is never read. ``metadata``: fields
         added to every document's (a search's ``filter={"metadata": ...}`` finds them;
-        changing them rewrites the rows, without embedding anything again).
-
-        A local index (LanceDB, Qdrant's local mode) passes over a file whose bytes,
-        id and settings are those its rows were made from while the index still
-        holds exactly those rows (see :mod:`chunkwise.index.unchanged`);
-        ``reread``: read and chunk every file again all the same."""
+        changing them rewrites the rows, without embedding anything again). A local
+        index passes over files unchanged since they were synced (see
+        :mod:`chunkwise.index.unchanged`) unless ``reread``."""
         from .embed import get_embedder
         from .index.sync import IndexReport, check_config, index_config, sync_documents
         from .readers.sources import SkipCounter
@@ -449,8 +446,7 @@ class Index:
         with self.store.writer_lock(wait, on_wait):
             stored = self.store.get_config()
             top = _index_root(root, None if rebuild else stored, source)
-            config = index_config(chunker.describe(), embedder, model,
-                                  None if top is None else str(top))
+            config = index_config(chunker.describe(), embedder, model, _str(top))
             check_config(self.store, config, rebuild)
             report = IndexReport()
             handle = _handler(on_error)
@@ -519,6 +515,10 @@ class Index:
             return check_index(self.store, repair=repair)
 
 
+def _str(path: Path | None) -> str | None:
+    return None if path is None else str(path)
+
+
 class _Unchanged:
     """A sync's files passed over unread (:mod:`chunkwise.index.unchanged`), and
     the record of what each file synced made, saved once all rows are written."""
@@ -526,11 +526,9 @@ class _Unchanged:
     def __init__(self, folder: Path | None, state: dict[str, dict[str, str]], report: Any,
                  on_document: Callable[[Any], None] | None, reread: bool,
                  settings: Mapping[str, Any]):
-        from . import __version__
         from .index.unchanged import UnchangedFiles
 
-        self.record = (UnchangedFiles(folder, {**settings, "chunkwise": __version__})
-                       if folder is not None else None)
+        self.record = UnchangedFiles(folder, settings) if folder is not None else None
         self.state, self.report, self.on_document = state, report, on_document
         self.reread = reread
         self._digests: dict[str, tuple[Path, str]] = {}

@@ -220,26 +220,21 @@ def index_config(chunker_description: dict[str, Any], spec: Any, embedder: Any,
 
 def sync_documents(store: Store, embedder: Any,
                    documents: Iterable[tuple[Document, Sequence[Chunk]]], *,
-                   prune: Callable[[str], bool] | None = None,
-                   report: IndexReport | None = None,
+                   prune: Callable[[str], bool] | None = None, report: IndexReport | None = None,
                    on_document: Callable[[IndexReport], None] | None = None,
                    state: dict[str, dict[str, str]] | None = None,
-                   on_planned: Callable[[str, list[dict[str, Any]]], None] | None = None,
+                   on_planned: Callable[[str, list[dict[str, Any]]], None] | None = None
                    ) -> IndexReport:
-    """Make the index hold exactly the chunks of ``documents`` for each of them (a
-    document read in windows comes as consecutive pairs with the same document: it is
-    synced when whole), calling ``on_document(report)`` after each; with ``prune``,
-    remove each document the index holds that ``documents`` did not give and for
-    which ``prune(doc_id)`` is true, except those noted in ``report`` as failed to
-    read (:meth:`IndexReport.note_failed`). ``state``: the store's
-    :meth:`~Store.state`, when the caller read it already; ``on_planned(doc_id,
-    rows)`` once a document's rows are planned."""
+    """Make the index hold exactly the chunks of ``documents`` for each (one read in
+    windows comes as consecutive pairs: synced when whole), calling ``on_document``
+    after each and ``on_planned(doc_id, rows)`` once its rows are planned; ``prune``:
+    remove each document not given for which ``prune(doc_id)`` is true, except those
+    that failed to read (:meth:`IndexReport.note_failed`). ``state``: if read already."""
     report = report if report is not None else IndexReport()
     state = store.state() if state is None else state
     current: Document | None = None
     parts: list[Chunk] = []
-    pending = _Pending()
-    pipeline = _Pipeline(store, embedder, report)
+    pending, pipeline = _Pending(), _Pipeline(store, embedder, report)
 
     def flush() -> None:
         nonlocal pending

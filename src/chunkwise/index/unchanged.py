@@ -33,6 +33,17 @@ def rows_digest(rows: Iterable[tuple[str, str]]) -> str:
     return h.hexdigest()
 
 
+def chunkwise_version() -> str:
+    """The installed chunkwise's version: a record another one wrote is not trusted
+    (its chunks may differ for the same bytes and settings)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("chunkwise")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
+
+
 def file_digest(path: Path) -> str | None:
     """The digest of a file's bytes (None: it cannot be read now)."""
     try:
@@ -49,6 +60,7 @@ class UnchangedFiles:
 
     def __init__(self, folder: Path, settings: Mapping[str, Any]):
         self.path = folder / FILE_NAME
+        settings = {**settings, "chunkwise": chunkwise_version()}
         self.settings = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str)
                                        .encode("utf-8", "surrogatepass")).hexdigest()
         self.known: dict[str, list[str]] = {}
