@@ -188,17 +188,26 @@ def _loaded_chunks(chunker: Chunker, sources: Iterator[SourceItem],
         if metadata:
             doc = dataclasses.replace(doc, metadata=MappingProxyType({**doc.metadata,
                                                                       **metadata}))
-        try:
-            chunks = chunker.chunk_document(doc)
-        except (ConfigError, ServiceError):
-            raise
-        except InputError as exc:
-            handle(exc)
-            continue
-        except ChunkwiseError as exc:  # a document this configuration cannot chunk
-            handle(InputError(src.label, str(exc)))
-            continue
-        yield doc, chunks
+        # a long document comes in batches, a window of it at a time
+        batches = chunker.chunk_windows(doc)
+        handed = False
+        while True:
+            try:
+                chunks = next(batches, None)
+            except (ConfigError, ServiceError):
+                raise
+            except ChunkwiseError as exc:  # a document this configuration cannot chunk
+                error = exc if isinstance(exc, InputError) else InputError(src.label, str(exc))
+                if handed:  # part of it is handed on already: not a document to skip
+                    raise error from None
+                handle(error)
+                break
+            if chunks is None:
+                if not handed:  # a document without chunks is still a document read
+                    yield doc, []
+                break
+            handed = True
+            yield doc, chunks
 
 
 #: below this much input, starting worker processes costs more than it saves

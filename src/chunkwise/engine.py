@@ -25,8 +25,9 @@ import numpy as np
 
 from .config import Budget, ChunkConfig
 from .errors import ConfigError
-from .levels import Level
-from .tokens import TokenCounter, Tokens
+from .levels import Level, Paragraphs, Pattern, Sentences, Separator
+from .levels import Tokens as TokenLevel
+from .tokens import TokenCounter, Tokens, position_dtype
 from .types import Block, ChunkKind, Document
 
 
@@ -58,37 +59,72 @@ def complete_table(block: Block, text: str) -> Block:
     return replace(block, metadata=MappingProxyType({**meta, **extra}))
 
 
+#: characters before a window that a pattern level is given (for its look-behind)
+_LOOK_BEHIND = 256
+
+
+@dataclass(frozen=True, slots=True)
+class _TextView:
+    """What a text-only level reads of a window: its text."""
+
+    text: str
+
+
+def _view(text: str) -> Any:
+    """A window's text as the levels that read nothing else see it."""
+    return _TextView(text)
+
+
 class DocumentIndex:
     """Per-document analysis shared by every packing call and every level of a
     hierarchy: token units and boundary positions, each computed once and only
     when first needed."""
 
-    def __init__(self, doc: Document, counter: TokenCounter):
+    def __init__(self, doc: Document, counter: TokenCounter,
+                 window: tuple[int, int] | None = None, memo: dict[Any, Any] | None = None):
         self.doc = doc
         self.text = doc.text
         self.counter = counter
+        #: the part of the text whose tokens and boundaries this index finds (the
+        #: whole text, or a window of a long document: see ``Chunker.chunk_windows``);
+        #: offsets stay the whole document's
+        self.window = window
         self._tokens: Tokens | None = None
         self._levels: dict[Level, np.ndarray] = {}
+        self._token_starts: np.ndarray | None = None
         # spans whose every token start is known (where a cut had to fall inside a
         # word), sorted and disjoint: start, end, token starts, tokens before the start
         self._fine: list[tuple[int, int, np.ndarray, int]] = []
-        #: per-document results a strategy computes once (semantic cuts, a parse tree)
-        self.memo: dict[Any, Any] = {}
+        #: per-document results a strategy computes once (semantic cuts, a parse tree);
+        #: the windows of one document share it
+        self.memo: dict[Any, Any] = {} if memo is None else memo
 
     @property
     def tokens(self) -> Tokens:
+        """Token units of the text (of the window: counts from its start, which only
+        differences of counts ever read)."""
         if self._tokens is None:
-            self._tokens = self.counter.tokenize(self.text)
+            if self.window is None:
+                self._tokens = self.counter.tokenize(self.text)
+            else:
+                lo, hi = self.window
+                found = self.counter.tokenize(self.text[lo:hi])
+                starts = found.starts.astype(position_dtype(hi), copy=False) + lo
+                self._tokens = Tokens(starts=starts, cum=found.cum)
         return self._tokens
 
     @property
     def token_starts(self) -> np.ndarray:
         """Every token's start (the token level), computed only when a cut must fall
         inside a word: ``tokens`` may count whole words."""
-        found = self.memo.get("token-starts")
+        found = self._token_starts
         if found is None:
-            found = self.counter.token_starts(self.text)
-            self.memo["token-starts"] = found
+            if self.window is None:
+                found = self.counter.token_starts(self.text)
+            else:
+                lo, hi = self.window
+                found = self.counter.token_starts(self.text[lo:hi]).astype(np.int64) + lo
+            self._token_starts = found
             if self._tokens is not None and len(self._tokens.starts) != len(found):
                 # counts at every token start from now on, not only at word starts
                 # (the same wherever both have a unit)
@@ -164,17 +200,47 @@ class DocumentIndex:
         """Drops the token units, level positions and memo (several arrays the size of
         the document's tokens) once the pieces are cut; structure and pages stay."""
         self._tokens = None
+        self._token_starts = None
         self._levels = {}
         self._fine = []
         self.memo = {}
 
     def positions(self, level: Level) -> np.ndarray:
-        """The sorted cut positions of one level in the whole document."""
+        """The sorted cut positions of one level in the whole document (in the
+        window, for an index of a window)."""
         found = self._levels.get(level)
         if found is None:
-            found = np.asarray(level.positions(self), dtype=np.int64)
+            found = self._window_positions(level) if self.window is not None else \
+                np.asarray(level.positions(self), dtype=np.int64)
             self._levels[level] = found
         return found
+
+    def _window_positions(self, level: Level) -> np.ndarray:
+        """A level's positions in the window: found in the window's text alone where
+        the level looks at nothing but the text around each position (patterns,
+        separators, paragraph and sentence ends: the sentence ends of a part are the
+        whole text's, see ``levels.Sentences``), else the whole document's (kept for
+        every window of it) cut to the window."""
+        assert self.window is not None
+        lo, hi = self.window
+        if type(level) in (Pattern, Separator):
+            # from a little before the window: a pattern may look behind a position
+            start = max(0, lo - _LOOK_BEHIND)
+            found = np.asarray(level.positions(_view(self.text[start:hi])),
+                               dtype=np.int64) + start
+            return found[np.searchsorted(found, lo, side="left"):]
+        if type(level) in (Paragraphs, Sentences):
+            return np.asarray(level.positions(_view(self.text[lo:hi])), dtype=np.int64) + lo
+        if isinstance(level, TokenLevel):
+            return np.asarray(level.positions(self), dtype=np.int64)
+        key = ("positions", level)
+        whole = self.memo.get(key)
+        if whole is None:
+            whole = np.asarray(level.positions(self), dtype=np.int64)
+            self.memo[key] = whole
+        a = int(np.searchsorted(whole, lo, side="left"))
+        b = int(np.searchsorted(whole, hi, side="right"))
+        return whole[a:b]
 
     def skip_space(self, pos: int, hi: int) -> int:
         text = self.text
@@ -191,24 +257,31 @@ class DocumentIndex:
     # -- structure ------------------------------------------------------------------
 
     def _block_index(self) -> None:
+        shared = self.memo.get("block-index")  # the windows of a document share it
+        if shared is None:
+            shared = self.memo["block-index"] = self._sorted_blocks()
+        self._blocks: list[Block] = shared[0]
+        self._block_starts: list[int] = shared[1]
+        self._block_reach: list[int] = shared[2]
+        self._page_starts: list[int] = shared[3]
+        self._pages: list[int] = shared[4]
+
+    def _sorted_blocks(self) -> tuple[list[Block], list[int], list[int], list[int], list[int]]:
         blocks = sorted((complete_table(b, self.text) if b.kind == "table" else b
                          for b in self.doc.blocks), key=lambda b: (b.start, -b.end))
-        self._blocks = blocks
-        self._block_starts = [b.start for b in blocks]
         # the furthest end of any block up to each position: blocks overlapping a
         # span are found by bisection even when an early block is long
         reach, far = [], -1
         for b in blocks:
             far = max(far, b.end)
             reach.append(far)
-        self._block_reach = reach
         # pages from the blocks, and from the page turns a reader found inside a block
         # (a paragraph the PDF reader re-joined across a page break)
         paged = [(b.start, b.page) for b in blocks if b.page is not None]
         turns = self.doc.metadata.get("page_turns") or ()
         paged = sorted(paged + [(int(s), int(p)) for s, p in turns])
-        self._page_starts = [s for s, _ in paged]
-        self._pages = [pg for _, pg in paged]
+        return (blocks, [b.start for b in blocks], reach, [s for s, _ in paged],
+                [pg for _, pg in paged])
 
     @property
     def blocks(self) -> list[Block]:

@@ -79,12 +79,23 @@ def content_id(doc_id: str, context: str, text: str, occurrence: int = 0) -> str
     return h.hexdigest()
 
 
+class IdAssigner:
+    """Ids for one document's ``(context, text)`` pairs given in document order, over
+    as many calls as the document comes in (windows of a long one): each pair's
+    occurrence is counted by its first id (24 hex digits, not the passage's text)."""
+
+    def __init__(self, doc_id: str):
+        self.doc_id = doc_id
+        self.seen: Counter[str] = Counter()
+
+    def __call__(self, context: str, text: str) -> str:
+        first = content_id(self.doc_id, context, text)
+        occurrence = self.seen[first]
+        self.seen[first] = occurrence + 1
+        return first if occurrence == 0 else content_id(self.doc_id, context, text, occurrence)
+
+
 def assign_ids(doc_id: str, items: Iterable[tuple[str, str]]) -> list[str]:
     """Ids for ``(context, text)`` pairs in document order."""
-    seen: Counter[tuple[str, str]] = Counter()
-    ids = []
-    for context, text in items:
-        key = (context, text)
-        ids.append(content_id(doc_id, context, text, seen[key]))
-        seen[key] += 1
-    return ids
+    assign = IdAssigner(doc_id)
+    return [assign(context, text) for context, text in items]

@@ -176,7 +176,25 @@ class Sentences(Level):
 
     def positions(self, index: DocumentIndex) -> np.ndarray:
         split = self.splitter or sentencex_splitter(self.language)
-        return np.fromiter((int(p) for p in split(index.text)), dtype=np.int64)
+        return _before_space(index.text, split(index.text))
+
+
+def _before_space(text: str, ends: Iterable[int]) -> np.ndarray:
+    """Sentence ends moved back over the whitespace before them, without repeats.
+    A cut there makes the same chunks (whitespace around a cut belongs to neither),
+    and sentencex ends a sentence before or after a paragraph break depending on
+    text far away (~0.3 % of ends move when it is given the text from a heading on):
+    trimmed, the ends of a part of a document are those of the whole."""
+    out: list[int] = []
+    last = -1
+    for p in ends:
+        p = int(p)
+        while p > 0 and text[p - 1].isspace():
+            p -= 1
+        if p > last:
+            out.append(p)
+            last = p
+    return np.asarray(out, dtype=np.int64)
 
 
 def sentencex_splitter(language: str = "en") -> SentenceSplitter:

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
-import hashlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from .errors import InputError
-from .ids import content_id, name_of
+from .ids import IdAssigner, name_of
 from .readers.text import CONTROL_CHARS, MAX_CONTROL_SHARE
 from .strategies import Chunker
 from .types import Chunk, Document
@@ -170,7 +169,7 @@ def iter_file_chunks(chunker: Chunker, path: str | Path, doc_id: str | None = No
     doc_id = doc_id or source
     window = window or WINDOW_CHARS
     meta = MappingProxyType(dict(metadata or {}))
-    seen: dict[bytes, int] = {}  # occurrences of each (context, text), by digest
+    assign = IdAssigner(doc_id)  # occurrences counted over the whole file
     held: Chunk | None = None
     base = 0  # where buf starts in the whole text
     buf = ""
@@ -193,16 +192,11 @@ def iter_file_chunks(chunker: Chunker, path: str | Path, doc_id: str | None = No
                     continue
                 take, cut = chunks[:j], chunks[j].start
             for c in take:
-                digest = hashlib.blake2b(
-                    len(c.context).to_bytes(8, "little") + c.context.encode("utf-8", "surrogatepass")
-                    + c.text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-                occurrence = seen.get(digest, 0)
-                seen[digest] = occurrence + 1
                 if strategy is not None:
                     c = dataclasses.replace(c, metadata=MappingProxyType(
                         {**c.metadata, "strategy": strategy}))
                 c = dataclasses.replace(
-                    c, id=content_id(doc_id, c.context, c.text, occurrence),
+                    c, id=assign(c.context, c.text),
                     start=c.start + base, end=c.end + base,
                     prev_id=held.id if held is not None else None, next_id=None)
                 if held is not None:

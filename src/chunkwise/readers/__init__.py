@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import ChunkwiseError, ConfigError, InputError
 from ..ids import name_of
@@ -23,6 +25,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
+T = TypeVar("T")
 
 
 def extension_formats() -> dict[str, str]:
@@ -78,16 +81,26 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
 
     The border of the readers: whatever a parser library raises on a malformed
     input is translated into an :class:`InputError` naming the source."""
+    fmt, sniffed = _format(data, source, fmt)
+    return _guarded(source, fmt, lambda: _parse(data, source, fmt, encoding, doc_id or source,
+                                                sniffed))
+
+
+def _format(data: bytes | str, source: str, fmt: str | None) -> tuple[str, bool]:
+    """The format to read with, and whether it was sniffed (not given)."""
     sniffed = fmt is None or fmt == "auto"
     if sniffed:
         fmt = sniff_format(data if isinstance(data, bytes) else data[:1024].encode(
             "utf-8", "surrogatepass"), source)
     if fmt not in READERS:
         raise ConfigError(f"unknown format {fmt!r} (expected one of {', '.join(READERS.names())})")
-    doc_id = doc_id or source
     assert fmt is not None
+    return fmt, sniffed
+
+
+def _guarded(source: str, fmt: str, read: Callable[[], T]) -> T:
     try:
-        return _parse(data, source, fmt, encoding, doc_id, sniffed)
+        return read()
     except ChunkwiseError:
         raise
     except RecursionError:
@@ -99,6 +112,12 @@ def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str 
                                  f"({type(exc).__name__}: {str(exc)[:200]})") from None
 
 
+def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
+    if READERS[fmt].html_charset and encoding is None:
+        return decode_bytes(data, source, _declared_charset(data))
+    return decode_bytes(data, source, encoding)
+
+
 def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
            doc_id: str, sniffed: bool = False) -> Document:
     reader = READERS[fmt]
@@ -106,12 +125,7 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
         if isinstance(data, str):
             raise InputError(source, f"a {fmt.upper()} file must be given as bytes or a path")
         return reader.read(data, doc_id, source)
-    if isinstance(data, str):
-        text = data
-    elif reader.html_charset and encoding is None:
-        text = decode_bytes(data, source, _declared_charset(data))
-    else:
-        text = decode_bytes(data, source, encoding)
+    text = data if isinstance(data, str) else _decoded(data, source, fmt, encoding)
     if fmt == "text" and sniffed:
         from .transcript import looks_like_transcript
 
@@ -135,7 +149,18 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
         raise InputError(source, "too large to read into memory") from None
     except OSError as exc:
         raise InputError(source, exc.strerror or str(exc)) from None
-    return parse(data, source, fmt=fmt, encoding=encoding, doc_id=doc_id)
+    # the bytes are held only here, so that a text format lets them go once decoded
+    # (a long file's text is parsed without its bytes beside it)
+    held = [data]
+    del data
+    fmt, sniffed = _format(held[0], source, fmt)
+    if READERS[fmt].binary:
+        raw = held.pop()
+        return _guarded(source, fmt, lambda: _parse(raw, source, fmt, encoding,
+                                                    doc_id or source, sniffed))
+    text = _guarded(source, fmt, lambda: _decoded(held.pop(), source, fmt, encoding))
+    return _guarded(source, fmt, lambda: _parse(text, source, fmt, encoding, doc_id or source,
+                                                sniffed))
 
 
 __all__ = ["FORMATS", "READERS", "Reader", "decode_bytes", "default_doc_id",

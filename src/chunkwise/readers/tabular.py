@@ -7,7 +7,7 @@ whole too)."""
 from __future__ import annotations
 
 import csv
-import io
+import re
 from functools import partial
 from types import MappingProxyType
 
@@ -32,27 +32,49 @@ def _dialect(text: str, delimiter: str | None) -> type[csv.Dialect] | csv.Dialec
         return csv.excel
 
 
+#: a line as io.StringIO(newline="") gives it to the csv module: ended by \r\n, \r or \n
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+class _Lines:
+    """The text's lines for the csv module, one at a time, with where the last one
+    handed out ends (the csv module reads no further than the record it returns):
+    no list of lines and no StringIO (4 bytes a character) beside the text."""
+
+    def __init__(self, text: str):
+        self._matches = _LINE.finditer(text)
+        self.end = 0
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        m = next(self._matches)
+        self.end = m.end()
+        return m.group()
+
+
 def parse_csv(text: str, doc_id: str, source: str | None = None,
               delimiter: str | None = None) -> Document:
     csv.field_size_limit(_FIELD_LIMIT)
     dialect = _dialect(text, delimiter)
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
-    records: list[tuple[int, int, list[str]]] = []
-    consumed = 0
+    lines = _Lines(text)
+    reader = csv.reader(lines, dialect)
+    # each record's span and its cells, trimmed (the row as the csv module gives it
+    # is let go: a long cell is held once beside the text, not twice)
+    records: list[tuple[int, int, tuple[str, ...]]] = []
     try:
-        for row in reader:
-            first, consumed = consumed, reader.line_num
+        while True:
+            s = lines.end
+            row = next(reader, None)
+            if row is None:
+                break
             if not any(cell.strip() for cell in row):
                 continue
-            s = starts[min(first, len(lines))]
-            e = starts[min(consumed, len(lines))]
+            e = lines.end
             while e > s and text[e - 1] in "\r\n":
                 e -= 1
-            records.append((s, e, row))
+            records.append((s, e, tuple(c.strip() for c in row)))
     except csv.Error as exc:
         raise InputError(source or doc_id, f"not valid CSV (line {reader.line_num}: {exc})") \
             from None
@@ -62,8 +84,8 @@ def parse_csv(text: str, doc_id: str, source: str | None = None,
         blocks.append(Block("table", hs, records[-1][1], (), metadata=MappingProxyType({
             "header": (hs, he),
             "rows": tuple((s, e) for s, e, _ in body),
-            "columns": tuple(c.strip() for c in header),
-            "cells": tuple(tuple(c.strip() for c in r) for _, _, r in body),
+            "columns": header,
+            "cells": tuple(r for _, _, r in body),
             "format": "csv",
             "delimiter": getattr(dialect, "delimiter", ","),
         })))

@@ -11,6 +11,7 @@ is a :class:`ConfigError` naming it and the strategy.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
@@ -19,7 +20,7 @@ from typing import Any, ClassVar, TypeVar
 from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
-from ..ids import assign_ids
+from ..ids import IdAssigner
 from ..registry import RUNNERS, Registry
 from ..tokens import TokenCounter
 from ..types import Chunk, ChunkKind, Document, OnError, Source, TokenizerSpec
@@ -106,14 +107,44 @@ class Chunker:
 
     # -- chunking documents ---------------------------------------------------------
 
+    def restarts(self, doc: Document, index: DocumentIndex, span: Span,
+                 pieces: Sequence[Piece]) -> Sequence[int] | None:
+        """Where the next window of a long document may start, given ``pieces``, this
+        strategy's cut of the window ``span``: positions from which on its cuts do not
+        depend on the text before them (a section's start whose section ends inside
+        the window, a paragraph's start), in order (see :meth:`chunk_windows`)."""
+        return None
+
+    def windowed(self, doc: Document, index: DocumentIndex) -> bool:
+        """Whether a long document may be cut a window at a time (``restarts`` says
+        where); ``index`` is the first window's."""
+        return False
+
     def chunk_document(self, doc: Document) -> list[Chunk]:
         """One document's chunks, in document order."""
-        if not doc.text.strip():
-            return []
-        index = DocumentIndex(doc, self.tokenizer)
-        pieces = self.split(doc, index, Span(0, len(doc.text)))
+        return [c for batch in self.chunk_windows(doc) for c in batch]
+
+    def chunk_windows(self, doc: Document) -> Iterator[list[Chunk]]:
+        """One document's chunks in document order, in batches. A document over
+        :data:`WINDOW_CHARS` is cut a window at a time where the strategy allows
+        (:meth:`restarts`): the same chunks and ids as cut whole, in the memory of a
+        window (tokens, boundaries, pieces, chunks) beside the document itself."""
+        if type(self).chunk_document is not Chunker.chunk_document:
+            yield self.chunk_document(doc)  # a strategy that cuts documents its own way
+            return
+        text = doc.text
+        if not text or text.isspace():  # (strip() would copy a long text)
+            return
+        memo: dict[Any, Any] = {}
+        if len(text) > WINDOW_CHARS:
+            first = DocumentIndex(doc, self.tokenizer, window=(0, WINDOW_CHARS), memo=memo)
+            if self.windowed(doc, first):
+                yield from _Windows(self, doc, memo).batches(first)
+                return
+        index = DocumentIndex(doc, self.tokenizer, memo=memo)
+        pieces = self.split(doc, index, Span(0, len(text)))
         index.release()  # before the chunks are made: the peak of a long document
-        return make_chunks(index, pieces, self.kind)
+        yield make_chunks(index, pieces, self.kind)
 
     def iter_chunks(self, source: Source, *, on_error: OnError = "raise", doc_id: str | None = None,
                     encoding: str | None = None, format: str | None = None) -> Iterator[Chunk]:
@@ -140,6 +171,82 @@ class Chunker:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.describe().items() if k != "strategy")
         return f"{type(self).__name__}({args})"
+
+
+#: characters of a long document cut at once (see :meth:`Chunker.chunk_windows`); the
+#: next window starts at a restart in the first three quarters of this one
+WINDOW_CHARS = 1 << 18
+
+
+class _Windows:
+    """A long document cut a window at a time: each window is cut as a span of the
+    document (offsets are the document's), the pieces before the last restart in its
+    first three quarters are kept, and the next window starts there; ids count
+    occurrences over the whole document and neighbour links cross windows."""
+
+    def __init__(self, chunker: Chunker, doc: Document, memo: dict[Any, Any]):
+        self.chunker = chunker
+        self.doc = doc
+        self.memo = memo  # document-wide analysis (structure, clauses), found once
+
+    def batches(self, index: DocumentIndex | None) -> Iterator[list[Chunk]]:
+        chunker, doc = self.chunker, self.doc
+        n = len(doc.text)
+        lo, size = 0, WINDOW_CHARS
+        assigners: dict[str, IdAssigner] = {}
+        held: Chunk | None = None
+        while lo < n:
+            hi = min(n, lo + size)
+            if index is None:
+                index = DocumentIndex(doc, chunker.tokenizer, window=(lo, hi), memo=self.memo)
+            span = Span(lo, hi)
+            pieces = chunker.split(doc, index, span)
+            cut = n
+            if hi < n:
+                found = _restart(chunker.restarts(doc, index, span, pieces) or (), pieces,
+                                 lo, lo + 3 * (hi - lo) // 4, doc.text,
+                                 chunker.tokenizer.separates)
+                if found is None:  # no restart in this window: a larger one
+                    size *= 2
+                    index = None
+                    continue
+                cut, keep = found
+                pieces = pieces[:keep]
+            index.release()
+            chunks = make_chunks(index, pieces, chunker.kind, assigners=assigners)
+            index, lo, size = None, cut, WINDOW_CHARS
+            if held is not None:
+                if chunks:
+                    chunks[0] = dataclasses.replace(chunks[0], prev_id=held.id)
+                    held = dataclasses.replace(held, next_id=chunks[0].id)
+                chunks.insert(0, held)
+            held = chunks.pop() if chunks else None
+            if chunks:
+                yield chunks
+        if held is not None:
+            yield [held]
+
+
+def _restart(candidates: Sequence[int], pieces: Sequence[Piece], lo: int, limit: int,
+             text: str, separates: Callable[[str], bool]) -> tuple[int, int] | None:
+    """The last candidate in ``(lo, limit]`` at which a piece starts that no piece
+    before it reaches past (no overlap into it), and how many pieces come before it.
+    Only after whitespace: a word's tokens depend on all of it."""
+    first_at: dict[int, int] = {}
+    for i, p in enumerate(pieces):
+        first_at.setdefault(p.start, i)
+    reach = -1
+    reaches = []  # the furthest end of the pieces before each
+    for p in pieces:
+        reaches.append(reach)
+        reach = max(reach, p.end)
+    for r in reversed(candidates):
+        if not lo < r <= limit or not separates(text[r - 1]):
+            continue
+        j = first_at.get(r)
+        if j is not None and j > 0 and reaches[j] <= r:
+            return r, j
+    return None
 
 
 def option_names(cls: type) -> list[str]:
@@ -177,22 +284,26 @@ def unknown_option(strategy: Chunker | type[Chunker], options: Mapping[str, Any]
 
 
 def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: ChunkKind = "prose",
-                layered: bool = False) -> list[Chunk]:
+                layered: bool = False,
+                assigners: dict[str, IdAssigner] | None = None) -> list[Chunk]:
     """Chunks from pieces: content-hash ids (per depth when ``layered``), parent ids,
     page of the start (and ``metadata.pages`` when a chunk spans pages), and
-    previous/next ids among the chunks of the same depth."""
+    previous/next ids among the chunks of the same depth. ``assigners``: the id
+    counters of the document's chunks made before (the windows of a long one)."""
     doc = index.doc
     text = doc.text
+    assigners = {} if assigners is None else assigners
     by_depth: dict[int, list[int]] = {}
     for i, p in enumerate(pieces):
         by_depth.setdefault(p.depth, []).append(i)
     ids: list[str] = [""] * len(pieces)
     for depth, members in by_depth.items():
         key = f"{doc.doc_id}#L{depth}" if layered else doc.doc_id
-        for i, cid in zip(members, assign_ids(key, ((pieces[i].context,
-                                                     text[pieces[i].start:pieces[i].end])
-                                                    for i in members))):
-            ids[i] = cid
+        assign = assigners.get(key)
+        if assign is None:
+            assign = assigners[key] = IdAssigner(key)
+        for i in members:
+            ids[i] = assign(pieces[i].context, text[pieces[i].start:pieces[i].end])
     piece_ids = {id(p): ids[i] for i, p in enumerate(pieces)}
     neighbours: dict[int, tuple[str | None, str | None]] = {}
     for members in by_depth.values():

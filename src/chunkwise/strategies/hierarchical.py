@@ -120,7 +120,7 @@ class HierarchicalChunker(Chunker):
         return out
 
     def chunk_document(self, doc: Document) -> list[Chunk]:
-        if not doc.text.strip():
+        if not doc.text or doc.text.isspace():
             return []
         index = DocumentIndex(doc, self.tokenizer)
         chunks = make_chunks(index, self.split(doc, index, Span(0, len(doc.text))), self.kind,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,6 +294,18 @@ class LegalChunker(Chunker):
             found = (clauses, _informative(index.text, clauses, definitions))
             index.memo["legal"] = found
         return found
+
+    def windowed(self, doc: Document, index: DocumentIndex) -> bool:
+        return True
+
+    def restarts(self, doc: Document, index: DocumentIndex, span: Span,
+                 pieces: Sequence[Piece]) -> Sequence[int] | None:
+        """The starts of the span's top-level clauses after the first that end inside
+        it: each is cut on its own (clauses, definitions and references are the whole
+        document's, found once)."""
+        clauses, _ = self._analysis(index)
+        tops = [c.start for c in clauses if c.parent is None and span.lo <= c.start < span.hi]
+        return tops[1:-1]
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         text = index.text

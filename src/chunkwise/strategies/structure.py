@@ -152,6 +152,14 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
     return merged
 
 
+def section_restarts(index: DocumentIndex, span: Span) -> list[int]:
+    """The starts of the span's sections after the first that end inside it (another
+    section follows): from there on, the cuts of the sections (and the joining of
+    whole small ones, left to right) do not depend on the text before."""
+    sections = split_sections(index, span)
+    return [s.start for s in sections[1:-1]]
+
+
 class StructuredPacking:
     """Structure-aware pieces of spans of one document."""
 
@@ -490,4 +498,4 @@ def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 
 __all__ = ["BLOCK", "TABLE_ROW", "TABLE_CELL", "StructureOptions", "StructuredPacking",
-           "split_sections"]
+           "section_restarts", "split_sections"]
