@@ -52,3 +52,67 @@ def test_html_declared_charset(tmp_path):
     (tmp_path / "menu.html").write_bytes(page)
     doc = read_path(tmp_path / "menu.html")
     assert doc.title == "Café" and "Crème brûlée – € 5" in doc.text
+
+
+# -- main-content selection: n-gram keys, every block at once ------------------------
+
+def _select_main_by_strings(blocks, main_text):
+    """The selection as first written (a search of the whole extraction per block, a
+    set of trigram strings): the reference the integer-key version must equal."""
+    import re
+
+    def words(text):
+        return [w.lower() for w in re.findall(r"\w+", text)]
+
+    flat = " ".join(words(main_text))
+    padded = f" {flat} "
+    found_words = flat.split()
+    grams = {" ".join(found_words[i:i + 3]) for i in range(len(found_words) - 2)}
+    keep = []
+    for b in blocks:
+        w = words(b.text if b.kind != "table" else " ".join(" ".join(r) for r in b.rows))
+        if not w:
+            keep.append(False)
+        elif f" {' '.join(w)} " in padded:
+            keep.append(True)
+        elif len(w) < 3:
+            keep.append(False)
+        else:
+            found = sum(1 for i in range(len(w) - 2) if " ".join(w[i:i + 3]) in grams)
+            keep.append(found >= 0.6 * (len(w) - 2))
+    return keep
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_VOCAB = st.sampled_from(["the", "The", "order", "ships", "refund", "naïve", "İstanbul", "x1",
+                          "日本", "a", "b", "c"])
+_PHRASE = st.lists(_VOCAB, min_size=0, max_size=9).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(main=st.lists(_PHRASE, max_size=12).map(". ".join),
+       texts=st.lists(_PHRASE, max_size=15),
+       tables=st.lists(st.lists(st.lists(_VOCAB, max_size=3), max_size=3), max_size=2))
+def test_main_content_selection_equals_the_string_search(main, texts, tables):
+    from chunkwise.readers.html import _Raw, _select_main
+
+    blocks = [_Raw("paragraph", t) for t in texts]
+    blocks += [_Raw("table", "", rows=[list(r) for r in t]) for t in tables]
+    assert _select_main(blocks, main) == _select_main_by_strings(blocks, main)
+
+
+def test_a_page_too_long_for_main_content_extraction_is_read_whole(monkeypatch):
+    import warnings
+
+    import chunkwise.readers.html as html
+
+    monkeypatch.setattr(html, "MAIN_CONTENT_MAX_CHARS", 200)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = parse(HTML.encode(), "big.html", fmt="html")
+    assert doc.metadata["main_content"] == "whole page"
+    assert doc.text == parse(HTML.encode(), "big.html", fmt="html-all").text
+    assert any("big.html" in str(w.message) and "read whole" in str(w.message)
+               for w in caught)

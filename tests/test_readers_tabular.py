@@ -103,3 +103,27 @@ def test_a_broken_docx_is_one_clear_error(tmp_path):
     path.write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(chunkwise.InputError, match="broken.docx: not a readable DOCX"):
         read_path(path)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_csv_record_spans_are_exact_whatever_ends_its_lines(newline):
+    """Each record's span is found from the lines the csv module reads (a cell may hold
+    a line break in quotes, or U+2028, which str.splitlines would count as a line)."""
+    records = [["id", "note"], ["1", "plain"], ["2", "two\nlines in quotes"],
+               ["3", "a \u2028 separator \x0c and a form feed"], ["", ""], ["4", "last"]]
+    import csv
+    import io
+
+    out = io.StringIO()
+    csv.writer(out, lineterminator=newline).writerows(records)
+    text = out.getvalue().replace("\n", newline) if newline != "\n" else out.getvalue()
+    doc = parse(text.encode(), "notes.csv", fmt="csv")
+    (table,) = doc.blocks
+    meta = table.metadata
+    assert meta["columns"] == ("id", "note")
+    assert meta["cells"] == (("1", "plain"), ("2", "two" + newline + "lines in quotes"),
+                             ("3", "a \u2028 separator \x0c and a form feed"), ("4", "last"))
+    spans = [meta["header"], *meta["rows"]]
+    got = [list(next(csv.reader(io.StringIO(doc.text[s:e], newline="")))) for s, e in spans]
+    assert got == [[c.replace("\n", newline) for c in r] for r in records if any(r)]
+    assert all(not doc.text[e - 1].isspace() for _, e in spans)

@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import re
 import warnings
+from array import array
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
+
+import numpy as np
 
 from ..errors import ExtractionWarning, InputError
 from ..types import Document
@@ -59,6 +62,10 @@ _WORD = re.compile(r"\w+", re.U)
 
 #: share of the page's non-link text under which a main-content extraction warns
 WARN_SHARE = 0.5
+
+#: a page longer than this (characters of HTML) is read whole: main-content
+#: extraction (trafilatura's lxml tree) takes ~25x the page (a 20 MB page: 530 MB)
+MAIN_CONTENT_MAX_CHARS = 8_000_000
 
 
 def _clean(text: str) -> str:
@@ -228,10 +235,6 @@ def _is_data_table(node: Any) -> bool:
                    for c in node.css("td"))
 
 
-def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text)]
-
-
 def _trafilatura_text(html: str) -> str | None:
     """Main content by trafilatura (tables included, favouring recall)."""
     try:
@@ -245,29 +248,73 @@ def _trafilatura_text(html: str) -> str | None:
         return None
 
 
+def _word_ids(text: str, vocabulary: dict[str, int], add: bool,
+              out: array[int] | None = None) -> array[int]:
+    """The text's words (lower case) as ids, appended to ``out``; a word not in the
+    vocabulary is added (``add``) or -1."""
+    get = vocabulary.get
+    out = array("q") if out is None else out
+    for m in _WORD.finditer(text):
+        word = m.group().lower()
+        i = get(word)
+        if i is None:
+            i = -1
+            if add:
+                i = vocabulary[word] = len(vocabulary)
+        out.append(i)
+    return out
+
+
 def _select_main(blocks: list[_Raw], main_text: str) -> list[bool]:
     """Which blocks the extracted main text covers: the block's words as a run of
-    the extraction, or most of its word trigrams found there."""
-    flat = " ".join(_words(main_text))
-    padded = f" {flat} "
-    grams = set()
-    words = flat.split()
-    for i in range(len(words) - 2):
-        grams.add(" ".join(words[i:i + 3]))
-    keep = []
+    the extraction, or most of its word trigrams found there (a block of one or two
+    words: as a run). Words are ids and n-grams sorted integer keys, every block at
+    once: a search of the whole extraction per block was quadratic (a 20 MB page
+    took minutes) and a set of trigram strings ~10x the page."""
+    vocabulary: dict[str, int] = {}
+    main = np.frombuffer(_word_ids(main_text, vocabulary, add=True), dtype=np.int64)
+    v = len(vocabulary) + 1
+    pairs = np.unique(main[:-1] * v + main[1:])  # every bigram of the extraction
+    triples = np.unique(np.searchsorted(pairs, main[:-2] * v + main[1:-1]) * v + main[2:])
+    del main
+    ids: array[int] = array("q")
+    lens = []
     for b in blocks:
-        w = _words(b.text if b.kind != "table" else " ".join(" ".join(r) for r in b.rows))
-        if not w:
+        before = len(ids)
+        _word_ids(b.text if b.kind != "table" else " ".join(" ".join(r) for r in b.rows),
+                  vocabulary, False, ids)
+        lens.append(len(ids) - before)
+    words = np.frombuffer(ids, dtype=np.int64)
+    sizes = np.asarray(lens, dtype=np.int64)
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    block_end = np.repeat(ends, sizes)  # where the block of each word ends
+    index = np.arange(len(words))
+    # is the bigram (trigram) starting at each word inside its block and in the extraction
+    pair_at = np.searchsorted(pairs, words[:-1] * v + words[1:])
+    pair_ok = np.zeros(len(words), dtype=bool)
+    pair_ok[:-1] = ((index[:-1] + 1 < block_end[:-1]) & (words[:-1] >= 0) & (words[1:] >= 0)
+                    & (pair_at < len(pairs))
+                    & (pairs[np.minimum(pair_at, max(len(pairs) - 1, 0))] == words[:-1] * v
+                       + words[1:]) if len(pairs) else False)
+    triple_ok = np.zeros(len(words), dtype=bool)
+    if len(triples) and len(words) >= 3:
+        key = pair_at[:-1] * v + words[2:]
+        at = np.minimum(np.searchsorted(triples, key), len(triples) - 1)
+        triple_ok[:-2] = (pair_ok[:-2] & (index[:-2] + 2 < block_end[:-2]) & (words[2:] >= 0)
+                          & (triples[at] == key))
+    counts = np.concatenate([[0], np.cumsum(triple_ok)])
+    found = counts[ends] - counts[starts]
+    keep = []
+    for k, n in enumerate(lens):
+        if n == 0:
             keep.append(False)
-            continue
-        if f" {' '.join(w)} " in padded:
-            keep.append(True)
-            continue
-        if len(w) < 3:
-            keep.append(False)
-            continue
-        found = sum(1 for i in range(len(w) - 2) if " ".join(w[i:i + 3]) in grams)
-        keep.append(found >= 0.6 * (len(w) - 2))
+        elif n == 1:
+            keep.append(bool(words[starts[k]] >= 0))
+        elif n == 2:
+            keep.append(bool(pair_ok[starts[k]]))
+        else:
+            keep.append(bool(found[k] >= 0.6 * (n - 2)))
     return keep
 
 
@@ -317,7 +364,14 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
         walker.flush()
     raw = [b for b in walker.blocks if b.text.strip() or b.rows]
     metadata = _page_metadata(tree)
-    if main_content and raw:
+    if main_content and raw and len(text) > MAIN_CONTENT_MAX_CHARS:
+        warnings.warn(f"{source or doc_id}: a page of {len(text) / 1e6:.1f} M characters is "
+                      f"read whole (main-content extraction stops at "
+                      f"{MAIN_CONTENT_MAX_CHARS / 1e6:.0f} M: its memory is ~25x the page); "
+                      "format 'html-all' reads it whole without this warning",
+                      ExtractionWarning, stacklevel=2)
+        metadata["main_content"] = "whole page"
+    elif main_content and raw:
         main_text = _trafilatura_text(text)
         if main_text and main_text.strip():
             keep = _select_main(raw, main_text)
