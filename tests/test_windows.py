@@ -42,7 +42,8 @@ def real_docs() -> Document:
 
 @pytest.mark.parametrize("strategy,options", [
     ("auto", {}), ("section", {"size": 254}), ("section", {"overlap": 0.2}),
-    ("recursive", {"headers": True}), ("fixed", {"overlap": 0.25}),
+    ("recursive", {}), ("recursive", {"overlap": 0.25}), ("recursive", {"headers": True}),
+    ("sentence", {"size": 100}), ("fixed", {"overlap": 0.25}),
 ])
 def test_real_docs_cut_in_windows_equal_the_whole(real_docs, strategy, options, monkeypatch):
     chunker = get_chunker(strategy, **options)
@@ -125,7 +126,8 @@ def _contract(draw) -> str:
 
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(text=_markdown(), strategy=st.sampled_from(["auto", "section", "fixed"]),
+@given(text=_markdown(),
+       strategy=st.sampled_from(["auto", "section", "recursive", "sentence", "fixed"]),
        size=st.sampled_from([40, 90, 160]), overlap=st.sampled_from([0, 0.2]),
        window=st.integers(200, 3_000))
 def test_markdown_cut_in_windows_equals_the_whole(text, strategy, size, overlap, window,
@@ -147,6 +149,28 @@ def test_contracts_cut_in_windows_equal_the_whole(text, size, window, monkeypatc
     doc = parse(text.encode(), "contract.txt", fmt="text")
     whole, windowed = _both(chunker, doc, window, monkeypatch)
     assert windowed == whole
+
+
+_PLAIN = st.lists(st.one_of(
+    _SENTENCE, st.sampled_from(["\n\n", "\n", " ", "Foo.bar_baz() ", "e.g.this ", "“q”. "]),
+    st.integers(50, 400).map(lambda n: "x" * n + " "),  # a word cut inside
+    st.text(alphabet="日本語😀é\u0301", min_size=1, max_size=20)), max_size=80).map("".join)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=_PLAIN, strategy=st.sampled_from(["recursive", "sentence", "fixed"]),
+       size=st.sampled_from([8, 16, 40]), overlap=st.sampled_from([0, 0.3]),
+       window=st.integers(60, 3_000))
+def test_plain_text_cut_in_windows_equals_the_whole(text, strategy, size, overlap, window,
+                                                    monkeypatch):
+    """Counts are exact at every position, inside words too, whatever was refined
+    before: a window that begins later cuts as the whole does."""
+    chunker = get_chunker(strategy, size=size, overlap=overlap)
+    doc = parse(text.encode(), "plain.txt", fmt="text")
+    whole, windowed = _both(chunker, doc, window, monkeypatch)
+    assert windowed == whole
+    assert_invariants(doc.text, windowed, chunker.limit)
 
 
 # -- the runner hands a long document on in batches ----------------------------------

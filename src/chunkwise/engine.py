@@ -92,6 +92,8 @@ class DocumentIndex:
         self._tokens: Tokens | None = None
         self._levels: dict[Level, np.ndarray] = {}
         self._token_starts: np.ndarray | None = None
+        #: the token starts of single words a count was asked inside (by word start)
+        self._words: dict[int, np.ndarray] = {}
         # spans whose every token start is known (where a cut had to fall inside a
         # word), sorted and disjoint: start, end, token starts, tokens before the start
         self._fine: list[tuple[int, int, np.ndarray, int]] = []
@@ -168,39 +170,86 @@ class DocumentIndex:
         return starts
 
     def before(self, positions: Any) -> Any:
-        """Tokens that start before each position (scalar or array): from the
-        document's units, exact inside the spans :meth:`span_token_starts` refined."""
+        """Tokens that start before each position (scalar or array): exact at every
+        position. The document's units are whole words; inside the spans
+        :meth:`span_token_starts` refined, and at any other position inside a word
+        (a sentence end in ``Foo.bar``), the word's own tokens are counted up to the
+        position. (Were a word counted whole there, a count would depend on which
+        spans happened to be refined before it is asked.)"""
         counts = self.tokens.before(positions)
         fine = self._fine
         if np.ndim(positions) == 0:
+            p = int(positions)
             if fine:
-                p = int(positions)
                 i = bisect_right([s[0] for s in fine], p) - 1
                 if i >= 0 and p < fine[i][1]:
                     return fine[i][3] + int(np.searchsorted(fine[i][2], p, side="left"))
-            return int(counts)
+            exact = self._in_word(p)
+            return int(counts) if exact is None else exact
         # 64-bit like every position array: the units may be 32-bit, and numpy
         # searches a 32-bit array for a Python int by first copying all of it
         counts = np.asarray(counts, dtype=np.int64)
-        if not fine:
-            return counts
         pos = np.asarray(positions)
         if pos.size == 0:
             return counts
-        first, last = int(pos.min()), int(pos.max())
-        for lo, hi, starts, base in fine:
-            if hi <= first or lo > last:
-                continue
-            inside = (pos > lo) & (pos < hi)
-            if inside.any():
-                counts[inside] = base + np.searchsorted(starts, pos[inside], side="left")
+        covered = np.zeros(pos.shape, dtype=bool)
+        if fine:
+            first, last = int(pos.min()), int(pos.max())
+            for lo, hi, starts, base in fine:
+                if hi <= first or lo > last:
+                    continue
+                inside = (pos > lo) & (pos < hi)
+                if inside.any():
+                    counts[inside] = base + np.searchsorted(starts, pos[inside], side="left")
+                    covered |= inside
+        self._in_words(pos, counts, covered)
         return counts
+
+    def _in_words(self, pos: np.ndarray, counts: np.ndarray, covered: np.ndarray) -> None:
+        """``counts`` made exact at the positions of ``pos`` inside a word (not at a
+        unit's start) that no refined span covers."""
+        if not self.counter.additive:  # the units are the tokens
+            return
+        starts = self.tokens.starts
+        n = len(starts)
+        if n == 0:
+            return
+        idx = np.searchsorted(starts, self.tokens.key(pos), side="left")
+        maybe = (idx > 0) & ~covered
+        maybe &= (idx == n) | (starts[np.minimum(idx, n - 1)] != pos)
+        for k in np.flatnonzero(maybe).tolist():
+            exact = self._in_word(int(pos[k]))
+            if exact is not None:
+                counts[k] = exact
+
+    def _in_word(self, p: int) -> int | None:
+        """The exact count at ``p`` if it lies inside a word (after its first
+        character, before its end), else None (the units' count is exact there)."""
+        text, sep = self.text, self.counter.separates
+        if not self.counter.additive or p <= 0 or p >= len(text) or sep(text[p]) \
+                or sep(text[p - 1]):
+            return None
+        tokens = self.tokens
+        u = int(np.searchsorted(tokens.starts, tokens.key(p), side="right")) - 1
+        if u < 0:
+            return None
+        start = int(tokens.starts[u])
+        if start == p:
+            return None
+        inner = self._words.get(start)
+        if inner is None:
+            end = p
+            while end < len(text) and not sep(text[end]):
+                end += 1
+            inner = self._words[start] = self.counter.token_starts(text[start:end])
+        return int(tokens.cum[u]) + int(np.searchsorted(inner, p - start, side="left"))
 
     def release(self) -> None:
         """Drops the token units, level positions and memo (several arrays the size of
         the document's tokens) once the pieces are cut; structure and pages stay."""
         self._tokens = None
         self._token_starts = None
+        self._words = {}
         self._levels = {}
         self._fine = []
         self.memo = {}

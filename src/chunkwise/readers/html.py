@@ -349,6 +349,42 @@ def _page_metadata(tree: Any) -> dict[str, Any]:
     return meta
 
 
+def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
+                  name: str) -> list[_Raw]:
+    """The blocks of the page's main content (trafilatura's extraction, the page's
+    own article/main prose, headings above kept content); ``metadata`` says how."""
+    metadata["main_content"] = "whole page"
+    if len(text) > MAIN_CONTENT_MAX_CHARS:
+        warnings.warn(f"{name}: a page of {len(text) / 1e6:.1f} M characters is "
+                      f"read whole (main-content extraction stops at "
+                      f"{MAIN_CONTENT_MAX_CHARS / 1e6:.0f} M: its memory is ~25x the page); "
+                      "format 'html-all' reads it whole without this warning",
+                      ExtractionWarning, stacklevel=3)
+        return raw
+    main_text = _trafilatura_text(text)
+    if not main_text or not main_text.strip():
+        return raw
+    metadata["main_content"] = "trafilatura"
+    keep = _select_main(raw, main_text)
+    # when the extractor kept less than most of the prose inside the page's own
+    # article/main element (it drops whole runs of paragraphs on some layouts),
+    # that prose is kept too
+    landmark = [i for i, b in enumerate(raw) if _landmark_prose(b)]
+    total = sum(len(raw[i].text) for i in landmark)
+    if total and sum(len(raw[i].text) for i in landmark if keep[i]) < 0.6 * total:
+        for i in landmark:
+            keep[i] = True
+    # headings directly above kept content stay with it
+    for i, b in enumerate(raw):
+        if b.kind == "heading" and not keep[i] and any(keep[i + 1:i + 4]):
+            keep[i] = True
+    selected = [b for b, k in zip(raw, keep) if k]
+    if not selected:
+        return raw
+    _warn_if_little(raw, selected, name)
+    return selected
+
+
 def parse_html(text: str, doc_id: str, source: str | None = None,
                main_content: bool = True) -> Document:
     from selectolax.lexbor import LexborHTMLParser
@@ -364,36 +400,8 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
         walker.flush()
     raw = [b for b in walker.blocks if b.text.strip() or b.rows]
     metadata = _page_metadata(tree)
-    if main_content and raw and len(text) > MAIN_CONTENT_MAX_CHARS:
-        warnings.warn(f"{source or doc_id}: a page of {len(text) / 1e6:.1f} M characters is "
-                      f"read whole (main-content extraction stops at "
-                      f"{MAIN_CONTENT_MAX_CHARS / 1e6:.0f} M: its memory is ~25x the page); "
-                      "format 'html-all' reads it whole without this warning",
-                      ExtractionWarning, stacklevel=2)
-        metadata["main_content"] = "whole page"
-    elif main_content and raw:
-        main_text = _trafilatura_text(text)
-        if main_text and main_text.strip():
-            keep = _select_main(raw, main_text)
-            # when the extractor kept less than most of the prose inside the page's own
-            # article/main element (it drops whole runs of paragraphs on some layouts),
-            # that prose is kept too
-            landmark = [i for i, b in enumerate(raw) if _landmark_prose(b)]
-            total = sum(len(raw[i].text) for i in landmark)
-            if total and sum(len(raw[i].text) for i in landmark if keep[i]) < 0.6 * total:
-                for i in landmark:
-                    keep[i] = True
-            # headings directly above kept content stay with it
-            for i, b in enumerate(raw):
-                if b.kind == "heading" and not keep[i] and any(keep[i + 1:i + 4]):
-                    keep[i] = True
-            selected = [b for b, k in zip(raw, keep) if k]
-            if selected:
-                _warn_if_little(raw, selected, source or doc_id)
-                raw = selected
-            metadata["main_content"] = "trafilatura"
-        else:
-            metadata["main_content"] = "whole page"
+    if main_content and raw:
+        raw = _main_content(raw, text, metadata, source or doc_id)
     out = TextBuilder()
     trail = HeadingTrail()
     title: str | None = None

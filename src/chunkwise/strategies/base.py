@@ -203,9 +203,12 @@ class _Windows:
             pieces = chunker.split(doc, index, span)
             cut = n
             if hi < n:
+                # a piece is at most max_chars long: one that starts before the
+                # restart never looked at the window's end (nor is it one of the
+                # span's last two, which a small last piece may rebalance)
+                limit = min(lo + 3 * (hi - lo) // 4, hi - 2 * chunker.max_chars)
                 found = _restart(chunker.restarts(doc, index, span, pieces) or (), pieces,
-                                 lo, lo + 3 * (hi - lo) // 4, doc.text,
-                                 chunker.tokenizer.separates)
+                                 lo, limit, doc.text, chunker.tokenizer.separates)
                 if found is None:  # no restart in this window: a larger one
                     size *= 2
                     index = None
@@ -244,7 +247,7 @@ def _restart(candidates: Sequence[int], pieces: Sequence[Piece], lo: int, limit:
         if not lo < r <= limit or not separates(text[r - 1]):
             continue
         j = first_at.get(r)
-        if j is not None and j > 0 and reaches[j] <= r:
+        if j is not None and 0 < j <= len(pieces) - 2 and reaches[j] <= r:
             return r, j
     return None
 

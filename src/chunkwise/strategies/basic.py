@@ -42,15 +42,7 @@ class PackingChunker(Chunker):
         return self.structure is not None and bool(doc.blocks)
 
     def windowed(self, doc: Document, index: DocumentIndex) -> bool:
-        """Sections (each packed as a span of its own), and packing at tokens only.
-        Plain packing of a whole document at several levels is one span: where a cut
-        falls inside a word, the span's token starts are found, and from then on its
-        counts come from them rather than from whole words (the two differ by about
-        one token in 100,000 on real docs), so a window that begins after such a
-        cut could cut differently: such a document is cut whole."""
-        if self.structure is not None and self.structure_aware(doc):
-            return True
-        return self.policy().levels == (TOKEN,)
+        return True
 
     def restarts(self, doc: Document, index: DocumentIndex, span: Span,
                  pieces: Sequence[Piece]) -> Sequence[int] | None:
