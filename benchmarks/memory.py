@@ -16,6 +16,9 @@ The files:
   chunks it as a contract);
 - Markdown, real docs: the bundled FastAPI + Pydantic pages concatenated (emoji
   and CJK included, so Python holds the text in 4 bytes a character);
+- Markdown of paragraphs only (auto cuts it with ``recursive``);
+- an HTML page (a heading every seven paragraphs; over 8 M characters, so read
+  whole rather than through trafilatura's main-content extraction);
 - CSV with one cell of half the size;
 - JSON: an array of records (id, name, tags, a nested object, a sentence).
 """
@@ -93,6 +96,25 @@ def real_docs_markdown(path: Path, n_bytes: int) -> Path:
     return path
 
 
+def plain_markdown(path: Path, n_bytes: int, seed: int = 6) -> Path:
+    """Paragraphs, no heading or table: auto cuts it with recursive."""
+    return text_file(path, n_bytes, seed)
+
+
+def html_page(path: Path, n_bytes: int, seed: int = 7) -> Path:
+    rng = random.Random(seed)
+    counter = iter(range(1 << 30))
+
+    def part() -> str:
+        i = next(counter)
+        head = f"<h2>Section {i}</h2>\n" if i % 7 == 0 else ""
+        return f"{head}<p>{_paragraph(rng)}</p>\n"
+
+    path.write_text("<html><head><title>Big</title></head><body><main>\n"
+                    + _until(n_bytes, part) + "</main></body></html>\n", encoding="utf-8")
+    return path
+
+
 def one_cell_csv(path: Path, n_bytes: int, seed: int = 3) -> Path:
     rng = random.Random(seed)
     out = io.StringIO()
@@ -158,6 +180,8 @@ def main() -> None:
     makers = {"text.txt": lambda p: text_file(p, n),
               "numbered.md": lambda p: numbered_markdown(p, n),
               "realdocs.md": lambda p: real_docs_markdown(p, n),
+              "plain.md": lambda p: plain_markdown(p, n),
+              "page.html": lambda p: html_page(p, n),
               "onecell.csv": lambda p: one_cell_csv(p, n),
               "records.json": lambda p: json_records(p, n)}
     if args.big_text_mb:

@@ -122,6 +122,8 @@ _MEASURE = textwrap.dedent("""
 
     stream.STREAM_MIN_BYTES = int(sys.argv[2])
     stream.WINDOW_CHARS = 1_000_000
+    # the document read whole is cut whole too (not a window at a time)
+    chunkwise.strategies.base.WINDOW_CHARS = int(sys.argv[3])
     h = hashlib.blake2b()
     n = 0
     for c in chunkwise.iter_chunks(Path(sys.argv[1]), "recursive", size=128):
@@ -140,16 +142,20 @@ def test_memory_stays_bounded_and_output_identical(tmp_path):
         for i in range(24_000):  # about 9 MB
             f.write(f"Paragraph {i}. {line}")
 
-    def run(min_bytes):
-        out = subprocess.run([sys.executable, "-c", _MEASURE, str(path), str(min_bytes)],
+    def run(min_bytes, window=10**12):
+        out = subprocess.run([sys.executable, "-c", _MEASURE, str(path), str(min_bytes),
+                              str(window)],
                              capture_output=True, text=True, timeout=600, check=True)
         return json.loads(out.stdout)
 
     whole = run(10**12)
     streamed = run(1)
-    assert streamed["digest"] == whole["digest"] and streamed["chunks"] == whole["chunks"] > 1000
+    in_windows = run(10**12, 1 << 18)  # read whole, cut a window at a time
+    assert streamed["digest"] == whole["digest"] == in_windows["digest"]
+    assert streamed["chunks"] == whole["chunks"] > 1000
     # whole: the text, its token offsets and every chunk at once; streamed: two windows
     assert streamed["rss_mb"] < 0.7 * whole["rss_mb"], (streamed, whole)
+    assert in_windows["rss_mb"] < 0.8 * whole["rss_mb"], (in_windows, whole)
 
 
 def test_the_command_line_streams_large_text_files(tmp_path, monkeypatch, capsys):

@@ -59,6 +59,9 @@ def complete_table(block: Block, text: str) -> Block:
     return replace(block, metadata=MappingProxyType({**meta, **extra}))
 
 
+#: separators for every tokenizer
+_ASCII_SPACES = " \t\n\r"
+
 #: characters before a window that a pattern level is given (for its look-behind)
 _LOOK_BEHIND = 256
 
@@ -215,10 +218,16 @@ class DocumentIndex:
         if n == 0:
             return
         idx = np.searchsorted(starts, self.tokens.key(pos), side="left")
-        maybe = (idx > 0) & ~covered
+        maybe = (idx > 0) & ~covered & (pos > 0) & (pos < len(self.text))
         maybe &= (idx == n) | (starts[np.minimum(idx, n - 1)] != pos)
+        text = self.text
         for k in np.flatnonzero(maybe).tolist():
-            exact = self._in_word(int(pos[k]))
+            p = int(pos[k])
+            # a space, tab or line break on either side separates for every tokenizer
+            # (most positions asked: word and line ends)
+            if text[p] in _ASCII_SPACES or text[p - 1] in _ASCII_SPACES:
+                continue
+            exact = self._in_word(p)
             if exact is not None:
                 counts[k] = exact
 
@@ -252,7 +261,8 @@ class DocumentIndex:
         self._words = {}
         self._levels = {}
         self._fine = []
-        self.memo = {}
+        blocks = self.memo.get("block-index")  # what pages are read from, kept
+        self.memo = {} if blocks is None else {"block-index": blocks}
 
     def positions(self, level: Level) -> np.ndarray:
         """The sorted cut positions of one level in the whole document (in the

@@ -174,14 +174,14 @@ class Chunker:
 
 
 #: characters of a long document cut at once (see :meth:`Chunker.chunk_windows`); the
-#: next window starts at a restart in the first three quarters of this one
+#: next window starts at a restart in the first seven eighths of this one
 WINDOW_CHARS = 1 << 18
 
 
 class _Windows:
     """A long document cut a window at a time: each window is cut as a span of the
     document (offsets are the document's), the pieces before the last restart in its
-    first three quarters are kept, and the next window starts there; ids count
+    first seven eighths are kept, and the next window starts there; ids count
     occurrences over the whole document and neighbour links cross windows."""
 
     def __init__(self, chunker: Chunker, doc: Document, memo: dict[Any, Any]):
@@ -204,9 +204,9 @@ class _Windows:
             cut = n
             if hi < n:
                 # a piece is at most max_chars long: one that starts before the
-                # restart never looked at the window's end (nor is it one of the
-                # span's last two, which a small last piece may rebalance)
-                limit = min(lo + 3 * (hi - lo) // 4, hi - 2 * chunker.max_chars)
+                # restart never looked at the window's last eighth (nor is it one of
+                # the span's last two, which a small last piece may rebalance)
+                limit = hi - max(2 * chunker.max_chars, (hi - lo) // 8)
                 found = _restart(chunker.restarts(doc, index, span, pieces) or (), pieces,
                                  lo, limit, doc.text, chunker.tokenizer.separates)
                 if found is None:  # no restart in this window: a larger one

@@ -17,7 +17,7 @@ of the budget) allow; what was resolved is listed in ``metadata.references``.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -304,13 +304,25 @@ class LegalChunker(Chunker):
         it: each is cut on its own (clauses, definitions and references are the whole
         document's, found once)."""
         clauses, _ = self._analysis(index)
-        tops = [c.start for c in clauses if c.parent is None and span.lo <= c.start < span.hi]
-        return tops[1:-1]
+        starts, tops = self._starts(index, clauses)
+        inside = tops[bisect_left(tops, span.lo, key=lambda i: starts[i]):
+                      bisect_left(tops, span.hi, key=lambda i: starts[i])]
+        return [starts[i] for i in inside[1:-1]]
+
+    @staticmethod
+    def _starts(index: DocumentIndex, clauses: list[Clause]) -> tuple[list[int], list[int]]:
+        """Every clause's start, and the top-level clauses' indices (found once for
+        the document: its windows each ask)."""
+        found = index.memo.get("legal-starts")
+        if found is None:
+            found = index.memo["legal-starts"] = (
+                [c.start for c in clauses], [i for i, c in enumerate(clauses) if c.parent is None])
+        return found
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         text = index.text
         clauses, definitions = self._analysis(index)
-        starts = [c.start for c in clauses]
+        starts, all_tops = self._starts(index, clauses)
 
         def level_starts(depth: int) -> Positions:
             return Positions(f"clause-{depth}", lambda ix: [c.start for c in clauses
@@ -321,8 +333,8 @@ class LegalChunker(Chunker):
                              self.sentences, WORD, TOKEN), (self.sentences,))
         packer = Packer(index, policy, self.config.budget.reserve(self.references_budget))
         # the preamble and every top-level clause, each cut on its own
-        tops = [i for i, c in enumerate(clauses)
-                if c.parent is None and span.lo <= c.start < span.hi]
+        tops = all_tops[bisect_left(all_tops, span.lo, key=lambda i: starts[i]):
+                        bisect_left(all_tops, span.hi, key=lambda i: starts[i])]
         out: list[Piece] = []
         lead_end = clauses[tops[0]].start if tops else span.hi
         lead = text[span.lo:lead_end].strip()
