@@ -90,6 +90,10 @@ _SEGMENT_LINES = st.sampled_from([
     "| a | b |", "|---|---|", "<!-- comment", "still comment", "-->", "<script>", "</script>",
     "<pre>", "</pre>", "<div>", "</div>", "<?php", "?>", "<![CDATA[", "]]>", "Setext", "===",
     "---", "é accented ü", "日本語の行 😀 emoji", "# 見出し 🚀", "\t- tab item", "  # indented heading",
+    # paragraphs at column 0 (a cut may fall before one after a blank line), and what
+    # could continue across a blank line before them
+    "Paragraph text", "Another paragraph", "  indented continuation", "[ref]: /url",
+    "* star item", "+ plus item", "2) paren item", "Term", ":   definition", "<div>", "x",
 ])
 
 

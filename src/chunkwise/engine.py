@@ -210,26 +210,29 @@ class DocumentIndex:
 
     def _in_words(self, pos: np.ndarray, counts: np.ndarray, covered: np.ndarray) -> None:
         """``counts`` made exact at the positions of ``pos`` inside a word (not at a
-        unit's start) that no refined span covers."""
+        unit's start) that no refined span covers; 65,536 positions at a time (the
+        arrays of a level's positions in a long span would be copied several times)."""
         if not self.counter.additive:  # the units are the tokens
             return
         starts = self.tokens.starts
-        n = len(starts)
+        n, size = len(starts), len(self.text)
         if n == 0:
             return
-        idx = np.searchsorted(starts, self.tokens.key(pos), side="left")
-        maybe = (idx > 0) & ~covered & (pos > 0) & (pos < len(self.text))
-        maybe &= (idx == n) | (starts[np.minimum(idx, n - 1)] != pos)
         text = self.text
-        for k in np.flatnonzero(maybe).tolist():
-            p = int(pos[k])
-            # a space, tab or line break on either side separates for every tokenizer
-            # (most positions asked: word and line ends)
-            if text[p] in _ASCII_SPACES or text[p - 1] in _ASCII_SPACES:
-                continue
-            exact = self._in_word(p)
-            if exact is not None:
-                counts[k] = exact
+        for lo in range(0, len(pos), 1 << 16):
+            at = pos[lo:lo + (1 << 16)]
+            idx = np.searchsorted(starts, self.tokens.key(at), side="left")
+            maybe = (idx > 0) & ~covered[lo:lo + (1 << 16)] & (at > 0) & (at < size)
+            maybe &= (idx == n) | (starts[np.minimum(idx, n - 1)] != at)
+            ks = np.flatnonzero(maybe)
+            for k, p in zip(ks.tolist(), at[ks].tolist()):
+                # a space, tab or line break on either side separates for every
+                # tokenizer (most positions asked: word and line ends)
+                if text[p] in _ASCII_SPACES or text[p - 1] in _ASCII_SPACES:
+                    continue
+                exact = self._in_word(p)
+                if exact is not None:
+                    counts[lo + k] = exact
 
     def _in_word(self, p: int) -> int | None:
         """The exact count at ``p`` if it lies inside a word (after its first

@@ -107,8 +107,11 @@ _HTML_CLOSE = (re.compile(r"</(?:script|pre|style|textarea)>", re.I), re.compile
 
 def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
     """``[lo, hi)`` spans covering ``text`` that parse as they do in place: each
-    (past ``size`` characters) ends before a line ``# ...`` at column 0 after a blank
-    line, outside a fenced code block or an HTML block that runs past blank lines."""
+    (past ``size`` characters) ends before a line ``# ...`` or a line starting with a
+    letter, at column 0 after a blank line (a new top-level block: nothing before it
+    continues past a blank line but a fence, an HTML block, or a list item's
+    indented lines), outside a fenced code block or an HTML block that runs past
+    blank lines."""
     if len(text) <= size:
         return [(0, len(text))]
     out, lo, pos = [], 0, 0
@@ -128,7 +131,7 @@ def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
             if html.search(line):
                 html = None
         else:
-            if blank and pos - lo >= size and _ATX.match(line):
+            if blank and pos - lo >= size and (_ATX.match(line) or line[:1].isalpha()):
                 out.append((lo, pos))
                 lo = pos
             if m := _FENCE_OPEN.match(line):

@@ -197,8 +197,9 @@ class _Windows:
         held: Chunk | None = None
         while lo < n:
             hi = min(n, lo + size)
-            if index is None:
-                index = DocumentIndex(doc, chunker.tokenizer, window=(lo, hi), memo=self.memo)
+            if index is None:  # (the whole document: its text is not copied)
+                index = DocumentIndex(doc, chunker.tokenizer, memo=self.memo,
+                                      window=None if (lo, hi) == (0, n) else (lo, hi))
             span = Span(lo, hi)
             pieces = chunker.split(doc, index, span)
             cut = n
@@ -210,7 +211,7 @@ class _Windows:
                 found = _restart(chunker.restarts(doc, index, span, pieces) or (), pieces,
                                  lo, limit, doc.text, chunker.tokenizer.separates)
                 if found is None:  # no restart in this window: a larger one
-                    size *= 2
+                    size *= 4
                     index = None
                     continue
                 cut, keep = found
