@@ -256,3 +256,29 @@ def test_words_listed_in_windows_give_the_same_tokens(parts, window):
     exact = len(whole._tok.encode(text, add_special_tokens=False).ids)  # type: ignore[attr-defined]
     assert windowed.count(text) == whole.count(text) == exact
     assert np.array_equal(whole.token_starts(text), windowed.token_starts(text))
+
+
+# -- kitoken counts the words a corpus has not shown before ---------------------------
+
+_ASCII_WORDS = st.lists(st.one_of(
+    st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7e), min_size=1,
+            max_size=30),
+    st.sampled_from(["[UNK]", "x[SEP]y", "[CLS]a", "[MASK].", "[PAD]", "x" * 101, "\x1c", "a\x1fb",
+                     "\U00012544", "0A\U00012544", "ab\u0378cd", "naïve", "日本語"])),
+    min_size=1, max_size=40).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_ASCII_WORDS)
+def test_kitoken_counts_equal_the_tokenizer_and_offsets_come_when_cut(text):
+    """ASCII words are counted by kitoken (offsets from tokenizers only when a cut needs
+    them); words with an added token ("[UNK]" is one token to tokenizers) or with
+    characters outside ASCII (kitoken drops some it takes for unassigned) by tokenizers."""
+    ref = _reference()
+    tok = HFTokenizer(Tokenizer.from_str(ref.to_str()), name="fresh")
+    assert tok._kit is not None  # type: ignore[attr-defined]
+    enc = ref.encode(text, add_special_tokens=False)
+    assert tok.count(text) == len(enc.ids)
+    assert int(tok.tokenize(text).cum[-1]) == len(enc.ids)
+    assert list(tok.token_starts(text)) == sorted(o[0] for o in enc.offsets)
+    assert tok.count(text) == len(enc.ids)  # again, from the cache with offsets filled in
