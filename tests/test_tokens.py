@@ -276,7 +276,7 @@ def test_kitoken_counts_equal_the_tokenizer_and_offsets_come_when_cut(text):
     characters outside ASCII (kitoken drops some it takes for unassigned) by tokenizers."""
     ref = _reference()
     tok = HFTokenizer(Tokenizer.from_str(ref.to_str()), name="fresh")
-    assert tok._kit is not None  # type: ignore[attr-defined]
+    assert tok._kit is not None
     enc = ref.encode(text, add_special_tokens=False)
     assert tok.count(text) == len(enc.ids)
     assert int(tok.tokenize(text).cum[-1]) == len(enc.ids)

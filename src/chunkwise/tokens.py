@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,7 @@ class HFTokenizer(TokenCounter):
         self._word_ids: dict[str, int] = {}
         self._reset_cache()
         self._kit = _kitoken(tokenizer) if self.additive else None
+        self._piece_lengths = _piece_lengths(tokenizer) if self._kit is not None else None
 
     @staticmethod
     def separates(ch: str) -> bool:
@@ -225,12 +227,37 @@ class HFTokenizer(TokenCounter):
         index.update(zip(missing, range(first, first + len(missing))))
         self._words.extend(missing)
         if plain:
-            self._word_count.extend(np.fromiter(map(len, kit.encode_all(plain, False)),
-                                                dtype=np.int64, count=len(plain)))
-            self._word_ptr.extend(np.full(len(plain), -1, dtype=np.int64))
+            self._add_plain(plain, kit.encode_all(plain, False))
         if len(missing) > len(plain):
             self._encode_offsets(missing[len(plain):])
         return np.fromiter(map(index.__getitem__, words), dtype=np.int64, count=len(words))
+
+    def _add_plain(self, words: list[str], encoded: list[list[int]]) -> None:
+        """New ASCII words' counts from kitoken's ids, and their token offsets from the
+        pieces' lengths where a WordPiece vocabulary gives them (a word with an
+        ``[UNK]`` or a control character gets its offsets from tokenizers when a cut
+        needs them)."""
+        counts = np.fromiter(map(len, encoded), dtype=np.int64, count=len(words))
+        self._word_count.extend(counts)
+        lengths = self._piece_lengths
+        if lengths is None:
+            self._word_ptr.extend(np.full(len(words), -1, dtype=np.int64))
+            return
+        flat = np.fromiter(chain.from_iterable(encoded), dtype=np.int64, count=int(counts.sum()))
+        if not len(flat):  # words of no token (control characters BERT deletes)
+            self._word_ptr.extend(np.full(len(words), self._word_rel.size, dtype=np.int64))
+            return
+        sizes = lengths[flat]
+        before = np.cumsum(sizes) - sizes  # characters before each token, all words
+        first = np.cumsum(counts) - counts  # each word's first token
+        rel = before - np.repeat(before[np.minimum(first, len(before) - 1)], counts)
+        ptr = first + self._word_rel.size
+        seen = np.concatenate([[0], np.cumsum(sizes < 0)])
+        ptr[seen[first + counts] > seen[first]] = -1  # an [UNK] inside: offsets unknown
+        # a control character (BERT deletes it) shifts the offsets after it
+        ptr[np.fromiter((not w.isprintable() for w in words), dtype=bool, count=len(words))] = -1
+        self._word_rel.extend(rel)
+        self._word_ptr.extend(ptr)
 
     def _encode_offsets(self, words: list[str], ids: np.ndarray | None = None) -> None:
         """The words' counts and token offsets by ``tokenizers``: appended for new
@@ -260,7 +287,8 @@ class HFTokenizer(TokenCounter):
         # sent to another process without its word cache (rebuilt there as it is used;
         # arrays shipped by Ray come back read-only, and the cache can be large)
         state = self.__dict__.copy()
-        for name in ("_word_ids", "_words", "_word_count", "_word_ptr", "_word_rel", "_kit"):
+        for name in ("_word_ids", "_words", "_word_count", "_word_ptr", "_word_rel", "_kit",
+                     "_piece_lengths"):
             state.pop(name, None)
         return state
 
@@ -268,6 +296,7 @@ class HFTokenizer(TokenCounter):
         self.__dict__.update(state)
         self._reset_cache()
         self._kit = _kitoken(self._tok) if self.additive else None
+        self._piece_lengths = _piece_lengths(self._tok) if self._kit is not None else None
 
     def _reset_cache(self) -> None:
         self._word_ids = {}
@@ -375,6 +404,42 @@ def _kitoken(tokenizer: Any) -> tuple[Any, re.Pattern[str] | None] | None:
         return None
     specials = re.compile("|".join(map(re.escape, added))) if added else None
     return kit, specials
+
+
+def _piece_lengths(tokenizer: Any) -> np.ndarray | None:
+    """Per token id, the characters it stands for in a printable ASCII word (its
+    text, less the ``##`` of a word piece; -1 for the unknown token, which stands
+    for a whole piece of the word), for a WordPiece model whose normaliser keeps such
+    a word's length (BERT's: lower-casing); None for any other model. Checked
+    against tokenizers' own offsets on :data:`_KITOKEN_PROBE` before use."""
+    try:
+        spec = json.loads(tokenizer.to_str())
+    except Exception:
+        return None
+    model, norm = spec.get("model") or {}, spec.get("normalizer") or {}
+    prefix = model.get("continuing_subword_prefix")
+    if model.get("type") != "WordPiece" or not prefix or norm.get("type") != "BertNormalizer" \
+            or (spec.get("pre_tokenizer") or {}).get("type") != "BertPreTokenizer":
+        return None
+    vocab: dict[str, int] = model.get("vocab") or {}
+    lengths = np.full(max(vocab.values(), default=-1) + 1, -1, dtype=np.int64)
+    for token, i in vocab.items():
+        lengths[i] = len(token) - len(prefix) if token.startswith(prefix) and \
+            len(token) > len(prefix) else len(token)
+    unk = vocab.get(model.get("unk_token", ""))
+    if unk is not None:
+        lengths[unk] = -1
+    for added in tokenizer.get_added_tokens_decoder():
+        if added < len(lengths):
+            lengths[added] = -1
+    probe = [w for w in _KITOKEN_PROBE if w.isascii() and w.isprintable()]
+    for word, enc in zip(probe, tokenizer.encode_batch(probe, add_special_tokens=False)):
+        sizes = lengths[np.asarray(enc.ids, dtype=np.int64)]
+        if (sizes < 0).any():
+            continue
+        if [o[0] for o in enc.offsets] != (np.cumsum(sizes) - sizes).tolist():
+            return None
+    return lengths
 
 
 class _Growable:
