@@ -433,7 +433,7 @@ def _piece_lengths(tokenizer: Any) -> np.ndarray | None:
         if added < len(lengths):
             lengths[added] = -1
     probe = [w for w in _KITOKEN_PROBE if w.isascii() and w.isprintable()]
-    for word, enc in zip(probe, tokenizer.encode_batch(probe, add_special_tokens=False)):
+    for enc in tokenizer.encode_batch(probe, add_special_tokens=False):
         sizes = lengths[np.asarray(enc.ids, dtype=np.int64)]
         if (sizes < 0).any():
             continue
