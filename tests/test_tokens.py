@@ -276,9 +276,22 @@ def test_kitoken_counts_equal_the_tokenizer_and_offsets_come_when_cut(text):
     characters outside ASCII (kitoken drops some it takes for unassigned) by tokenizers."""
     ref = _reference()
     tok = HFTokenizer(Tokenizer.from_str(ref.to_str()), name="fresh")
-    assert tok._kit is not None
+    tok.KITOKEN_WORDS = 1  # loaded for the first unseen word
     enc = ref.encode(text, add_special_tokens=False)
     assert tok.count(text) == len(enc.ids)
     assert int(tok.tokenize(text).cum[-1]) == len(enc.ids)
+    assert tok._kit is not None and tok._piece_lengths is not None
     assert list(tok.token_starts(text)) == sorted(o[0] for o in enc.offsets)
     assert tok.count(text) == len(enc.ids)  # again, from the cache with offsets filled in
+
+
+def test_kitoken_is_loaded_only_for_a_batch_of_many_unseen_words():
+    """Its compiled tables take ~40 MB: a few files or a query never load it."""
+    ref = _reference()
+    tok = HFTokenizer(Tokenizer.from_str(ref.to_str()), name="fresh")
+    few = "Retention: seven years for lost-time accident reports."
+    assert tok.count(few) == len(ref.encode(few, add_special_tokens=False).ids)
+    assert tok._kit is None
+    many = " ".join(f"word{i}x" for i in range(3000))
+    assert tok.count(many) == len(ref.encode(many, add_special_tokens=False).ids)
+    assert tok._kit is not None

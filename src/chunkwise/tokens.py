@@ -137,8 +137,7 @@ class HFTokenizer(TokenCounter):
         # and (once a cut needs them) its token offsets
         self._word_ids: dict[str, int] = {}
         self._reset_cache()
-        self._kit = _kitoken(tokenizer) if self.additive else None
-        self._piece_lengths = _piece_lengths(tokenizer) if self._kit is not None else None
+        self._load_kitoken(later=True)
 
     @staticmethod
     def separates(ch: str) -> bool:
@@ -212,6 +211,8 @@ class HFTokenizer(TokenCounter):
             self._reset_cache()
             missing = list(set(words))
         plain: list[str] = []
+        if not self._kit_tried and len(missing) >= self.KITOKEN_WORDS:
+            self._load_kitoken()
         if self._kit is not None:
             # ASCII words without an added token ("[UNK]" in a text is one token to
             # tokenizers, not to kitoken) are counted by kitoken, offsets left for
@@ -295,8 +296,20 @@ class HFTokenizer(TokenCounter):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._reset_cache()
-        self._kit = _kitoken(self._tok) if self.additive else None
-        self._piece_lengths = _piece_lengths(self._tok) if self._kit is not None else None
+        self._load_kitoken(later=True)
+
+    #: unseen words in one batch from which kitoken is loaded (its compiled tables
+    #: take ~40 MB: a few files or a query are encoded by tokenizers alone)
+    KITOKEN_WORDS = 2048
+
+    def _load_kitoken(self, later: bool = False) -> None:
+        """kitoken and the pieces' lengths, or (``later``) nothing yet."""
+        self._kit_tried = later is False or not self.additive
+        self._kit: tuple[Any, re.Pattern[str] | None] | None = None
+        self._piece_lengths: np.ndarray | None = None
+        if self._kit_tried and self.additive:
+            self._kit = _kitoken(self._tok)
+            self._piece_lengths = _piece_lengths(self._tok) if self._kit is not None else None
 
     def _reset_cache(self) -> None:
         self._word_ids = {}
