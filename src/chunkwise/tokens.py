@@ -211,7 +211,7 @@ class HFTokenizer(TokenCounter):
             self._reset_cache()
             missing = list(set(words))
         plain: list[str] = []
-        if not self._kit_tried and len(missing) >= self.KITOKEN_WORDS:
+        if not self._kit_tried and len(index) + len(missing) >= self.KITOKEN_WORDS:
             self._load_kitoken()
         if self._kit is not None:
             # ASCII words without an added token ("[UNK]" in a text is one token to
@@ -298,9 +298,9 @@ class HFTokenizer(TokenCounter):
         self._reset_cache()
         self._load_kitoken(later=True)
 
-    #: unseen words in one batch from which kitoken is loaded (its compiled tables
-    #: take ~40 MB: a few files or a query are encoded by tokenizers alone)
-    KITOKEN_WORDS = 2048
+    #: distinct words seen from which kitoken is loaded (its compiled tables take
+    #: ~36 MB: a few files or a query are encoded by tokenizers alone)
+    KITOKEN_WORDS = 16_384
 
     def _load_kitoken(self, later: bool = False) -> None:
         """kitoken and the pieces' lengths, or (``later``) nothing yet."""
