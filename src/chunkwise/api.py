@@ -482,7 +482,7 @@ class Index:
 
     def search(self, query: str, k: int = 5, *, retriever: str = "hybrid",
                expand: bool = False, filter: Filter | Mapping[str, Any] | None = None,
-               ) -> list[Any]:
+               include_boilerplate: bool = False) -> list[Any]:
         """The ``k`` best chunks for ``query`` (:class:`~chunkwise.index.Hit`: ``score``
         and ``row``, every field of the chunk), ranked by ``retriever`` (``dense``: the
         store's own nearest-neighbour search; ``bm25``; ``hybrid``); ``expand``: a
@@ -490,7 +490,12 @@ class Index:
 
         ``filter``: only chunks it matches, e.g. ``{"path": "guide/", "kind": "table",
         "page": [3, 7], "metadata": {"team": "docs"}}`` (see :mod:`chunkwise.filters`;
-        an absolute path is taken relative to the index's root)."""
+        an absolute path is taken relative to the index's root).
+
+        Chunks made of text repeated in many of the index's documents (a licence
+        header, a footer: :mod:`chunkwise.boilerplate`) are not ranked unless
+        ``include_boilerplate``; then those among the hits have
+        ``metadata.boilerplate`` set."""
         from .embed import get_embedder
         from .retrieval import search
 
@@ -505,7 +510,7 @@ class Index:
         where = self.filter(filter)
         model = get_embedder(config["embedder"], cache=False)  # the one it was built with
         return search(self.store, query, model, k=k, retriever=retriever, expand=expand,
-                      where=where)
+                      where=where, include_boilerplate=include_boilerplate)
 
     def filter(self, value: Filter | Mapping[str, Any] | None) -> Filter | None:
         """A filter in this index's terms: its written form read (a ConfigError names

@@ -100,6 +100,7 @@ class DocumentIndex:
         # spans whose every token start is known (where a cut had to fall inside a
         # word), sorted and disjoint: start, end, token starts, tokens before the start
         self._fine: list[tuple[int, int, np.ndarray, int]] = []
+        self._fine_lo: list[int] = []  # where each refined span starts
         #: per-document results a strategy computes once (semantic cuts, a parse tree);
         #: the windows of one document share it
         self.memo: dict[Any, Any] = {} if memo is None else memo
@@ -145,8 +146,8 @@ class DocumentIndex:
             found = self.token_starts
         else:
             found = self._refine(lo, hi)
-        a = int(np.searchsorted(found, lo, side="right"))
-        b = int(np.searchsorted(found, hi, side="left"))
+        a = int(found.searchsorted(lo, side="right"))
+        b = int(found.searchsorted(hi, side="left"))
         return found[a:b]
 
     def _refine(self, lo: int, hi: int) -> np.ndarray:
@@ -170,6 +171,7 @@ class DocumentIndex:
         keep.append((lo, hi, starts, int(self.tokens.before(lo))))
         keep.sort(key=lambda s: s[0])
         self._fine = keep
+        self._fine_lo = [s[0] for s in keep]
         return starts
 
     def before(self, positions: Any) -> Any:
@@ -179,16 +181,10 @@ class DocumentIndex:
         (a sentence end in ``Foo.bar``), the word's own tokens are counted up to the
         position. (Were a word counted whole there, a count would depend on which
         spans happened to be refined before it is asked.)"""
+        if not isinstance(positions, np.ndarray) or positions.ndim == 0:
+            return self._before_one(int(positions))
         counts = self.tokens.before(positions)
         fine = self._fine
-        if np.ndim(positions) == 0:
-            p = int(positions)
-            if fine:
-                i = bisect_right([s[0] for s in fine], p) - 1
-                if i >= 0 and p < fine[i][1]:
-                    return fine[i][3] + int(np.searchsorted(fine[i][2], p, side="left"))
-            exact = self._in_word(p)
-            return int(counts) if exact is None else exact
         # 64-bit like every position array: the units may be 32-bit, and numpy
         # searches a 32-bit array for a Python int by first copying all of it
         counts = np.asarray(counts, dtype=np.int64)
@@ -203,10 +199,36 @@ class DocumentIndex:
                     continue
                 inside = (pos > lo) & (pos < hi)
                 if inside.any():
-                    counts[inside] = base + np.searchsorted(starts, pos[inside], side="left")
+                    counts[inside] = base + starts.searchsorted(pos[inside], side="left")
                     covered |= inside
         self._in_words(pos, counts, covered)
         return counts
+
+    def _before_one(self, p: int) -> int:
+        """:meth:`before` at one position (the packer asks ~5 times a piece)."""
+        fine = self._fine
+        if fine:
+            i = bisect_right(self._fine_lo, p) - 1
+            if i >= 0 and p < fine[i][1]:
+                return fine[i][3] + int(fine[i][2].searchsorted(p, side="left"))
+        tokens = self.tokens
+        starts = tokens.starts
+        i = int(starts.searchsorted(tokens.key(p), side="left"))
+        if i < len(starts) and starts[i] == p:  # a unit starts there
+            return int(tokens.cum[i])
+        text, sep = self.text, self.counter.separates
+        if (i == 0 or not self.counter.additive or p <= 0 or p >= len(text)
+                or sep(text[p]) or sep(text[p - 1])):
+            return int(tokens.cum[i])
+        # inside the word that starts at starts[i - 1]: its own tokens up to p
+        start = int(starts[i - 1])
+        inner = self._words.get(start)
+        if inner is None:
+            end = p
+            while end < len(text) and not sep(text[end]):
+                end += 1
+            inner = self._words[start] = self.counter.token_starts(text[start:end])
+        return int(tokens.cum[i - 1]) + int(inner.searchsorted(p - start, side="left"))
 
     def _in_words(self, pos: np.ndarray, counts: np.ndarray, covered: np.ndarray) -> None:
         """``counts`` made exact at the positions of ``pos`` inside a word (not at a
@@ -221,7 +243,7 @@ class DocumentIndex:
         text = self.text
         for lo in range(0, len(pos), 1 << 16):
             at = pos[lo:lo + (1 << 16)]
-            idx = np.searchsorted(starts, self.tokens.key(at), side="left")
+            idx = starts.searchsorted(self.tokens.key(at), side="left")
             maybe = (idx > 0) & ~covered[lo:lo + (1 << 16)] & (at > 0) & (at < size)
             maybe &= (idx == n) | (starts[np.minimum(idx, n - 1)] != at)
             ks = np.flatnonzero(maybe)
@@ -242,7 +264,7 @@ class DocumentIndex:
                 or sep(text[p - 1]):
             return None
         tokens = self.tokens
-        u = int(np.searchsorted(tokens.starts, tokens.key(p), side="right")) - 1
+        u = int(tokens.starts.searchsorted(tokens.key(p), side="right")) - 1
         if u < 0:
             return None
         start = int(tokens.starts[u])
@@ -254,7 +276,7 @@ class DocumentIndex:
             while end < len(text) and not sep(text[end]):
                 end += 1
             inner = self._words[start] = self.counter.token_starts(text[start:end])
-        return int(tokens.cum[u]) + int(np.searchsorted(inner, p - start, side="left"))
+        return int(tokens.cum[u]) + int(inner.searchsorted(p - start, side="left"))
 
     def release(self) -> None:
         """Drops the token units, level positions and memo (several arrays the size of
@@ -264,6 +286,7 @@ class DocumentIndex:
         self._words = {}
         self._levels = {}
         self._fine = []
+        self._fine_lo = []
         blocks = self.memo.get("block-index")  # what pages are read from, kept
         self.memo = {} if blocks is None else {"block-index": blocks}
 
@@ -290,7 +313,7 @@ class DocumentIndex:
             start = max(0, lo - _LOOK_BEHIND)
             found = np.asarray(level.positions(_view(self.text[start:hi])),
                                dtype=np.int64) + start
-            return found[np.searchsorted(found, lo, side="left"):]
+            return found[found.searchsorted(lo, side="left"):]
         if type(level) in (Paragraphs, Sentences):
             return np.asarray(level.positions(_view(self.text[lo:hi])), dtype=np.int64) + lo
         if isinstance(level, TokenLevel):
@@ -300,8 +323,8 @@ class DocumentIndex:
         if whole is None:
             whole = np.asarray(level.positions(self), dtype=np.int64)
             self.memo[key] = whole
-        a = int(np.searchsorted(whole, lo, side="left"))
-        b = int(np.searchsorted(whole, hi, side="right"))
+        a = int(whole.searchsorted(lo, side="left"))
+        b = int(whole.searchsorted(hi, side="right"))
         return whole[a:b]
 
     def skip_space(self, pos: int, hi: int) -> int:
@@ -540,9 +563,9 @@ class Packer:
         total = int(index.before(b.end))
         starts, cum = tokens.starts, tokens.cum
         count = cum.dtype.type  # searched in the array's own type (no copy of it)
-        k = int(np.searchsorted(cum, count(total - (self.min_size - ctx_tokens)),
+        k = int(cum.searchsorted(count(total - (self.min_size - ctx_tokens)),
                                 side="right")) - 1
-        j = int(np.searchsorted(cum, count(total - (self.limit - ctx_tokens)), side="left"))
+        j = int(cum.searchsorted(count(total - (self.limit - ctx_tokens)), side="left"))
         if self.min_size <= ctx_tokens or k < 0:
             return [a, b]
         cap = int(starts[k]) if k < len(starts) else b.end
@@ -573,8 +596,8 @@ class Packer:
     # -- internals --------------------------------------------------------------
 
     def restrict(self, positions: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-        a = np.searchsorted(positions, lo, side="right")
-        b = np.searchsorted(positions, hi, side="left")
+        a = positions.searchsorted(lo, side="right")
+        b = positions.searchsorted(hi, side="left")
         pos = np.append(positions[a:b], hi)
         return pos, self.index.before(pos)
 
@@ -603,11 +626,11 @@ class Packer:
         while budget >= 1:
             end = None
             for pos, cpos in levels:
-                first = int(np.searchsorted(pos, floor, side="right"))
-                last = min(int(np.searchsorted(cpos, base + budget, side="right")),
-                           int(np.searchsorted(pos, char_end, side="right"))) - 1
+                first = int(pos.searchsorted(floor, side="right"))
+                last = min(int(cpos.searchsorted(base + budget, side="right")),
+                           int(pos.searchsorted(char_end, side="right"))) - 1
                 if self.min_size and last >= first and int(pos[last]) != hi:
-                    first = max(first, int(np.searchsorted(cpos, small, side="left")))
+                    first = max(first, int(cpos.searchsorted(small, side="left")))
                 if last >= first:
                     end = int(pos[last])
                     break
@@ -674,8 +697,8 @@ class Packer:
         c_end = int(index.before(end))
         best = end
         for pos, cpos in overlap_levels:
-            i = max(int(np.searchsorted(cpos, c_end - self.overlap, side="left")),
-                    int(np.searchsorted(pos, start, side="right")))
+            i = max(int(cpos.searchsorted(c_end - self.overlap, side="left")),
+                    int(pos.searchsorted(start, side="right")))
             while i < len(pos) and pos[i] < end:
                 p = int(pos[i])
                 first = index.skip_space(p, end)

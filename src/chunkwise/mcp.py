@@ -42,11 +42,14 @@ def create_server(uri: str) -> Any:
 
     @server.tool()
     def search(query: str, k: int = 5, retriever: str = "hybrid",
-               filter: dict[str, Any] | None = None) -> dict[str, Any]:
+               filter: dict[str, Any] | None = None,
+               include_boilerplate: bool = False) -> dict[str, Any]:
         """Search the indexed documents: the k best passages for the query, each with
         its document, character span, heading trail, text and score. filter narrows
         them: path (a folder like 'guide/' or a glob like '**/*.md'), kind (prose,
-        table, code, ...), strategy, page (3 or [3, 7]), metadata ({key: value})."""
+        table, code, ...), strategy, page (3 or [3, 7]), metadata ({key: value}).
+        Passages repeated across many documents (licence headers, footers) are left
+        out unless include_boilerplate."""
         if isinstance(k, bool) or not 1 <= k <= 100:
             raise ToolError(f"k must be between 1 and 100, got {k}")
         try:
@@ -57,7 +60,8 @@ def create_server(uri: str) -> Any:
             at = ".".join(str(p) for p in first["loc"] if not isinstance(p, int))
             raise ToolError(f"filter.{at}: {first['msg']}") from None
         try:
-            return {"hits": searcher.search(query, k, retriever, filter=where)}
+            return {"hits": searcher.search(query, k, retriever, filter=where,
+                                            include_boilerplate=include_boilerplate)}
         except ChunkwiseError as exc:
             raise ToolError(str(exc)) from None
 

@@ -146,11 +146,23 @@ class RowSearch:
         self.rows = rows
         self.vectors = vectors
         self.embedder = embedder
-        self._retrievers: dict[tuple[str, bool], tuple[Retriever, list[int]]] = {}
-        self._allowed: dict[tuple[Filter, bool], np.ndarray] = {}
+        self._retrievers: dict[tuple[str, bool, bool], tuple[Retriever, list[int]]] = {}
+        self._allowed: dict[tuple[Filter, bool, bool], np.ndarray] = {}
+        self._boilerplate: set[str] | None = None
 
-    def _retriever(self, kind: str, leaves_only: bool) -> tuple[Retriever, list[int]]:
-        key = (kind, leaves_only)
+    @property
+    def boilerplate(self) -> set[str]:
+        """The ids of the rows that are boilerplate (:mod:`chunkwise.boilerplate`),
+        found once."""
+        if self._boilerplate is None:
+            from .boilerplate import row_boilerplate_ids
+
+            self._boilerplate = row_boilerplate_ids(self.rows)
+        return self._boilerplate
+
+    def _retriever(self, kind: str, leaves_only: bool, boilerplate: bool = True,
+                   ) -> tuple[Retriever, list[int]]:
+        key = (kind, leaves_only, boilerplate)
         if key not in self._retrievers:
             which = list(range(len(self.rows)))
             if leaves_only:
@@ -158,6 +170,8 @@ class RowSearch:
                 if not parents:
                     raise ConfigError("expand needs a hierarchical index (chunks with parents)")
                 which = [i for i in which if self.rows[i]["id"] not in parents]
+            if not boilerplate and self.boilerplate:
+                which = [i for i in which if self.rows[i]["id"] not in self.boilerplate]
             rows = [self.rows[i] for i in which]
             retr = Retriever([r["embed_text"] for r in rows], [r["doc_id"] for r in rows],
                              kind=kind, embedder=self.embedder, vectors=self.vectors[which])
@@ -165,27 +179,32 @@ class RowSearch:
         return self._retrievers[key]
 
     def search(self, query: str, k: int, retriever: str = "hybrid",
-               expand: bool = False, where: Filter | None = None) -> list[Hit]:
+               expand: bool = False, where: Filter | None = None,
+               include_boilerplate: bool = False) -> list[Hit]:
         """The ``k`` best rows for ``query``; ``expand``: rank the smallest chunks and
         return their parents, each once, in the order of their best child. ``where``:
         only rows it matches are ranked (with ``expand``, the small chunks), and
-        hybrid's z-scores are taken over those rows."""
+        hybrid's z-scores are taken over those rows. Boilerplate rows are not ranked
+        unless ``include_boilerplate`` (then a hit that is one has
+        ``metadata.boilerplate`` set)."""
         if not self.rows:
             return []
-        retr, which = self._retriever(retriever, expand)
+        retr, which = self._retriever(retriever, expand, include_boilerplate)
         if not which:
             return []
         if not where:  # scored once (the query embedded once), ranked as rank() does
             scores = retr.scores([query])[0]
             order = retr._top(scores[None, :], [""], len(which) if expand else k)[0]
         else:
-            allowed = self._allowed_rows(where, expand, which)
+            allowed = self._allowed_rows(where, expand, which, include_boilerplate)
             scores = np.full(len(which), -np.inf, dtype=np.float32)
             if len(allowed):
                 scores[allowed] = retr.scores([query], allowed)[0]
             depth = len(allowed) if expand else min(k, len(allowed))
             order = [int(i) for i in allowed[np.argsort(-scores[allowed], kind="stable")][:depth]]
         hits = [Hit(float(scores[i]), self.rows[which[i]]) for i in order]
+        if include_boilerplate:
+            hits = self.marked(hits)
         if not expand:
             return hits
         by_id = {r["id"]: r for r in self.rows}
@@ -200,9 +219,17 @@ class RowSearch:
                 break
         return out
 
-    def _allowed_rows(self, where: Filter, leaves_only: bool, which: list[int]) -> np.ndarray:
+    def marked(self, hits: list[Hit]) -> list[Hit]:
+        """The hits, those that are boilerplate with ``metadata.boilerplate`` set."""
+        from .boilerplate import marked
+
+        flagged = self.boilerplate
+        return [Hit(h.score, marked(h.row)) if h.row["id"] in flagged else h for h in hits]
+
+    def _allowed_rows(self, where: Filter, leaves_only: bool, which: list[int],
+                      boilerplate: bool = True) -> np.ndarray:
         """Positions (in ``which``) of the rows ``where`` matches, kept per filter."""
-        key = (where, leaves_only)
+        key = (where, leaves_only, boilerplate)
         if key not in self._allowed:
             if len(self._allowed) >= 256:
                 self._allowed.clear()
@@ -213,7 +240,7 @@ class RowSearch:
 
 def search(store: Store, query: str, embedder: Any, *, k: int = 5,
            retriever: str = "hybrid", expand: bool = False,
-           where: Filter | None = None) -> list[Hit]:
+           where: Filter | None = None, include_boilerplate: bool = False) -> list[Hit]:
     """The ``k`` best chunks for ``query``. ``dense``: the store's own
     nearest-neighbour search by cosine similarity (the ranking of the evaluation's
     dense retriever, without loading the index). ``bm25`` and ``hybrid``: the
@@ -221,16 +248,42 @@ def search(store: Store, query: str, embedder: Any, *, k: int = 5,
     the stored vectors. ``expand`` (a hierarchical index): rank the smallest
     chunks, return their parents, each once, in the order of their best child.
     ``where``: only chunks it matches (:class:`~chunkwise.filters.Filter`; dense
-    pushes what the store can test into its own search)."""
+    pushes what the store can test into its own search). Chunks that are
+    boilerplate across the index's documents (:mod:`chunkwise.boilerplate`: found
+    from the rows' texts at each search) are not ranked unless
+    ``include_boilerplate``, which marks them ``metadata.boilerplate``."""
     if retriever not in RETRIEVERS:
         raise ConfigError(f"unknown retriever {retriever!r} (expected {', '.join(RETRIEVERS)})")
     if retriever == "dense" and not expand:
-        return filtered_search(store, np.asarray(embedder.embed([query]), dtype=np.float32)[0],
-                               k, where)
+        from .boilerplate import boilerplate_ids
+
+        vector = np.asarray(embedder.embed([query]), dtype=np.float32)[0]
+        return dense_search(store, vector, k, where, boilerplate_ids(store.texts()),
+                            include_boilerplate)
     rows, vectors = store.rows()
-    return RowSearch(rows, vectors, embedder).search(query, k, retriever, expand, where)
+    return RowSearch(rows, vectors, embedder).search(query, k, retriever, expand, where,
+                                                     include_boilerplate)
+
+
+def dense_search(store: Store, vector: np.ndarray, k: int, where: Filter | None,
+                 boilerplate: set[str], include_boilerplate: bool = False) -> list[Hit]:
+    """The store's own nearest-neighbour search, the ``boilerplate`` ids left out
+    (asked for more while they took places) or, with ``include_boilerplate``, marked."""
+    from .boilerplate import marked
+
+    if include_boilerplate or not boilerplate:
+        hits = filtered_search(store, vector, k, where)
+        return [Hit(h.score, marked(h.row)) if h.row["id"] in boilerplate else h for h in hits]
+    fetch = k
+    while True:
+        found = filtered_search(store, vector, fetch, where)
+        kept = [h for h in found if h.row["id"] not in boilerplate]
+        if len(kept) >= k or len(found) < fetch:
+            return kept[:k]
+        fetch *= 4
 
 
 def search_rows(rows: list[dict[str, Any]], vectors: np.ndarray, query: str, embedder: Any,
-                *, k: int, retriever: str) -> list[Hit]:
-    return RowSearch(rows, vectors, embedder).search(query, k, retriever)
+                *, k: int, retriever: str, include_boilerplate: bool = False) -> list[Hit]:
+    return RowSearch(rows, vectors, embedder).search(query, k, retriever,
+                                                     include_boilerplate=include_boilerplate)

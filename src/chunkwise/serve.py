@@ -10,7 +10,7 @@ snapshot it has, so no answer mixes a half-done run with the old index.
 
 Endpoints (OpenAPI schema at ``/openapi.json``, pages at ``/docs``):
 
-- ``POST /search`` ``{query, k, retriever, filter, expand}`` -> ranked hits with ``id``,
+- ``POST /search`` ``{query, k, retriever, filter, expand, include_boilerplate}`` -> ranked hits with ``id``,
   ``doc_id``, ``source``, ``start``, ``end``, ``page``, ``headings``, ``kind``,
   ``text``, ``score``;
 - ``GET /documents/{doc_id}`` -> the document's text (read from its file, when
@@ -42,8 +42,7 @@ if TYPE_CHECKING:
 
 from .api import Index, index_filter, read_text
 from .errors import ChunkwiseError, ConfigError, InputError
-from .index.store import filtered_search
-from .retrieval import RETRIEVERS, RowSearch
+from .retrieval import RETRIEVERS, RowSearch, dense_search
 
 #: the fields of a hit in an answer (every row field but the stored hash and vector)
 HIT_FIELDS = ("id", "doc_id", "source", "start", "end", "page", "headings", "kind", "text",
@@ -76,6 +75,8 @@ class SearchRequest(BaseModel):
     retriever: Literal["dense", "bm25", "hybrid"] = "hybrid"
     filter: SearchFilter | None = None
     expand: bool = False
+    #: rank chunks that are boilerplate across the index's documents too
+    include_boilerplate: bool = False
 
 
 class Searcher:
@@ -125,9 +126,11 @@ class Searcher:
             return self._rows
 
     def search(self, query: str, k: int = 5, retriever: str = "hybrid",
-               expand: bool = False, filter: Any = None) -> list[dict[str, Any]]:
+               expand: bool = False, filter: Any = None,
+               include_boilerplate: bool = False) -> list[dict[str, Any]]:
         """Ranked hits as JSON objects; ``filter``: a :class:`~chunkwise.filters.Filter`
-        or its written form."""
+        or its written form; boilerplate chunks left out unless ``include_boilerplate``
+        (:mod:`chunkwise.boilerplate`)."""
         import numpy as np
 
         if not query.strip():
@@ -141,9 +144,11 @@ class Searcher:
             try:
                 if retriever == "dense" and not expand:
                     vector = np.asarray(self.embedder.embed([query]), dtype=np.float32)[0]
-                    hits = filtered_search(self.index.store, vector, k, where)
+                    hits = dense_search(self.index.store, vector, k, where,
+                                        self.rows().boilerplate, include_boilerplate)
                 else:
-                    hits = self.rows().search(query, k, retriever, expand, where)
+                    hits = self.rows().search(query, k, retriever, expand, where,
+                                              include_boilerplate)
                 break
             except ChunkwiseError:
                 raise
@@ -270,7 +275,8 @@ def _add_routes(app: FastAPI, searcher: Searcher) -> None:
     @app.post("/search")
     def search(body: SearchRequest) -> dict[str, Any]:
         where = body.filter.model_dump(exclude_none=True) if body.filter else None
-        return {"hits": searcher.search(body.query, body.k, body.retriever, body.expand, where)}
+        return {"hits": searcher.search(body.query, body.k, body.retriever, body.expand, where,
+                                        body.include_boilerplate)}
 
     @app.get("/documents/{doc_id:path}")
     def document(doc_id: str) -> Any:

@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,7 @@ class Tokens:
 
     def before(self, positions: Any) -> Any:
         """Tokens that start before each position (scalar or array)."""
-        idx = np.searchsorted(self.starts, self.key(positions), side="left")
+        idx = self.starts.searchsorted(self.key(positions), side="left")
         return self.cum[idx]
 
     def key(self, values: Any) -> Any:
@@ -174,6 +174,19 @@ class HFTokenizer(TokenCounter):
         return self._count(text)
 
     def _count(self, text: str) -> int:
+        if len(text) <= self.SHORT_CACHED:
+            # short texts come back again and again (heading trails, a section's
+            # context, table headers): remembered whole, the cache cleared when full
+            short = self._short
+            n = short.get(text)
+            if n is None:
+                if len(short) >= self.SHORT_TEXTS:
+                    short.clear()
+                n = short[text] = self._count_new(text)
+            return n
+        return self._count_new(text)
+
+    def _count_new(self, text: str) -> int:
         if self.additive and len(text) > self.SHORT:
             words = self._split(text)
             if len(words) > 1:
@@ -185,6 +198,10 @@ class HFTokenizer(TokenCounter):
     SEGMENT = 16_384
     #: texts up to this many characters are counted by the tokenizer directly
     SHORT = 64
+    #: texts up to this many characters have their counts remembered whole ...
+    SHORT_CACHED = 256
+    #: ... this many of them at most
+    SHORT_TEXTS = 8192
     #: most words whose counts (and token offsets) are remembered
     CACHE_WORDS = 1 << 21
 
@@ -202,14 +219,16 @@ class HFTokenizer(TokenCounter):
         parallel batch) and remembered with their count and token offsets: a word's
         tokens do not depend on its neighbours when the tokenizer is additive."""
         index = self._word_ids
-        try:
-            return np.fromiter(map(index.__getitem__, words), dtype=np.int64, count=len(words))
-        except KeyError:
-            pass
-        missing = list(set(words).difference(index))
+        ids = np.fromiter(map(index.get, words, repeat(-1)), dtype=np.int64, count=len(words))
+        unseen = np.flatnonzero(ids < 0)
+        if not len(unseen):
+            return ids
+        missing = list(set(map(words.__getitem__, unseen.tolist())))
         if len(index) + len(missing) > self.CACHE_WORDS:  # start afresh (ids change)
             self._reset_cache()
+            index = self._word_ids
             missing = list(set(words))
+            unseen = np.arange(len(words))
         plain: list[str] = []
         if not self._kit_tried and len(index) + len(missing) >= self.KITOKEN_WORDS:
             self._load_kitoken()
@@ -231,7 +250,9 @@ class HFTokenizer(TokenCounter):
             self._add_plain(plain, kit.encode_all(plain, False))
         if len(missing) > len(plain):
             self._encode_offsets(missing[len(plain):])
-        return np.fromiter(map(index.__getitem__, words), dtype=np.int64, count=len(words))
+        ids[unseen] = np.fromiter(map(index.__getitem__, map(words.__getitem__, unseen.tolist())),
+                                  dtype=np.int64, count=len(unseen))
+        return ids
 
     def _add_plain(self, words: list[str], encoded: list[list[int]]) -> None:
         """New ASCII words' counts from kitoken's ids, and their token offsets from the
@@ -288,7 +309,7 @@ class HFTokenizer(TokenCounter):
         # sent to another process without its word cache (rebuilt there as it is used;
         # arrays shipped by Ray come back read-only, and the cache can be large)
         state = self.__dict__.copy()
-        for name in ("_word_ids", "_words", "_word_count", "_word_ptr", "_word_rel", "_kit",
+        for name in ("_short", "_word_ids", "_words", "_word_count", "_word_ptr", "_word_rel", "_kit",
                      "_piece_lengths"):
             state.pop(name, None)
         return state
@@ -312,6 +333,7 @@ class HFTokenizer(TokenCounter):
             self._piece_lengths = _piece_lengths(self._tok) if self._kit is not None else None
 
     def _reset_cache(self) -> None:
+        self._short: dict[str, int] = {}  # short text -> its count
         self._word_ids = {}
         self._words: list[str] = []  # id -> word
         self._word_count = _Growable()  # id -> token count

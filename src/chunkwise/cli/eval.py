@@ -56,6 +56,10 @@ def add_parser(sub: Any) -> None:
                    help="replace hierarchical hits by their parents (deduplicated)")
     e.add_argument("--neighbours", type=int, default=0, metavar="N",
                    help="add the N chunks either side of every table hit")
+    e.add_argument("--include-boilerplate", action="store_true",
+                   help="also rank chunks made of text repeated in many of the documents "
+                        "(licence headers, footers); by default they are left out, as "
+                        "search leaves them out")
     e.add_argument("--no-cache", action="store_true",
                    help="do not read or write the embedding cache (~/.cache/chunkwise)")
     e.add_argument("--json", action="store_true",

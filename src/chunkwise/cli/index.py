@@ -84,6 +84,10 @@ def _add_search(sub: Any) -> None:
     sq.add_argument("--expand", action="store_true",
                     help="a hierarchical index: rank the small chunks, return their parents "
                          "(each once)")
+    sq.add_argument("--include-boilerplate", action="store_true",
+                    help="also rank chunks made of text repeated in many of the index's "
+                         "documents (licence headers, footers), marked metadata.boilerplate; "
+                         "by default they are left out")
     add_filter_flags(sq)
 
 
@@ -157,6 +161,7 @@ def _count(paths: list[str]) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     from ..api import Index
+    from ..boilerplate import is_marked
 
     if args.k < 1:
         raise ChunkwiseError("-k must be a positive integer")
@@ -165,7 +170,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             raise ChunkwiseError(f"no index at {args.db} (build one with chunkwise index)")
         wanted = filter_of(args)
         hits = index.search(args.query, args.k, retriever=args.retriever, expand=args.expand,
-                            filter=wanted)
+                            filter=wanted, include_boilerplate=args.include_boilerplate)
     if not hits and wanted:
         print("chunkwise: no chunk matches the filter (paths are relative to the index's "
               "root, as hits show them in doc_id)", file=sys.stderr)
@@ -180,7 +185,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         if r.get("page") is not None:
             where += f" (page {r['page']})"
         trail = " > ".join(r.get("headings") or [])
-        print(f"{rank}. {where}  score {hit.score:.3f}" + (f"\n   {trail}" if trail else ""))
+        flag = "  [boilerplate]" if is_marked(r) else ""
+        print(f"{rank}. {where}  score {hit.score:.3f}{flag}"
+              + (f"\n   {trail}" if trail else ""))
         text = " ".join(r["text"].split())
         print(f"   {text[:300]}{'...' if len(text) > 300 else ''}")
     return 0

@@ -22,7 +22,7 @@ from .run import Result, evaluate, spans_from_jsonl
 
 #: keys of a grid run that configure retrieval rather than chunking
 EVAL_KEYS = ("retriever", "k", "embedder", "scope", "budget", "expand", "neighbours", "fusion",
-             "alpha")
+             "alpha", "include_boilerplate")
 
 MakeChunker = Callable[[str | None, dict[str, Any]], Chunker]
 
@@ -38,6 +38,7 @@ class EvalSettings:
     neighbours: int = 0
     fusion: str = "zscore"
     alpha: float = 0.7
+    include_boilerplate: bool = False
     cache: bool = True
 
     def __post_init__(self) -> None:
@@ -78,7 +79,8 @@ def run_one(dataset: Dataset, settings: EvalSettings, run: dict[str, Any],
     emb = embedders.get(s.embedder) if s.retriever != "bm25" else None
     kwargs: dict[str, Any] = dict(retriever=s.retriever, k=s.k, embedder=emb, scope=s.scope,
                                   budget=s.budget, expand=s.expand, neighbours=s.neighbours,
-                                  fusion=s.fusion, alpha=s.alpha, answerer=answerer)
+                                  fusion=s.fusion, alpha=s.alpha, answerer=answerer,
+                                  include_boilerplate=s.include_boilerplate)
     chunks_file = run.get("chunks", chunks_file)
     if chunks_file:
         spans = spans_from_jsonl(chunks_file, dataset, tokenizer=run.get("tokenizer"))

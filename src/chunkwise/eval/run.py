@@ -119,13 +119,16 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
              budget: int = 1000, expand: str | None = None, neighbours: int = 0,
              fusion: str = "zscore", alpha: float = 0.7, config: dict[str, Any] | None = None,
              curve_budgets: Sequence[int] = CURVE_BUDGETS,
-             answerer: Answerer | None = None) -> Result:
+             answerer: Answerer | None = None, include_boilerplate: bool = False) -> Result:
     """Chunk (or take ``spans``), index, retrieve top-k per question, score.
 
     ``expand="parents"`` replaces hierarchical hits by their parents (deduplicated);
     ``neighbours=N`` adds the N chunks either side of every table hit. With an
     ``answerer``, each question is also answered from its ranking's chunks within
     ``budget`` tokens and the answer graded (:mod:`chunkwise.eval.answers`).
+    Chunks that are boilerplate across the dataset's documents
+    (:mod:`chunkwise.boilerplate`) are not ranked unless ``include_boilerplate``, as
+    ``search`` does.
     """
     from ..embed import get_embedder
 
@@ -137,6 +140,9 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     by_id = {s.id: s for s in spans if s.id}
     has_children = {s.parent_id for s in spans if s.parent_id}
     leaves = [s for s in spans if s.id not in has_children] if has_children else spans
+    excluded = 0
+    if not include_boilerplate:
+        leaves, excluded = _without_boilerplate(dataset, leaves)
     emb = get_embedder(embedder) if retriever != "bm25" else None
     truncated, warnings_ = _truncation(emb, leaves)
 
@@ -162,6 +168,10 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     by_corpus, by_tag = _grouped(dataset.questions, rows)
     cfg = _run_config(config, retriever=retriever, k=k, scope=scope, emb=emb, fusion=fusion,
                       alpha=alpha, expand=expand, neighbours=neighbours)
+    if excluded:
+        cfg["boilerplate_excluded"] = excluded
+    elif include_boilerplate:
+        cfg["include_boilerplate"] = True
     if answerer is not None:
         cfg.update(answerer.describe(), budget=budget)
     return Result(
@@ -170,6 +180,21 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
         seconds=timings, retrieved_tokens=float(np.mean(scorer.tokens_used)) if rows else 0.0,
         curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in scorer.curve.items() if v},
         truncated=truncated, warnings=warnings_, answers=records, context_tokens=context_tokens)
+
+
+def _without_boilerplate(dataset: Dataset, leaves: list[Span]) -> tuple[list[Span], int]:
+    """The chunks that are not boilerplate across the dataset's documents, and how
+    many were."""
+    from ..boilerplate import boilerplate_ids
+
+    def text(s: Span) -> str:
+        doc = dataset.documents.get(s.doc_id)
+        return doc.text[s.start:s.end] if doc is not None else ""
+
+    flagged = boilerplate_ids((str(i), s.doc_id, text(s)) for i, s in enumerate(leaves))
+    if not flagged:
+        return leaves, 0
+    return [s for i, s in enumerate(leaves) if str(i) not in flagged], len(flagged)
 
 
 def _truncation(emb: Any, leaves: Sequence[Span]) -> tuple[int, list[str]]:

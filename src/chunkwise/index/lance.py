@@ -170,6 +170,15 @@ class LanceStore(Store):
         vectors = np.asarray(data.column("vector").to_pylist(), dtype=np.float32)
         return data.drop(["vector"]).to_pylist(), vectors
 
+    def texts(self) -> list[tuple[str, str, str]]:
+        table = self.table()
+        if table is None:
+            return []
+        # those columns alone (no vectors read into Python)
+        data = table.search().select(["id", "doc_id", "text"]).limit(None).to_arrow()
+        return list(zip(data.column("id").to_pylist(), data.column("doc_id").to_pylist(),
+                        data.column("text").to_pylist()))
+
     def search(self, vector: np.ndarray, k: int, where: Filter | None = None) -> list[Hit]:
         table = self.table()
         if table is None:

@@ -99,6 +99,12 @@ class Store:
         """Every row (without its vector) and the vectors, in one order."""
         raise NotImplementedError
 
+    def texts(self) -> list[tuple[str, str, str]]:
+        """Every row's (id, doc_id, text): what finding boilerplate reads (a store
+        that can read columns alone does so; this base reads whole rows)."""
+        rows, _ = self.rows()
+        return [(r["id"], r["doc_id"], r.get("text") or "") for r in rows]
+
     def search(self, vector: np.ndarray, k: int, where: Filter | None = None) -> list[Hit]:
         """The ``k`` rows nearest to ``vector`` by cosine similarity, searched by the
         store itself (nothing loaded into memory but the hits). ``where``: a store may

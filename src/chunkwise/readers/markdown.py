@@ -48,7 +48,7 @@ class _Lines:
         return self._lo + int(self._char_of_byte[byte])
 
     def line_of(self, offset: int) -> int:
-        return int(np.searchsorted(self.starts, offset, side="right")) - 1
+        return int(self.starts.searchsorted(offset, side="right")) - 1
 
     def line_end(self, line: int) -> int:
         """Where line ``line`` ends, before its line break."""

@@ -1,0 +1,131 @@
+"""Boilerplate across documents: chunks made of text repeated verbatim in many
+documents of one corpus (a licence header on every page, a navigation list, a
+footer), found among the chunks of an index or an evaluation, flagged
+(``metadata.boilerplate``) and by default kept out of ranking.
+
+A line (whitespace collapsed) is *repeated* when it occurs in at least
+``min_docs`` documents (by default :data:`MIN_DOCS`, or :data:`MIN_SHARE` of the
+corpus's documents where that is more: text shared by 3 of 10,000 pages is
+shared content, not boilerplate). A chunk is boilerplate when lines repeated so take at
+least :data:`SHARE` of its content characters (lines with fewer than
+:data:`MIN_ALNUM` letters or digits, such as a fence or a lone brace, count for
+neither side). A document most of whose content would be flagged is a copy of
+another (the same page under two versions' folders), not a carrier of
+boilerplate: its chunks are not flagged, so that a corpus of copies stays
+searchable."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from .errors import ConfigError
+from .types import Chunk
+
+#: documents a line must occur in to be repeated ...
+MIN_DOCS = 3
+#: ... or this share of the corpus's documents, where that is more
+MIN_SHARE = 0.02
+#: share of a chunk's content characters in repeated lines that makes it boilerplate
+SHARE = 0.75
+#: a line with fewer letters or digits is neither content nor boilerplate
+MIN_ALNUM = 3
+#: a document whose flagged chunks would hold more than this share of its content is
+#: a copy, not a carrier of boilerplate
+COPY_SHARE = 0.5
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """The content lines of ``text``: (hash of the line with its whitespace collapsed,
+    its length)."""
+    out = []
+    for line in text.splitlines():
+        norm = " ".join(line.split())
+        if sum(c.isalnum() for c in norm) >= MIN_ALNUM:
+            out.append((hash(norm), len(norm)))
+    return out
+
+
+def boilerplate_ids(items: Iterable[tuple[str, str, str]], min_docs: int | None = None,
+                    ) -> set[str]:
+    """The ids of the boilerplate chunks among ``items`` (id, doc_id, text)."""
+    if min_docs is not None and (isinstance(min_docs, bool) or not isinstance(min_docs, int)
+                                 or min_docs < 2):
+        raise ConfigError(f"min_docs must be an integer of at least 2, got {min_docs!r}")
+    chunks: list[tuple[str, str, list[tuple[int, int]]]] = []
+    per_doc: dict[str, set[int]] = defaultdict(set)
+    for chunk_id, doc_id, text in items:
+        lines = _lines(text or "")
+        chunks.append((chunk_id, doc_id, lines))
+        per_doc[doc_id].update(h for h, _ in lines)
+    if min_docs is None:
+        min_docs = max(MIN_DOCS, math.ceil(MIN_SHARE * len(per_doc)))
+    if len(per_doc) < min_docs:
+        return set()
+    docs_of: Counter[int] = Counter()
+    for hashes in per_doc.values():
+        docs_of.update(hashes)
+    del per_doc
+    flagged: dict[str, list[str]] = defaultdict(list)
+    content: dict[str, dict[int, int]] = defaultdict(dict)  # per document: line -> length
+    repeated: dict[str, set[int]] = defaultdict(set)  # ... the lines of its flagged chunks
+    for chunk_id, doc_id, lines in chunks:
+        total = sum(n for _, n in lines)
+        if not total:
+            continue
+        content[doc_id].update(lines)
+        covered = sum(n for h, n in lines if docs_of[h] >= min_docs)
+        if covered >= SHARE * total:
+            flagged[doc_id].append(chunk_id)
+            repeated[doc_id].update(h for h, _ in lines)
+
+    def share(doc_id: str) -> float:
+        lengths = content[doc_id]
+        return sum(lengths[h] for h in repeated[doc_id]) / sum(lengths.values())
+
+    return {cid for doc_id, ids in flagged.items() if share(doc_id) <= COPY_SHARE
+            for cid in ids}
+
+
+def row_boilerplate_ids(rows: Iterable[Mapping[str, Any]], min_docs: int | None = None) -> set[str]:
+    """:func:`boilerplate_ids` of index rows (``id``, ``doc_id``, ``text``)."""
+    return boilerplate_ids(((r["id"], r["doc_id"], r.get("text") or "") for r in rows),
+                           min_docs)
+
+
+def flag_boilerplate(chunks: Iterable[Chunk], min_docs: int | None = None) -> list[Chunk]:
+    """The chunks of a corpus, those that are boilerplate with
+    ``metadata["boilerplate"] = True`` (the others unchanged)::
+
+        chunks = chunkwise.flag_boilerplate(chunkwise.chunk(Path("docs")))
+        kept = [c for c in chunks if not c.metadata.get("boilerplate")]"""
+    chunks = list(chunks)
+    flagged = boilerplate_ids(((c.id, c.doc_id, c.text) for c in chunks), min_docs)
+    return [replace(c, metadata={**c.metadata, "boilerplate": True}) if c.id in flagged else c
+            for c in chunks]
+
+
+def marked(row: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an index row with ``metadata.boilerplate`` set (the row's metadata
+    may be a JSON string, as stores keep it, or a mapping)."""
+    import json
+
+    meta = row.get("metadata")
+    if isinstance(meta, str):
+        data = json.loads(meta) if meta else {}
+        data["boilerplate"] = True
+        return {**row, "metadata": json.dumps(data, ensure_ascii=False, sort_keys=True)}
+    return {**row, "metadata": {**(meta or {}), "boilerplate": True}}
+
+
+def is_marked(row: Mapping[str, Any]) -> bool:
+    """Whether an index row (or hit) carries ``metadata.boilerplate``."""
+    import json
+
+    meta = row.get("metadata")
+    if isinstance(meta, str):
+        meta = json.loads(meta) if meta else {}
+    return bool((meta or {}).get("boilerplate"))

@@ -1,0 +1,225 @@
+"""Boilerplate across documents (chunkwise.boilerplate): found among a corpus's
+chunks, flagged, left out of search and eval by default, with a switch."""
+
+import json
+import random
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.boilerplate import boilerplate_ids, flag_boilerplate, is_marked
+from chunkwise.cli import main
+from chunkwise.errors import ConfigError
+
+# the Apache License's own notice for applying it to a file (apache.org, Apache-2.0)
+APACHE = """Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at http://www.apache.org/licenses/LICENSE-2.0
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied."""
+
+TOPICS = ["rotating the signing keys of the service", "configuring the retry policy of uploads",
+          "exporting the audit log as CSV files", "sizing the worker pool for batch jobs",
+          "migrating the schema of the settings table", "tracing slow requests end to end"]
+
+
+def _page(i: int, licence: bool) -> str:
+    topic = TOPICS[i]
+    body = "\n\n".join(f"Step {n} of {topic}: " + " ".join(
+        f"{topic.split()[1]}{n}{w}" for w in range(25)) + "." for n in range(4))
+    return (APACHE + "\n\n" if licence else "") + f"Guide to {topic}.\n\n" + body + "\n"
+
+
+def _corpus(with_licence: int, n: int = 6) -> dict[str, str]:
+    return {f"page{i}.txt": _page(i, i < with_licence) for i in range(n)}
+
+
+def test_a_licence_header_in_four_of_six_pages_is_flagged_and_nothing_else():
+    chunks = chunkwise.chunk(_corpus(4), "recursive", size=96)
+    flagged = [c for c in flag_boilerplate(chunks) if c.metadata.get("boilerplate")]
+    assert sorted(c.doc_id for c in flagged) == [f"page{i}.txt" for i in range(4)]
+    assert all(c.text.startswith("Licensed under the Apache License") for c in flagged)
+    # every other chunk unchanged, the flagged ones equal but for the flag
+    by_id = {c.id: c for c in chunks}
+    for c in flag_boilerplate(chunks):
+        assert c.text == by_id[c.id].text and (c.start, c.end) == (by_id[c.id].start,
+                                                                   by_id[c.id].end)
+
+
+def test_two_pages_of_six_are_not_enough_and_copies_are_not_boilerplate():
+    chunks = chunkwise.chunk(_corpus(2), "recursive", size=96)
+    assert not any(c.metadata.get("boilerplate") for c in flag_boilerplate(chunks))
+    # three copies of one page: every chunk repeated, none is boilerplate
+    copies = {f"v{i}/page.txt": _page(0, True) for i in range(3)}
+    chunks = chunkwise.chunk(copies, "recursive", size=96)
+    assert not any(c.metadata.get("boilerplate") for c in flag_boilerplate(chunks))
+    # min_docs given: two of six pages do
+    chunks = chunkwise.chunk(_corpus(2), "recursive", size=96)
+    assert sum(bool(c.metadata.get("boilerplate"))
+               for c in flag_boilerplate(chunks, min_docs=2)) == 2
+    with pytest.raises(ConfigError, match="min_docs"):
+        flag_boilerplate(chunks, min_docs=1)
+
+
+def test_the_share_of_documents_raises_the_bar_on_large_corpora():
+    # 3 pages of 200 carry a shared paragraph: below 2 % of the corpus, not boilerplate
+    rng = random.Random(7)
+
+    def words(k):
+        return " ".join("".join(rng.choices(string.ascii_lowercase, k=7)) for _ in range(k))
+
+    items = [(f"{d}-0", f"d{d}", "\n".join(words(12) for _ in range(8))) for d in range(200)]
+    items += [(f"{d}-1", f"d{d}", APACHE) for d in range(3)]
+    assert boilerplate_ids(items) == set()
+    items += [(f"{d}-1", f"d{d}", APACHE) for d in range(3, 4)]
+    assert boilerplate_ids(items) == {"0-1", "1-1", "2-1", "3-1"}
+
+
+_line = st.text(alphabet=string.ascii_letters + " .,", min_size=0, max_size=30)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.lists(_line, max_size=4), min_size=1, max_size=4), min_size=1,
+                max_size=8), st.lists(_line, min_size=1, max_size=3), st.data())
+def test_only_chunks_of_lines_shared_with_other_documents_are_flagged(docs, shared, data):
+    """Invariants: a chunk none of whose content lines occurs in another document is
+    never flagged; a flagged chunk's content is mostly such lines; no document has
+    most of its content flagged."""
+    items = []
+    for d, chunks in enumerate(docs):
+        for c, lines in enumerate(chunks):
+            if data.draw(st.booleans()):
+                lines = lines + shared
+            items.append((f"{d}:{c}", f"doc{d}", "\n".join(lines)))
+    flagged = boilerplate_ids(items)
+
+    def norm(line):
+        return " ".join(line.split())
+
+    def content(text):
+        return [norm(x) for x in text.splitlines() if sum(ch.isalnum() for ch in norm(x)) >= 3]
+
+    docs_of = {}
+    for _, doc, text in items:
+        for line in set(content(text)):
+            docs_of.setdefault(line, set()).add(doc)
+    for cid, doc, text in items:
+        lines = content(text)
+        shared_chars = sum(len(x) for x in lines if len(docs_of[x]) >= 3)
+        if cid in flagged:
+            assert lines and shared_chars >= 0.75 * sum(len(x) for x in lines)
+        if not any(len(docs_of[x]) > 1 for x in lines):
+            assert cid not in flagged
+    for d in range(len(docs)):
+        mine = [content(t) for cid, doc, t in items if doc == f"doc{d}"]
+        theirs = [content(t) for cid, doc, t in items if doc == f"doc{d}" and cid in flagged]
+        total = sum(len(x) for x in {x for ls in mine for x in ls})
+        assert sum(len(x) for x in {x for ls in theirs for x in ls}) <= 0.5 * total
+
+
+def _write(folder, corpus):
+    folder.mkdir()
+    for name, text in corpus.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize("retriever", ["dense", "hybrid", "bm25"])
+def test_search_leaves_boilerplate_out_unless_asked(tmp_path, static_embedder, retriever):
+    docs = _write(tmp_path / "docs", _corpus(4))
+    db = str(tmp_path / "idx")
+    with chunkwise.Index(db) as index:
+        index.sync(docs, chunkwise.get_chunker("recursive", size=96), embedder=static_embedder)
+        query = "licensed under the Apache License, without warranties or conditions"
+        hits = index.search(query, k=5, retriever=retriever)
+        assert len(hits) == 5
+        assert not any(h.row["text"].startswith("Licensed under") for h in hits)
+        assert not any(is_marked(h.row) for h in hits)
+        everything = index.search(query, k=5, retriever=retriever, include_boilerplate=True)
+        licence = [h for h in everything if h.row["text"].startswith("Licensed under")]
+        assert len(licence) == 4 and all(is_marked(h.row) for h in licence)
+        assert not any(is_marked(h.row) for h in everything if h not in licence)
+        # a store that reads whole rows finds the same boilerplate as LanceDB's columns
+        from chunkwise.index.store import Store
+
+        assert sorted(Store.texts(index.store)) == sorted(index.store.texts())
+
+
+def test_search_command_and_server_switch(tmp_path, static_embedder, capsys):
+    docs = _write(tmp_path / "docs", _corpus(4))
+    db = str(tmp_path / "idx")
+    assert main(["index", str(docs), "--db", db, "--embedder", static_embedder, "--strategy",
+                 "recursive", "--size", "96", "--no-progress"]) == 0
+    capsys.readouterr()
+    query = "Apache License warranties"
+    assert main(["search", query, "--db", db, "-k", "6", "--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(rows) == 6 and not any(r["text"].startswith("Licensed") for r in rows)
+    assert main(["search", query, "--db", db, "-k", "6", "--include-boilerplate"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("[boilerplate]") == 4
+
+    from chunkwise.serve import Searcher
+
+    searcher = Searcher(db)
+    for retriever in ("dense", "hybrid"):
+        hits = searcher.search(query, 6, retriever)
+        assert not any(h["text"].startswith("Licensed") for h in hits)
+        hits = searcher.search(query, 6, retriever, include_boilerplate=True)
+        assert sum(h["text"].startswith("Licensed") for h in hits) == 4
+    searcher.index.close()
+
+
+def test_real_docs_markup_and_console_output_repeated_across_pages(docs_index):
+    """On the bundled FastAPI + Pydantic docs: Pydantic's `<!-- old anchor ... -->`
+    `[](){#id}` stubs and FastAPI's coloured console transcripts, repeated on many
+    pages, are boilerplate; no chunk with a sentence of its own page is."""
+    with chunkwise.Index(str(docs_index / "idx"), create=False) as index:
+        rows, _ = index.store.rows()
+        flagged = boilerplate_ids(index.store.texts())
+        query = "old anchor added for backwards compatibility"
+        default = index.search(query, k=10, retriever="hybrid")
+        marked = index.search(query, k=10, retriever="hybrid", include_boilerplate=True)
+    texts = {r["id"]: r["text"] for r in rows}
+    assert 10 <= len(flagged) <= 0.02 * len(rows)
+    stubs = [i for i in flagged if "[](){#" in texts[i]]
+    console = [i for i in flagged if "Application startup complete" in texts[i]]
+    assert len(stubs) >= 5 and len(console) >= 3
+    assert not any(h.row["id"] in flagged for h in default)
+    assert sum(is_marked(h.row) for h in marked) >= 3
+    # a chunk with a line of prose found in no other page is never flagged
+    pages: dict[str, set[str]] = {}
+    for r in rows:
+        for line in r["text"].splitlines():
+            if len(line.split()) >= 8:
+                pages.setdefault(" ".join(line.split()), set()).add(r["doc_id"])
+    for i in flagged:
+        lines = [" ".join(x.split()) for x in texts[i].splitlines() if len(x.split()) >= 8]
+        assert all(len(pages[x]) > 1 for x in lines), texts[i]
+
+
+def test_eval_leaves_boilerplate_out_unless_asked(tmp_path):
+    from chunkwise.eval.data import Dataset, Question, Reference
+    from chunkwise.eval.run import evaluate
+    from chunkwise.readers import parse
+
+    corpus = _corpus(4)
+    documents = {name: parse(text, name, "text") for name, text in corpus.items()}
+    questions = []
+    for i, name in enumerate(corpus):
+        text = corpus[name]
+        start = text.index("Step 2")
+        end = text.index(".", start) + 1
+        questions.append(Question(f"step 2 of {TOPICS[i]}", name,
+                                  (Reference(start, end, text[start:end]),)))
+    dataset = Dataset("licences", documents, questions)
+    chunker = chunkwise.get_chunker("recursive", size=96)
+    without = evaluate(dataset, chunker, retriever="bm25")
+    with_ = evaluate(dataset, chunker, retriever="bm25", include_boilerplate=True)
+    assert without.config["boilerplate_excluded"] == 4
+    assert without.n_chunks == with_.n_chunks - 4
+    assert with_.config["include_boilerplate"] is True
