@@ -103,13 +103,13 @@ def test_only_chunks_of_lines_shared_with_other_documents_are_flagged(docs, shar
     def content(text):
         return [norm(x) for x in text.splitlines() if sum(ch.isalnum() for ch in norm(x)) >= 3]
 
-    docs_of = {}
+    docs_of: dict[str, set[str]] = {}
     for _, doc, text in items:
         for line in set(content(text)):
             docs_of.setdefault(line, set()).add(doc)
     for cid, doc, text in items:
         lines = content(text)
-        shared_chars = sum(len(x) for x in lines if len(docs_of[x]) >= 3)
+        shared_chars = sum([len(x) for x in lines if len(docs_of[x]) >= 3])
         if cid in flagged:
             assert lines and shared_chars >= 0.75 * sum(len(x) for x in lines)
         if not any(len(docs_of[x]) > 1 for x in lines):
