@@ -107,7 +107,7 @@ def test_only_chunks_of_lines_shared_with_other_documents_are_flagged(docs, shar
     for _, doc, text in items:
         for line in set(content(text)):
             docs_of.setdefault(line, set()).add(doc)
-    for cid, doc, text in items:
+    for cid, _, text in items:
         lines = content(text)
         shared_chars = sum([len(x) for x in lines if len(docs_of[x]) >= 3])
         if cid in flagged:
