@@ -21,8 +21,8 @@ PUBLIC = {
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
     "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
-    "__version__", "chunk", "expand", "get_chunker", "get_tokenizer", "iter_chunks", "name_of",
-    "path_of", "read_text", "register",
+    "__version__", "chunk", "expand", "flag_boilerplate", "get_chunker", "get_tokenizer",
+    "iter_chunks", "name_of", "path_of", "read_text", "register",
 }
 
 
@@ -36,7 +36,8 @@ def test_public_api_is_exactly_all():
                                  "strategies", "tokens", "types", "embed", "eval", "sinks", "cli", "view",
                                  "factory", "registry", "retrieval", "cache",
                                  "parallel", "ray", "stream", "adapters", "index", "llm",
-                                 "contextual", "questions", "filters", "tune"}
+                                 "contextual", "questions", "filters", "tune",
+                                 "boilerplate"}
 
 
 def test_every_strategy_class_is_registered_and_exported():

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.boilerplate import boilerplate_ids, flag_boilerplate, is_marked
+from chunkwise.boilerplate import boilerplate_ids, is_marked
 from chunkwise.cli import main
 from chunkwise.errors import ConfigError
 
@@ -40,29 +40,29 @@ def _corpus(with_licence: int, n: int = 6) -> dict[str, str]:
 
 def test_a_licence_header_in_four_of_six_pages_is_flagged_and_nothing_else():
     chunks = chunkwise.chunk(_corpus(4), "recursive", size=96)
-    flagged = [c for c in flag_boilerplate(chunks) if c.metadata.get("boilerplate")]
+    flagged = [c for c in chunkwise.flag_boilerplate(chunks) if c.metadata.get("boilerplate")]
     assert sorted(c.doc_id for c in flagged) == [f"page{i}.txt" for i in range(4)]
     assert all(c.text.startswith("Licensed under the Apache License") for c in flagged)
     # every other chunk unchanged, the flagged ones equal but for the flag
     by_id = {c.id: c for c in chunks}
-    for c in flag_boilerplate(chunks):
+    for c in chunkwise.flag_boilerplate(chunks):
         assert c.text == by_id[c.id].text and (c.start, c.end) == (by_id[c.id].start,
                                                                    by_id[c.id].end)
 
 
 def test_two_pages_of_six_are_not_enough_and_copies_are_not_boilerplate():
     chunks = chunkwise.chunk(_corpus(2), "recursive", size=96)
-    assert not any(c.metadata.get("boilerplate") for c in flag_boilerplate(chunks))
+    assert not any(c.metadata.get("boilerplate") for c in chunkwise.flag_boilerplate(chunks))
     # three copies of one page: every chunk repeated, none is boilerplate
     copies = {f"v{i}/page.txt": _page(0, True) for i in range(3)}
     chunks = chunkwise.chunk(copies, "recursive", size=96)
-    assert not any(c.metadata.get("boilerplate") for c in flag_boilerplate(chunks))
+    assert not any(c.metadata.get("boilerplate") for c in chunkwise.flag_boilerplate(chunks))
     # min_docs given: two of six pages do
     chunks = chunkwise.chunk(_corpus(2), "recursive", size=96)
     assert sum(bool(c.metadata.get("boilerplate"))
-               for c in flag_boilerplate(chunks, min_docs=2)) == 2
+               for c in chunkwise.flag_boilerplate(chunks, min_docs=2)) == 2
     with pytest.raises(ConfigError, match="min_docs"):
-        flag_boilerplate(chunks, min_docs=1)
+        chunkwise.flag_boilerplate(chunks, min_docs=1)
 
 
 def test_the_share_of_documents_raises_the_bar_on_large_corpora():

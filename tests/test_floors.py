@@ -18,9 +18,10 @@ FLOORS: list[tuple[str, ...]] = [
     # the ground: data types, errors, ids, the registry type, where caches live
     ("chunkwise.types", "chunkwise.errors", "chunkwise.ids", "chunkwise.registry",
      "chunkwise.cache", "chunkwise.filters"),
-    # counting tokens and reading formats; the options every strategy shares; sinks
+    # counting tokens and reading formats; the options every strategy shares; sinks;
+    # boilerplate across a corpus's chunks
     ("chunkwise.tokens", "chunkwise.config", "chunkwise.readers", "chunkwise.readers.*",
-     "chunkwise.sinks", "chunkwise.view"),
+     "chunkwise.sinks", "chunkwise.view", "chunkwise.boilerplate"),
     # the packing engine and its levels; embedding models; index stores
     ("chunkwise.engine", "chunkwise.levels", "chunkwise.embed", "chunkwise.minilm", "chunkwise.index",
      "chunkwise.index.*"),

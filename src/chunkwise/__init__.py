@@ -9,6 +9,7 @@ Everything else is an implementation detail.
 """
 
 from .api import Index, chunk, iter_chunks, read_text
+from .boilerplate import flag_boilerplate
 from .config import ChunkConfig
 from .errors import (
     ChunkwiseError,
@@ -59,6 +60,6 @@ __all__ = [
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
     "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
-    "__version__", "chunk", "expand", "get_chunker", "get_tokenizer", "iter_chunks", "name_of",
-    "path_of", "read_text", "register",
+    "__version__", "chunk", "expand", "flag_boilerplate", "get_chunker", "get_tokenizer",
+    "iter_chunks", "name_of", "path_of", "read_text", "register",
 ]

@@ -126,10 +126,8 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     ``neighbours=N`` adds the N chunks either side of every table hit. With an
     ``answerer``, each question is also answered from its ranking's chunks within
     ``budget`` tokens and the answer graded (:mod:`chunkwise.eval.answers`).
-    Chunks that are boilerplate across the dataset's documents
-    (:mod:`chunkwise.boilerplate`) are not ranked unless ``include_boilerplate``, as
-    ``search`` does.
-    """
+    Boilerplate chunks (:mod:`chunkwise.boilerplate`) are not ranked unless
+    ``include_boilerplate``, as in ``search``."""
     from ..embed import get_embedder
 
     timings: dict[str, float] = {}
@@ -138,11 +136,7 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     timings["chunk"] = time.perf_counter() - t0
 
     by_id = {s.id: s for s in spans if s.id}
-    has_children = {s.parent_id for s in spans if s.parent_id}
-    leaves = [s for s in spans if s.id not in has_children] if has_children else spans
-    excluded = 0
-    if not include_boilerplate:
-        leaves, excluded = _without_boilerplate(dataset, leaves)
+    leaves, left_out = _leaves(dataset, spans, include_boilerplate)
     emb = get_embedder(embedder) if retriever != "bm25" else None
     truncated, warnings_ = _truncation(emb, leaves)
 
@@ -168,10 +162,8 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
     by_corpus, by_tag = _grouped(dataset.questions, rows)
     cfg = _run_config(config, retriever=retriever, k=k, scope=scope, emb=emb, fusion=fusion,
                       alpha=alpha, expand=expand, neighbours=neighbours)
-    if excluded:
-        cfg["boilerplate_excluded"] = excluded
-    elif include_boilerplate:
-        cfg["include_boilerplate"] = True
+    cfg.update({"include_boilerplate": True} if left_out is None else
+               {"boilerplate_excluded": left_out} if left_out else {})
     if answerer is not None:
         cfg.update(answerer.describe(), budget=budget)
     return Result(
@@ -180,6 +172,16 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
         seconds=timings, retrieved_tokens=float(np.mean(scorer.tokens_used)) if rows else 0.0,
         curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in scorer.curve.items() if v},
         truncated=truncated, warnings=warnings_, answers=records, context_tokens=context_tokens)
+
+
+def _leaves(dataset: Dataset, spans: Sequence[Span], include_boilerplate: bool,
+            ) -> tuple[list[Span], int | None]:
+    """The chunks that are ranked: those without children, less boilerplate unless
+    ``include_boilerplate``; and how many were left out as boilerplate (None: not
+    looked for)."""
+    has_children = {s.parent_id for s in spans if s.parent_id}
+    leaves = [s for s in spans if s.id not in has_children]
+    return (leaves, None) if include_boilerplate else _without_boilerplate(dataset, leaves)
 
 
 def _without_boilerplate(dataset: Dataset, leaves: list[Span]) -> tuple[list[Span], int]:
