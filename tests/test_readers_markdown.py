@@ -173,6 +173,26 @@ def test_markup_only_anchors_start_the_next_section_not_a_chunk(parser):
         assert anchored and all("\n#" in c.text for c in anchored)  # with their heading
 
 
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_mkdocs_empty_link_anchors_start_the_next_section(parser):
+    """Pydantic's docs keep old anchors as ``[](){#id}`` after two HTML comments: 12
+    markup-only chunks of the bundled docs before these were taken for markup."""
+    text = ("Intro paragraph with words.\n\n"
+            "<!-- old anchor added for backwards compatibility -->\n"
+            "<!-- markdownlint-disable-next-line no-empty-links -->\n"
+            "[](){#typeddict}\n\n### Typed dictionaries\n\nBody text of the section.\n")
+    doc = parser(text, "types.md")
+    heading = next(b for b in doc.blocks if b.kind == "heading")
+    assert doc.text[heading.start:].startswith("<!-- old anchor")
+    assert heading.headings[-1] == "Typed dictionaries"
+    chunks = chunkwise.chunk({"types.md": text}, "section", size=96)
+    from chunkwise.readers.structure import markup_only
+
+    assert not [c.text for c in chunks if markup_only(c.text)]
+    assert not markup_only("[link](https://example.com)")
+    assert not markup_only("[](){#a} and words")
+
+
 @pytest.mark.parametrize("raw, shown", [
     ("Request Files { #request-files }", "Request Files"),
     ("Title {#t .c}", "Title"),

@@ -27,12 +27,14 @@ def heading_text(raw: str) -> str:
     return text or raw
 
 
-_MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}", re.DOTALL)
+_MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
+                     r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?", re.DOTALL)
 
 
 def markup_only(text: str) -> bool:
     """Whether an HTML block carries no words: only tags and comments (an anchor
-    ``<a id="old-name"></a>`` kept for links, ``<!-- notes -->``, an MDX comment)."""
+    ``<a id="old-name"></a>`` kept for links, ``<!-- notes -->``, an MDX comment, an
+    empty link that only carries an anchor, ``[](){#old-name}`` in MkDocs)."""
     return not _MARKUP.sub("", text).strip()
 
 
