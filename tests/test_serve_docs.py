@@ -166,5 +166,16 @@ def test_the_web_page_finds_and_highlights_the_passage_in_a_real_browser(served,
             shot = tmp_path / "page.png"
             page.screenshot(path=str(shot))
             assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+            # console transcripts pasted into many guides are boilerplate: shown, and
+            # marked, only with the box ticked
+            page.fill("#query", "INFO Application startup complete")
+            page.press("#query", "Enter")
+            page.wait_for_function("document.querySelector('.hit') && !document.querySelector"
+                                   "('#status').textContent.startsWith('Searching')")
+            assert not any("boilerplate" in m for m in page.locator(".hit .meta").all_inner_texts())
+            page.check("#boilerplate")
+            page.press("#query", "Enter")
+            page.wait_for_function("[...document.querySelectorAll('.hit .meta')].some("
+                                   "m => m.textContent.includes('boilerplate'))")
         finally:
             browser.close()
