@@ -24,8 +24,11 @@ def docs(tmp_path_factory):
 
 
 def _row(lines, mark):
+    """The figures of the row marked ``mark`` (a row may carry both marks: the
+    defaults chosen)."""
     line = next(x for x in lines if mark in x)
-    return [float(v) for v in line.split(mark)[0].split()[-6:]]
+    figures = line.split(" <- chosen")[0].split(" (defaults)")[0]
+    return [float(v) for v in figures.split()[-6:]]
 
 
 @pytest.mark.slow

@@ -510,11 +510,14 @@ class Packer:
         if len(context) >= self.max_chars:
             raise ConfigError(f"a context of {len(context)} characters leaves no room under "
                               f"max_chars={self.max_chars}")
+        hi_content = index.trim_end(lo, hi)
+        cur = self._start(lo, index.skip_space(lo, hi), lo)
+        whole = self._whole(cur, hi, context, ctx_tokens)
+        if whole is not None:  # the span fits: no level is needed
+            return [whole]
         levels = _LazyLevels(self, self._levels, lo, hi)
         overlap_levels = _LazyLevels(self, self._overlap_levels, lo, hi)
-        hi_content = index.trim_end(lo, hi)
         pieces: list[Piece] = []
-        cur = self._start(lo, index.skip_space(lo, hi), lo)
         prev_end = lo
         while cur < hi_content:
             must_pass = prev_end
@@ -600,6 +603,28 @@ class Packer:
         b = positions.searchsorted(hi, side="left")
         pos = np.append(positions[a:b], hi)
         return pos, self.index.before(pos)
+
+    def _whole(self, cur: int, hi: int, context: str, ctx_tokens: int) -> Piece | None:
+        """``[cur, hi)`` as one piece when :meth:`_next` would find that first (``hi``
+        is a boundary of every level: the first level's furthest boundary when it
+        fits by characters and by the tokens that start before it), counted as
+        :meth:`_next` counts it; None when it may not, or the span is empty."""
+        index = self.index
+        end = index.trim_end(cur, hi)
+        if (not self._levels or end <= cur or self.limit - ctx_tokens < 1
+                or hi - cur + len(context) > self.max_chars):
+            return None
+        base = int(index.before(cur))
+        if int(index.before(hi)) - base > self.limit - ctx_tokens:
+            return None
+        text = index.text
+        sep = index.counter.separates
+        if (self._additive and (cur == 0 or sep(text[cur - 1]))
+                and (not context or sep(context[-1])) and (end == len(text) or sep(text[end]))):
+            n = ctx_tokens + int(index.before(end)) - base
+        else:
+            n = index.counter.count(context + text[cur:end])
+        return Piece(cur, end, n, context) if n <= self.limit else None
 
     def _next(self, cur: int, hi: int, levels: _LazyLevels, context: str, ctx_tokens: int,
               must_pass: int, cap: int | None = None) -> Piece | None:
