@@ -6,6 +6,8 @@ are widened to whole lines, as markdown-it's line maps give them."""
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_right
 from types import MappingProxyType
 from typing import Any
 
@@ -27,8 +29,9 @@ class _Lines:
 
     def __init__(self, text: str):
         self.text = text
-        breaks = (m.end() for m in _LINE_BREAK.finditer(text))
-        self.starts = np.concatenate([[0], np.fromiter(breaks, dtype=np.int64)])
+        # 8 bytes a line (a list would take ~36), and Python ints out of it for bisect
+        self.starts = array("q", [0])
+        self.starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
         self._lo = 0
         self._char_of_byte: np.ndarray | None = None  # set by segment() before parsing
 
@@ -48,13 +51,15 @@ class _Lines:
         return self._lo + int(self._char_of_byte[byte])
 
     def line_of(self, offset: int) -> int:
-        return int(self.starts.searchsorted(offset, side="right")) - 1
+        return bisect_right(self.starts, offset) - 1
 
     def line_end(self, line: int) -> int:
         """Where line ``line`` ends, before its line break."""
         starts = self.starts
-        end = int(starts[line + 1]) if line + 1 < len(starts) else len(self.text)
-        while end > starts[line] and self.text[end - 1] in "\r\n":
+        end = starts[line + 1] if line + 1 < len(starts) else len(self.text)
+        first = starts[line]
+        text = self.text
+        while end > first and text[end - 1] in "\r\n":
             end -= 1
         return end
 
@@ -67,7 +72,7 @@ class _Lines:
             end -= 1
         first = self.line_of(start)
         last = self.line_of(max(start, end - 1))
-        return int(self.starts[first]), self.line_end(last)
+        return self.starts[first], self.line_end(last)
 
     def inner(self, node: Any) -> str:
         """The source of a node's inline content (its children's extent), raw."""

@@ -323,7 +323,18 @@ class StructuredPacking:
 
     def _too_big(self, ctx: str, block: Block) -> bool:
         return (block.end - block.start + len(ctx) > self.max_chars
-                or self.count(ctx + self.doc.text[block.start:block.end]) > self.limit)
+                or self.span_count(ctx, block.start, block.end) > self.limit)
+
+    def span_count(self, ctx: str, lo: int, hi: int) -> int:
+        """``count(ctx + text[lo:hi])``, from the document's token counts where the
+        counter adds up across whitespace and whitespace surrounds the span (as the
+        packer counts a piece), else by counting it."""
+        text, index = self.doc.text, self.index
+        sep = index.counter.separates
+        if (index.counter.additive and (not ctx or sep(ctx[-1])) and (lo == 0 or sep(text[lo - 1]))
+                and (hi == len(text) or sep(text[hi]))):
+            return (self.count(ctx) if ctx else 0) + int(index.before(hi)) - int(index.before(lo))
+        return self.count(ctx + text[lo:hi])
 
     def code_pieces(self, block: Block, ctx: str, lead: int | None = None) -> list[Piece]:
         """A code block's pieces; ``lead``: an earlier start (headings just above it)."""
@@ -365,7 +376,7 @@ class StructuredPacking:
         text = self.doc.text
         meta = block.metadata
         start = lo if lead is None else lead
-        whole = self.count(ctx + text[start:hi])
+        whole = self.span_count(ctx, start, hi)
         rows = [(s, e) for s, e in meta.get("rows", ()) if s >= lo and e <= hi]
         header = meta.get("header")
         header_inside = header is not None and header[0] >= lo and header[1] <= hi
