@@ -373,7 +373,6 @@ class StructuredPacking:
                      hi: int) -> list[Piece]:
         """A table's chunks (of its part ``[lo, hi)`` when a span clips it); ``lead`` is
         an earlier start (a heading just above it)."""
-        text = self.doc.text
         meta = block.metadata
         start = lo if lead is None else lead
         whole = self.span_count(ctx, start, hi)
