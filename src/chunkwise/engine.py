@@ -222,12 +222,7 @@ class DocumentIndex:
             return int(tokens.cum[i])
         # inside the word that starts at starts[i - 1]: its own tokens up to p
         start = int(starts[i - 1])
-        inner = self._words.get(start)
-        if inner is None:
-            end = p
-            while end < len(text) and not sep(text[end]):
-                end += 1
-            inner = self._words[start] = self.counter.token_starts(text[start:end])
+        inner = self._word_starts(start, p)
         return int(tokens.cum[i - 1]) + int(inner.searchsorted(p - start, side="left"))
 
     def _in_words(self, pos: np.ndarray, counts: np.ndarray, covered: np.ndarray) -> None:
@@ -270,13 +265,20 @@ class DocumentIndex:
         start = int(tokens.starts[u])
         if start == p:
             return None
+        inner = self._word_starts(start, p)
+        return int(tokens.cum[u]) + int(inner.searchsorted(p - start, side="left"))
+
+    def _word_starts(self, start: int, p: int) -> np.ndarray:
+        """The token starts (relative to ``start``) of the word at ``start``, which
+        runs past ``p``; found once."""
         inner = self._words.get(start)
         if inner is None:
+            text, sep = self.text, self.counter.separates
             end = p
             while end < len(text) and not sep(text[end]):
                 end += 1
             inner = self._words[start] = self.counter.token_starts(text[start:end])
-        return int(tokens.cum[u]) + int(inner.searchsorted(p - start, side="left"))
+        return inner
 
     def release(self) -> None:
         """Drops the token units, level positions and memo (several arrays the size of
