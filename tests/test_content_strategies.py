@@ -606,3 +606,31 @@ def test_a_term_nearly_every_clause_uses_is_not_defined_in_every_chunk():
     with_def = next(c for c in chunks if any(r.get("term") == "Source Code Form"
                                              for r in c.metadata.get("references", [])))
     assert '"Source Code Form" means' in with_def.context and with_def.token_count <= 160
+
+
+SLA = '''1. Definitions
+
+1.1 "Service Credit" means the amount credited to the Customer for each hour the Service is unavailable beyond the agreed level.
+
+2. Service Levels
+
+2.1 The Provider keeps the Service available every day of the year except during planned maintenance windows, which it announces to the Customer by email at least five working days in advance, and it reports every outage within one day.
+
+2.2 Where the Service is late, the Customer receives a Service Credit.
+'''
+
+
+def test_a_definition_longer_than_the_reserve_fills_the_room_a_short_clause_left():
+    """Issue 21: clause 2.2 uses 23 of 64 tokens and mentions "Service Credit"; its
+    ~23-token definition did not fit the 16-token reserve and was left out though
+    the chunk had room."""
+    chunks = chunkwise.chunk({"sla": SLA}, strategy="legal", size=64)
+    assert_invariants(SLA, chunks, 64, COUNT)
+    two_two = next(c for c in chunks if c.metadata.get("clause") == "2.2")
+    assert [r.get("term") for r in two_two.metadata["references"]] == ["Service Credit"]
+    assert '"Service Credit" means the amount credited' in two_two.context
+    context_tokens = two_two.token_count - COUNT(SLA[two_two.start:two_two.end])
+    assert context_tokens > 16 and two_two.token_count <= 64
+    # references_budget=0 still adds nothing
+    none = chunkwise.chunk({"sla": SLA}, strategy="legal", size=64, references_budget=0)
+    assert not any(c.metadata.get("references") for c in none)

@@ -14,6 +14,7 @@ exact.)
 
 from __future__ import annotations
 
+import re
 import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
@@ -64,6 +65,19 @@ _ASCII_SPACES = " \t\n\r"
 
 #: characters before a window that a pattern level is given (for its look-behind)
 _LOOK_BEHIND = 256
+#: how far back a window's sentences are found from, at most, for a paragraph's start
+_SENTENCE_LOOK_BEHIND = 1 << 14
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
+
+
+def _paragraph_start(text: str, lo: int) -> int:
+    """Where the paragraph holding ``lo`` starts (after the last blank line before it),
+    looking back at most :data:`_SENTENCE_LOOK_BEHIND` characters."""
+    start = max(0, lo - _SENTENCE_LOOK_BEHIND)
+    last = None
+    for m in _PARAGRAPH_BREAK.finditer(text, start, lo):
+        last = m
+    return last.end() if last is not None else start
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +327,13 @@ class DocumentIndex:
         if type(level) in (Pattern, Separator):
             # from a little before the window: a pattern may look behind a position
             start = max(0, lo - _LOOK_BEHIND)
+            found = np.asarray(level.positions(_view(self.text[start:hi])),
+                               dtype=np.int64) + start
+            return found[found.searchsorted(lo, side="left"):]
+        if type(level) is Sentences and lo > 0:
+            # from the paragraph the window starts in (a window may start mid-sentence,
+            # after a piece: the segmenter reads a sentence's start differently there)
+            start = _paragraph_start(self.text, lo)
             found = np.asarray(level.positions(_view(self.text[start:hi])),
                                dtype=np.int64) + start
             return found[found.searchsorted(lo, side="left"):]

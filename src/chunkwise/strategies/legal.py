@@ -10,8 +10,10 @@ sub-clauses first; every chunk carries its clause trail (``7. Termination >
 collected; a chunk that refers to another clause (``as defined in 4.2``,
 ``subject to Section 7(b)``, ``pursuant to Article 3``) or uses a defined term
 gets the referenced clause's number and heading and the definition's first
-sentence in context, as far as ``references_budget`` tokens (default a quarter
-of the budget) allow; what was resolved is listed in ``metadata.references``.
+sentence in context: ``references_budget`` tokens (default a quarter of the
+budget) are kept free for them when clauses are cut, and they may also fill what
+room a chunk leaves under the limit (a short clause gets a definition longer than
+the reserve); what was resolved is listed in ``metadata.references``.
 """
 
 from __future__ import annotations
@@ -489,7 +491,7 @@ class LegalChunker(Chunker):
             return piece
         count = self.tokenizer.count
         ctx = piece.context
-        ceiling = min(self.limit, piece.token_count + self.references_budget)
+        ceiling = self.limit  # the reserve, and any room the piece left
         refs: list[dict[str, Any]] = []
         for _, line, meta in sorted(items, key=lambda item: item[0]):
             candidate = ctx + line + "\n"
