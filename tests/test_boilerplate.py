@@ -227,3 +227,31 @@ def test_eval_leaves_boilerplate_out_unless_asked(tmp_path):
     assert without.config["boilerplate_excluded"] == 4
     assert without.n_chunks == with_.n_chunks - 4
     assert with_.config["include_boilerplate"] is True
+
+
+def test_dense_search_keeps_the_boilerplate_it_found_per_index_version(tmp_path, static_embedder,
+                                                                      monkeypatch):
+    """A dense search reads every row's text to find boilerplate once per version of a
+    local index, not at every search; a write makes it look again."""
+    import chunkwise.boilerplate as bp
+    from chunkwise.retrieval import BOILERPLATE_FILE
+
+    docs = _write(tmp_path / "docs", _corpus(4))
+    db = tmp_path / "idx"
+    chunker = chunkwise.get_chunker("recursive", size=96)
+    query = "Apache License warranties"
+    with chunkwise.Index(str(db)) as index:
+        index.sync(docs, chunker, embedder=static_embedder)
+        first = index.search(query, k=6, retriever="dense")
+        kept = json.loads((db / BOILERPLATE_FILE).read_text())
+        assert len(kept["ids"]) == 4 and kept["version"] == str(index.store.version())
+        calls = []
+        real = bp.boilerplate_ids
+        monkeypatch.setattr(bp, "boilerplate_ids", lambda items, *a: calls.append(1) or
+                            real(items, *a))
+        assert index.search(query, k=6, retriever="dense") == first and calls == []
+        (docs / "page5.txt").write_text(_page(5, True))  # a fifth page with the header
+        index.sync(docs, chunker, embedder=static_embedder)
+        hits = index.search(query, k=6, retriever="dense", include_boilerplate=True)
+        assert calls == [1] and len(json.loads((db / BOILERPLATE_FILE).read_text())["ids"]) == 5
+        assert sum(is_marked(h.row) for h in hits) == 5

@@ -5,6 +5,7 @@ and search over a store (its own nearest-neighbour search for dense)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -255,14 +256,50 @@ def search(store: Store, query: str, embedder: Any, *, k: int = 5,
     if retriever not in RETRIEVERS:
         raise ConfigError(f"unknown retriever {retriever!r} (expected {', '.join(RETRIEVERS)})")
     if retriever == "dense" and not expand:
-        from .boilerplate import boilerplate_ids
-
         vector = np.asarray(embedder.embed([query]), dtype=np.float32)[0]
-        return dense_search(store, vector, k, where, boilerplate_ids(store.texts()),
+        return dense_search(store, vector, k, where, stored_boilerplate(store),
                             include_boilerplate)
     rows, vectors = store.rows()
     return RowSearch(rows, vectors, embedder).search(query, k, retriever, expand, where,
                                                      include_boilerplate)
+
+
+#: where a local index keeps the boilerplate it found for its latest version
+BOILERPLATE_FILE = "chunkwise-boilerplate.json"
+
+
+def stored_boilerplate(store: Store) -> set[str]:
+    """The ids of the index's boilerplate chunks (:mod:`chunkwise.boilerplate`): found
+    from the rows' texts, and for a local store with versions kept beside it for that
+    version (the first dense search after a write pays for it, not every one: it
+    reads every row's text)."""
+    import json
+    import os
+
+    from . import boilerplate as bp
+
+    version = store.version()
+    path = (store.local_path / BOILERPLATE_FILE
+            if store.local_path is not None and version is not None else None)
+    rule = [bp.MIN_DOCS, bp.MIN_SHARE, bp.SHARE, bp.MIN_ALNUM, bp.COPY_SHARE]
+    if path is not None:
+        try:
+            data = json.loads(path.read_text("utf-8"))
+            if data.get("version") == str(version) and data.get("rule") == rule:
+                return set(data["ids"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass  # none yet, or unreadable: found again
+    ids = bp.boilerplate_ids(store.texts())
+    if path is not None:
+        tmp = path.with_name(f".{BOILERPLATE_FILE}.{os.getpid()}.tmp")
+        try:  # written whole, then renamed; a read-only index is searched all the same
+            tmp.write_text(json.dumps({"version": str(version), "rule": rule,
+                                       "ids": sorted(ids)}), "utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+    return ids
 
 
 def dense_search(store: Store, vector: np.ndarray, k: int, where: Filter | None,
