@@ -245,10 +245,14 @@ def test_dense_search_keeps_the_boilerplate_it_found_per_index_version(tmp_path,
         first = index.search(query, k=6, retriever="dense")
         kept = json.loads((db / BOILERPLATE_FILE).read_text())
         assert len(kept["ids"]) == 4 and kept["version"] == str(index.store.version())
-        calls = []
+        calls: list[int] = []
         real = bp.boilerplate_ids
-        monkeypatch.setattr(bp, "boilerplate_ids", lambda items, *a: calls.append(1) or
-                            real(items, *a))
+
+        def counted(items, *args):
+            calls.append(1)
+            return real(items, *args)
+
+        monkeypatch.setattr(bp, "boilerplate_ids", counted)
         assert index.search(query, k=6, retriever="dense") == first and calls == []
         (docs / "page5.txt").write_text(_page(5, True))  # a fifth page with the header
         index.sync(docs, chunker, embedder=static_embedder)
