@@ -640,14 +640,27 @@ class Packer:
         base = int(index.before(cur))
         if int(index.before(hi)) - base > self.limit - ctx_tokens:
             return None
-        text = index.text
-        sep = index.counter.separates
-        if (self._additive and (cur == 0 or sep(text[cur - 1]))
-                and (not context or sep(context[-1])) and (end == len(text) or sep(text[end]))):
-            n = ctx_tokens + int(index.before(end)) - base
-        else:
-            n = index.counter.count(context + text[cur:end])
+        n = self._counted(cur, end, context, ctx_tokens, base,
+                          self._additive_from(cur, context))
         return Piece(cur, end, n, context) if n <= self.limit else None
+
+    def _additive_from(self, cur: int, context: str) -> bool:
+        """Whether a piece from ``cur`` after ``context`` may be counted from the
+        document's counts (whitespace before it and at the end of the context)."""
+        text, sep = self.index.text, self.index.counter.separates
+        return (self._additive and (cur == 0 or sep(text[cur - 1]))
+                and (not context or sep(context[-1])))
+
+    def _counted(self, cur: int, end: int, context: str, ctx_tokens: int, base: int,
+                 additive: bool) -> int:
+        """Tokens of ``context + text[cur:end]``: from the document's counts where
+        ``additive`` and whitespace follows ``end``, else counted (``base``: the
+        tokens before ``cur``)."""
+        index = self.index
+        text = index.text
+        if additive and (end == len(text) or index.counter.separates(text[end])):
+            return ctx_tokens + int(index.before(end)) - base
+        return index.counter.count(context + text[cur:end])
 
     def _next(self, cur: int, hi: int, levels: _LazyLevels, context: str, ctx_tokens: int,
               must_pass: int, cap: int | None = None) -> Piece | None:
@@ -659,7 +672,6 @@ class Packer:
         a level is reached no higher level had one that fits, so searching each
         level alone finds the same cut as searching their union.)"""
         index = self.index
-        text = index.text
         base = int(index.before(cur))
         budget = self.limit - ctx_tokens
         char_end = cur + self.max_chars - len(context)  # the furthest end the cap allows
@@ -667,9 +679,7 @@ class Packer:
             char_end = min(char_end, cap)
         floor = max(cur, must_pass)
         tried_end = min(hi, char_end)
-        sep = index.counter.separates
-        additive = (self._additive and (cur == 0 or sep(text[cur - 1]))
-                    and (not context or sep(context[-1])))
+        additive = self._additive_from(cur, context)
         small = base + self.min_size - ctx_tokens  # candidates below this are too small
         while budget >= 1:
             end = None
@@ -687,10 +697,7 @@ class Packer:
             end = index.trim_end(cur, end)
             if end <= must_pass:
                 break
-            if additive and (end == len(text) or sep(text[end])):
-                n = ctx_tokens + int(index.before(end)) - base
-            else:
-                n = index.counter.count(context + text[cur:end])
+            n = self._counted(cur, end, context, ctx_tokens, base, additive)
             if n <= self.limit:
                 return Piece(cur, end, n, context)
             tried_end = min(tried_end, end)
