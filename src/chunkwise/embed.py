@@ -189,6 +189,12 @@ class SentenceTransformerEmbedder(Embedder):
 
     @property
     def dim(self) -> int:
+        if self._numpy is None:  # not loaded yet: a BERT's width, from its config alone
+            from .minilm import hidden_size
+
+            width = hidden_size(self.path)
+            if width is not None:
+                return width
         light = self._light()
         if light is not None:
             return int(light.dim)

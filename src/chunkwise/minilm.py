@@ -40,6 +40,15 @@ def supports(folder: str | Path) -> bool:
             and (folder / "model.safetensors").is_file() and (folder / "tokenizer.json").is_file())
 
 
+def hidden_size(folder: str | Path) -> int | None:
+    """The vectors' width of a model this module computes (:func:`supports`), read
+    from its configuration without loading the weights; None for any other model."""
+    if not supports(folder):
+        return None
+    config = json.loads((Path(folder) / "config.json").read_text())
+    return int(config["hidden_size"])
+
+
 class NumpyBert:
     """Embeds texts one at a time (no padding), as sentence-transformers would."""
 
@@ -126,4 +135,4 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return np.asarray(np.where(x >= 0, 1.0 - erfc, erfc - 1.0))
 
 
-__all__ = ["NumpyBert", "supports"]
+__all__ = ["NumpyBert", "hidden_size", "supports"]

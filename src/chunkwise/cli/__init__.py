@@ -1,5 +1,5 @@
 """The command line (see :mod:`chunkwise.cli.main`); ``python -m chunkwise.cli``."""
 
-from .main import COMMANDS, build_parser, main
+from .main import COMMANDS, build_parser, main, run
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main", "run"]

@@ -1,5 +1,3 @@
-import sys
+from .main import run
 
-from .main import main
-
-sys.exit(main())
+run()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
@@ -17,6 +19,58 @@ from ..sinks import arrow_schema
 from .lock import file_lock, writer_running
 from .store import CONFIG_TABLE, TABLE, Hit, Store, batches, sql_quote
 
+#: the generated REST client of Lance namespaces, imported by ``lancedb`` on import
+#: (``lance_namespace``) though an embedded index never calls it
+_REST_CLIENT = "lance_namespace_urllib3_client"
+
+
+def import_lancedb() -> Any:
+    """``import lancedb``, without running the REST namespace client's package
+    ``__init__`` until something reads a name from it.
+
+    That ``__init__`` imports every API class of the client, hundreds of methods each
+    wrapped in pydantic's ``validate_call`` (measured: ~0.7 of the ~1.7 s that
+    ``import lancedb`` takes here, on every ``index`` and ``search``). The package is
+    put in ``sys.modules`` with its path set, so its submodules (the models that
+    ``lancedb`` imports) load as usual; the first name read from the package itself
+    runs its ``__init__`` then, whole. Anything unexpected: the plain import."""
+    if "lancedb" not in sys.modules and _REST_CLIENT not in sys.modules:
+        try:
+            _defer_package_init(_REST_CLIENT)
+        except Exception:  # pragma: no cover - another layout of the package
+            sys.modules.pop(_REST_CLIENT, None)
+    import lancedb
+
+    return lancedb
+
+
+def _defer_package_init(name: str) -> None:
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    loader = spec.loader
+    lock = threading.Lock()
+
+    def __getattr__(attr: str) -> Any:
+        with lock:
+            if "__getattr__" in module.__dict__:
+                del module.__dict__["__getattr__"]
+                try:
+                    loader.exec_module(module)
+                except BaseException:
+                    sys.modules.pop(name, None)
+                    raise
+        try:
+            return module.__dict__[attr]
+        except KeyError:
+            raise AttributeError(f"module {name!r} has no attribute {attr!r}") from None
+
+    module.__dict__["__getattr__"] = __getattr__
+    sys.modules[name] = module
+
 
 class LanceStore(Store):
     """An index in a folder. Writes are keyed by id (merge-insert), one writer at a
@@ -27,7 +81,7 @@ class LanceStore(Store):
         import os
 
         os.environ.setdefault("LANCE_LOG", "error")  # Lance's own log lines off stderr
-        import lancedb
+        lancedb = import_lancedb()
 
         self.uri = path
         folder = Path(path)
@@ -40,6 +94,9 @@ class LanceStore(Store):
         self.local_path = Path(os.path.realpath(folder))
         self.db = lancedb.connect(path)
         self._table: Any = None
+        #: whether this handle wrote anything (a run that wrote nothing has nothing to
+        #: compact or clean up)
+        self._wrote = False
 
     def writer_lock(self, wait: bool = True, on_wait: Callable[[], object] | None = None,
                     ) -> AbstractContextManager[None]:
@@ -95,6 +152,7 @@ class LanceStore(Store):
         import pyarrow as pa
 
         data = pa.Table.from_pylist([{"value": json.dumps(config, sort_keys=True)}])
+        self._wrote = True
         if CONFIG_TABLE in self._names():
             table = self.db.open_table(CONFIG_TABLE)
             table.delete("true")
@@ -103,6 +161,7 @@ class LanceStore(Store):
             self.db.create_table(CONFIG_TABLE, data=data)
 
     def reset(self) -> None:
+        self._wrote = True
         for name in (TABLE, CONFIG_TABLE):
             if name in self._names():
                 self.db.drop_table(name)
@@ -141,15 +200,17 @@ class LanceStore(Store):
             return
         dim = int(vectors.shape[1])
         table = self.table(dim)
+        self._wrote = True
         data = self._data(rows, vectors, dim)
         (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
          .execute(data))
 
     def finish(self) -> None:
-        """Compact the files this run wrote and drop the versions no reader needs."""
+        """Compact the files this run wrote and drop the versions no reader needs
+        (nothing to do when it wrote nothing)."""
         from datetime import timedelta
 
-        if self.table() is not None:
+        if self._wrote and self.table() is not None:
             with warnings.catch_warnings():  # said in the README: a search reading an old
                 warnings.simplefilter("ignore")  # version right then may fail once
                 self.table().optimize(cleanup_older_than=timedelta(seconds=0))
@@ -159,6 +220,7 @@ class LanceStore(Store):
         ids = list(ids)
         if table is None or not ids:
             return
+        self._wrote = True
         for part in batches(ids):
             table.delete(f"id IN ({sql_quote(part)})")
 

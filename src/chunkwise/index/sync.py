@@ -152,6 +152,8 @@ def embed_rows(embedder: Any, rows: Sequence[dict[str, Any]]) -> np.ndarray | No
 def write_rows(store: Store, pending: _Pending, vectors: np.ndarray | None) -> None:
     """One transaction: upserts keyed by id (rows moved keep their vectors, new rows
     get ``vectors``), then deletes."""
+    if not pending.size:
+        return
     with store.transaction():
         if pending.moved:
             store.upsert(pending.moved, np.stack(pending.kept))
