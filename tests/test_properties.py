@@ -232,6 +232,25 @@ def test_word_and_line_levels_scanned_in_windows_are_the_regex_positions(text, w
     assert levels._word_ends(text).tolist() == words
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS | st.text(alphabet="ab \r\n\u2028", max_size=40))
+def test_newline_positions_and_markdown_line_starts_are_the_regex_ones(text):
+    """Code lines (``\n``) and Markdown line starts come from the lengths of the
+    lines (no match object per line): the positions the regular expressions give,
+    with ``\r\n``, a lone ``\r`` and other line separators in the text."""
+    import re
+
+    from chunkwise.levels import _match_positions
+    from chunkwise.readers.markdown import _Lines
+
+    for use_end in (True, False):
+        found = _match_positions(re.compile(r"\n"), text, use_end)
+        assert found.tolist() == [m.end() if use_end else m.start()
+                                  for m in re.finditer(r"\n", text)]
+    assert list(_Lines(text).starts) == [0] + [m.end() for m in
+                                                re.finditer(r"\r\n|\r|\n", text)]
+
+
 @pytest.mark.parametrize("tokenizer", ["minilm", "chars", "words"])
 @settings(max_examples=150, deadline=None)
 @given(text=TEXTS, cuts=st.lists(st.floats(0, 1), min_size=2, max_size=6))

@@ -66,9 +66,20 @@ def _match_positions(pattern: re.Pattern[str], text: str, use_end: bool) -> np.n
         return _line_break_starts(text)
     if pattern.pattern == r"(?<=\S)\s" and not use_end:  # the word level, vectorised
         return _word_ends(text)
+    if pattern.pattern == r"\n":  # code lines: where each "\n" is (or ends)
+        return _newlines(text, use_end)
     if use_end:
         return np.fromiter((m.end() for m in pattern.finditer(text)), dtype=np.int64)
     return np.fromiter((m.start() for m in pattern.finditer(text)), dtype=np.int64)
+
+
+def _newlines(text: str, use_end: bool) -> np.ndarray:
+    """The offsets of every ``\n`` (after it with ``use_end``), from the lengths of
+    the lines between them (a match object per line cost ~1 us)."""
+    lines = text.split("\n")
+    lines.pop()
+    ends = np.cumsum(np.fromiter(map(len, lines), dtype=np.int64, count=len(lines)) + 1)
+    return ends if use_end else ends - 1
 
 
 # every code point Python's str.isspace() accepts (what \s matches in a str pattern)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
+from itertools import accumulate
 from types import MappingProxyType
 from typing import Any
 
@@ -18,7 +19,8 @@ from .reader import Reader
 from .structure import HeadingTrail, anchors_to_headings, front_matter, heading_text, table_block
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_LISTS = ("bullet_list", "ordered_list")
+#: the nodes whose children are blocks: only tables among them become blocks
+_CONTAINERS = frozenset(("bullet_list", "ordered_list", "blockquote", "list_item"))
 _NEWLINES = re.compile(r"\r\n?")
 
 
@@ -31,7 +33,12 @@ class _Lines:
         self.text = text
         # 8 bytes a line (a list would take ~36), and Python ints out of it for bisect
         self.starts = array("q", [0])
-        self.starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        if "\r" in text:
+            self.starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        else:  # one line break: each start is the previous one plus that line's length + 1
+            lines = text.split("\n")
+            lines.pop()
+            self.starts.extend(accumulate(map((1).__add__, map(len, lines))))
         self._lo = 0
         self._char_of_byte: np.ndarray | None = None  # set by segment() before parsing
 
@@ -63,16 +70,23 @@ class _Lines:
             end -= 1
         return end
 
+    def extent(self, node: Any) -> tuple[int, int]:
+        """The characters a node's source map covers."""
+        b0, b1 = node.srcmap
+        if self._char_of_byte is None:
+            return self._lo + b0, self._lo + b1
+        return self._lo + int(self._char_of_byte[b0]), self._lo + int(self._char_of_byte[b1])
+
     def span(self, node: Any) -> tuple[int, int]:
         """The whole lines a node's source map covers, without the last line break."""
-        b0, b1 = node.srcmap
-        start, end = self.char(b0), self.char(b1)
+        start, end = self.extent(node)
         text = self.text
         while end > start and text[end - 1].isspace():  # blank lines a list item runs over
             end -= 1
-        first = self.line_of(start)
-        last = self.line_of(max(start, end - 1))
-        return self.starts[first], self.line_end(last)
+        starts = self.starts
+        first = bisect_right(starts, start) - 1
+        last = bisect_right(starts, end - 1) - 1 if end > start else first
+        return starts[first], self.line_end(last)
 
     def inner(self, node: Any) -> str:
         """The source of a node's inline content (its children's extent), raw."""
@@ -168,10 +182,21 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     title = meta.get("title")
     trail = HeadingTrail()
 
-    def visit(node: Any, depth: int) -> None:
+    def nested(node: Any) -> None:
+        """Inside a list or a quote only tables are blocks of their own."""
+        name = node.name
+        if name == "table":
+            if node.srcmap:
+                blocks.append(_table(node, lines, trail))
+        elif name in _CONTAINERS:
+            for child in node.children:
+                nested(child)
+
+    def visit(node: Any) -> None:
+        """A top-level node."""
         nonlocal title
         name = node.name
-        if name in ("heading", "lheading") and node.srcmap and depth == 0:
+        if name in ("heading", "lheading") and node.srcmap:
             level = int(node.meta.get("level", 1))
             heading = heading_text(_NEWLINES.sub("\n", lines.inner(node).strip()))
             trail.push(level, heading)
@@ -183,21 +208,27 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
         if name == "table" and node.srcmap:
             blocks.append(_table(node, lines, trail))
             return
-        if name in _LISTS or name == "blockquote":
-            if depth == 0 and name == "blockquote" and node.srcmap:
+        if name == "list_item":  # (never at the top: a list holds it)
+            for child in node.children:
+                visit(child)
+            return
+        if name in _CONTAINERS:
+            children = node.children
+            if name == "blockquote" and node.srcmap:
                 s, e = lines.span(node)
                 blocks.append(Block("quote", s, e, trail.path))
-            for child in node.children:
-                if name in _LISTS and child.name == "list_item" and depth == 0 and child.srcmap:
-                    s, e = lines.span(child)
-                    blocks.append(Block("list_item", s, e, trail.path))
-                visit(child, depth + 1)
+            else:
+                for child in children:
+                    if child.name == "list_item" and child.srcmap:
+                        s, e = lines.span(child)
+                        blocks.append(Block("list_item", s, e, trail.path))
+            # a table inside needs a pipe: where there is none, nothing below is looked at
+            if node.srcmap and body.find("|", *lines.extent(node)) == -1:
+                return
+            for child in children:
+                nested(child)
             return
-        if name == "list_item":
-            for child in node.children:
-                visit(child, depth)
-            return
-        if depth == 0 and node.srcmap:
+        if node.srcmap:
             if name == "paragraph":
                 s, e = lines.span(node)
                 blocks.append(Block("paragraph", s, e, trail.path))
@@ -222,7 +253,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
         lines.segment(lo, part)
         del part
         for node in tree.children:
-            visit(node, 0)
+            visit(node)
         del tree
     return Document(text=text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(anchors_to_headings(blocks, text)),
