@@ -1,8 +1,14 @@
-"""Write peer libraries' chunks of a Chroma-format corpus as JSON Lines, so that
+"""Write peer libraries' chunks of an evaluation corpus as JSON Lines, so that
 `chunkwise eval --chunks FILE` scores them with the same code as ours.
 
     python benchmarks/peer_chunks.py langchain --size 200 --overlap 0 \
         --dataset ../shared/eval/chroma -o out/langchain-200.jsonl
+    python benchmarks/peer_chunks.py chonkie-sentence --size 256 --tokenizer minilm \
+        --dataset jsonl:benchmarks/narrative_eval -o out/chonkie-sentence-256.jsonl
+
+``--dataset``: a Chroma-format folder (its ``*.md``) or ``jsonl:FOLDER`` (our format:
+the documents its ``questions.jsonl`` names). ``--tokenizer``: what ``--size``
+counts, cl100k (default) or the bundled MiniLM's WordPiece.
 
 Peers (install them with `pip install -r benchmarks/requirements.txt`):
   langchain   LangChain RecursiveCharacterTextSplitter, length in cl100k tokens
@@ -11,6 +17,8 @@ Peers (install them with `pip install -r benchmarks/requirements.txt`):
   semchunk    semchunk.chunkerify with a cl100k counter
   text-splitter  semantic-text-splitter TextSplitter (cl100k via a callback)
   llamaindex  LlamaIndex SentenceSplitter with a cl100k tokenizer
+  chonkie-sentence  chonkie SentenceChunker
+  chonkie-recursive chonkie RecursiveChunker
 Offsets are found with a forward search, the way Chroma's harness does.
 """
 
@@ -20,11 +28,38 @@ import argparse
 import json
 from pathlib import Path
 
+TOKENIZER = "cl100k"
+
+
+class _MiniLM:
+    """The bundled MiniLM's WordPiece with the encode/decode calls the peers use."""
+
+    def __init__(self):
+        from tokenizers import Tokenizer
+
+        from chunkwise.tokens import minilm_dir
+
+        self.tok = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
+        self.tok.no_padding()
+        self.tok.no_truncation()
+
+    def encode_ordinary(self, s):
+        return self.tok.encode(s, add_special_tokens=False).ids
+
+    encode = encode_ordinary
+
+    def decode(self, ids):
+        return self.tok.decode(ids)
+
 
 def cl100k():
-    import bpe_openai
+    """The tokenizer ``--size`` counts in (cl100k unless ``--tokenizer minilm``)."""
+    if TOKENIZER == "minilm":
+        enc = _MiniLM()
+    else:
+        import bpe_openai
 
-    enc = bpe_openai.get_encoding("cl100k_base")
+        enc = bpe_openai.get_encoding("cl100k_base")
     return enc, (lambda s: len(enc.encode_ordinary(s)))
 
 
@@ -76,9 +111,40 @@ def split_llamaindex(text, size, overlap):
                             tokenizer=enc.encode_ordinary).split_text(text)
 
 
+def split_chonkie_sentence(text, size, overlap):
+    from chonkie import SentenceChunker
+
+    enc, _ = cl100k()
+    tok = enc.tok if isinstance(enc, _MiniLM) else enc
+    return [c.text for c in SentenceChunker(tokenizer=tok, chunk_size=size,
+                                            chunk_overlap=overlap).chunk(text)]
+
+
+def split_chonkie_recursive(text, size, overlap):
+    from chonkie import RecursiveChunker
+
+    if overlap:
+        raise SystemExit("chonkie's RecursiveChunker has no overlap")
+    enc, _ = cl100k()
+    tok = enc.tok if isinstance(enc, _MiniLM) else enc
+    return [c.text for c in RecursiveChunker(tokenizer=tok, chunk_size=size).chunk(text)]
+
+
 PEERS = {"langchain": split_langchain, "langchain-chroma": split_langchain_chroma,
          "fixed": split_fixed, "semchunk": split_semchunk, "text-splitter": split_text_splitter,
-         "llamaindex": split_llamaindex}
+         "llamaindex": split_llamaindex, "chonkie-sentence": split_chonkie_sentence,
+         "chonkie-recursive": split_chonkie_recursive}
+
+
+def documents(dataset: str):
+    """(doc_id, path) of a Chroma folder's ``*.md`` (ids: the file stems) or of the
+    documents a ``jsonl:FOLDER`` dataset's questions name (ids as they name them)."""
+    if dataset.startswith("jsonl:"):
+        folder = Path(dataset.removeprefix("jsonl:"))
+        ids = sorted({json.loads(line)["doc_id"] for line in
+                      (folder / "questions.jsonl").read_text("utf-8").splitlines() if line})
+        return [(doc_id, folder / doc_id) for doc_id in ids]
+    return [(path.stem, path) for path in sorted(Path(dataset).glob("*.md"))]
 
 
 def locate(text: str, pieces):
@@ -103,20 +169,22 @@ def main():
     ap.add_argument("--size", type=int, default=200)
     ap.add_argument("--overlap", type=int, default=0)
     ap.add_argument("--dataset", default="../shared/eval/chroma")
+    ap.add_argument("--tokenizer", choices=["cl100k", "minilm"], default="cl100k")
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
-    folder = Path(args.dataset)
+    global TOKENIZER
+    TOKENIZER = args.tokenizer
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     n = lost = 0
     with open(out, "w", encoding="utf-8") as f:
-        for path in sorted(folder.glob("*.md")):
+        for doc_id, path in documents(args.dataset):
             text = path.read_bytes().decode("utf-8")
             pieces = PEERS[args.peer](text, args.size, args.overlap)
             located = list(locate(text, pieces))
             lost += len([p for p in pieces if p.strip()]) - len(located)
             for start, end, piece in located:
-                f.write(json.dumps({"doc_id": path.stem, "text": piece, "start": start,
+                f.write(json.dumps({"doc_id": doc_id, "text": piece, "start": start,
                                     "end": end}, ensure_ascii=False) + "\n")
                 n += 1
     print(f"{args.peer}: {n} chunks written to {out} ({lost} not found verbatim)")

@@ -206,6 +206,35 @@ def test_the_structured_evaluation_set_loads_and_is_varied():
         assert all(doc.text[r.start:r.end] == r.content for r in q.references)
 
 
+def test_the_narrative_evaluation_set_loads_and_its_questions_are_rebuilt_exactly(tmp_path):
+    """Issue 21: a narrative set (one public-domain book, hand-written questions with
+    exact spans and short answers); questions.jsonl is what build_questions.py writes
+    from the questions as written (a changed reader or document would show here)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    folder = ROOT / "benchmarks" / "narrative_eval"
+    ds = load_jsonl(folder)
+    assert len(ds.questions) >= 30 and list(ds.documents) == [
+        "docs/adventures-of-sherlock-holmes.txt"]
+    book = ds.documents["docs/adventures-of-sherlock-holmes.txt"].text
+    assert len(book) > 500_000 and "Gutenberg" not in book
+    for q in ds.questions:
+        assert q.answer and len(q.references) == 1
+        r = q.references[0]
+        assert book[r.start:r.end] == r.content and 10 < len(r.content) <= 400
+    copy = tmp_path / "narrative_eval"
+    shutil.copytree(folder, copy)
+    (copy / "questions.jsonl").unlink()
+    res = subprocess.run([sys.executable, str(copy / "build_questions.py")],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert (copy / "questions.jsonl").read_bytes() == (folder / "questions.jsonl").read_bytes()
+
+
 def test_bm25_over_texts_without_a_term_scores_zero_not_crashes():
     """Chunks that are only rules or stop words ("---", "the a an") give BM25 no
     vocabulary at all: bm25s fails to build an index over that; chunkwise scores 0."""
