@@ -226,8 +226,9 @@ def test_the_narrative_evaluation_set_loads_and_its_questions_are_rebuilt_exactl
         assert q.answer and len(q.references) == 1
         r = q.references[0]
         assert book[r.start:r.end] == r.content and 10 < len(r.content) <= 400
-    copy = tmp_path / "narrative_eval"
+    copy = tmp_path / "benchmarks" / "narrative_eval"
     shutil.copytree(folder, copy)
+    shutil.copy(folder.parent / "eval_sets.py", copy.parent)
     (copy / "questions.jsonl").unlink()
     res = subprocess.run([sys.executable, str(copy / "build_questions.py")],
                          capture_output=True, text=True, timeout=120)

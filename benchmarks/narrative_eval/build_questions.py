@@ -7,17 +7,18 @@ end of the first ``end`` text after it, in the text the reader extracts.
 
 from __future__ import annotations
 
-import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 from chunkwise.readers import read_path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 from questions_src import QUESTIONS  # noqa: E402
+
+from eval_sets import write_questions  # noqa: E402
 
 DOC = "adventures-of-sherlock-holmes.txt"
 TAGS = {"dialogue", "narration", "number"}
@@ -46,15 +47,7 @@ def main() -> int:
         rows.append({"question": q["question"], "doc_id": f"docs/{DOC}",
                      "references": [{"start": start, "end": end, "content": text[start:end]}],
                      "tags": q["tags"], "answer": q["answer"]})
-    for p in problems:
-        print(p)
-    if problems:
-        return 1
-    (HERE / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
-                                                  for r in rows), encoding="utf-8")
-    tags = Counter(t for r in rows for t in r["tags"])
-    print(f"{len(rows)} questions; tags {dict(tags)}")
-    return 0
+    return write_questions(HERE, rows, problems)
 
 
 if __name__ == "__main__":

@@ -7,17 +7,18 @@ hold it exactly once (or, with ``after``, its first occurrence after that text).
 
 from __future__ import annotations
 
-import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 from chunkwise.readers import read_path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
 from questions_src import QUESTIONS  # noqa: E402
+
+from eval_sets import write_questions  # noqa: E402
 
 TAGS = {"table", "heading-dependent", "procedure", "prose", "code"}
 
@@ -48,15 +49,7 @@ def main() -> int:
             problems.append(f"{n}: unknown tags {set(q['tags']) - TAGS}")
         rows.append({"question": q["question"], "doc_id": f"docs/{doc}", "references": refs,
                      "tags": q["tags"]})
-    for p in problems:
-        print(p)
-    if problems:
-        return 1
-    (HERE / "questions.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
-                                                  for r in rows), encoding="utf-8")
-    tags = Counter(t for r in rows for t in r["tags"])
-    print(f"{len(rows)} questions over {len(texts)} documents; tags {dict(tags)}")
-    return 0
+    return write_questions(HERE, rows, problems, f" over {len(texts)} documents")
 
 
 if __name__ == "__main__":
