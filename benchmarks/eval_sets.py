@@ -22,3 +22,43 @@ def write_questions(folder: Path, rows: list[dict[str, Any]], problems: list[str
     tags = Counter(t for r in rows for t in r["tags"])
     print(f"{len(rows)} questions{what}; tags {dict(tags)}")
     return 0
+
+
+def locate_anchored(text: str, doc_id: str, questions: list[dict[str, Any]],
+                    tags: set[str], longest: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows for questions whose evidence runs from their ``start`` text (which must
+    occur once in ``text``) to the end of the first ``end`` text after it, and the
+    problems found (a start not found or found twice, an end not found, evidence
+    longer than ``longest`` characters, a tag not in ``tags``)."""
+    rows, problems = [], []
+    for n, q in enumerate(questions, start=1):
+        start = text.find(q["start"])
+        if start < 0 or text.find(q["start"], start + 1) >= 0:
+            problems.append(f"{n}: start text found {text.count(q['start'])} times: "
+                            f"{q['start'][:60]!r}")
+            continue
+        end = text.find(q["end"], start)
+        if end < 0:
+            problems.append(f"{n}: end text not found after the start: {q['end'][:60]!r}")
+            continue
+        end += len(q["end"])
+        if end - start > longest:
+            problems.append(f"{n}: evidence of {end - start} characters")
+        if not set(q["tags"]) <= tags:
+            problems.append(f"{n}: unknown tags {set(q['tags']) - tags}")
+        rows.append({"question": q["question"], "doc_id": doc_id,
+                     "references": [{"start": start, "end": end, "content": text[start:end]}],
+                     "tags": q["tags"], "answer": q["answer"]})
+    return rows, problems
+
+
+def build_anchored(folder: Path, doc: str, questions: list[dict[str, Any]], tags: set[str],
+                   longest: int) -> int:
+    """A one-book set's build: locate ``questions`` in ``folder/docs/doc`` as the
+    reader extracts it and write ``folder/questions.jsonl`` (1 and nothing written if
+    any question has a problem)."""
+    from chunkwise.readers import read_path
+
+    text = read_path(folder / "docs" / doc).text
+    rows, problems = locate_anchored(text, f"docs/{doc}", questions, tags, longest)
+    return write_questions(folder, rows, problems)

@@ -206,27 +206,31 @@ def test_the_structured_evaluation_set_loads_and_is_varied():
         assert all(doc.text[r.start:r.end] == r.content for r in q.references)
 
 
-def test_the_narrative_evaluation_set_loads_and_its_questions_are_rebuilt_exactly(tmp_path):
-    """Issue 21: a narrative set (one public-domain book, hand-written questions with
-    exact spans and short answers); questions.jsonl is what build_questions.py writes
-    from the questions as written (a changed reader or document would show here)."""
+@pytest.mark.parametrize("name, doc, size", [
+    ("narrative_eval", "adventures-of-sherlock-holmes.txt", 500_000),
+    ("narrative_heldout", "treasure-island.txt", 350_000)])
+def test_the_narrative_evaluation_sets_load_and_their_questions_are_rebuilt_exactly(
+        tmp_path, name, doc, size):
+    """Issue 21: two narrative sets (one public-domain book each, hand-written
+    questions with exact spans and short answers; the second held out); questions.jsonl
+    is what build_questions.py writes from the questions as written (a changed reader
+    or document would show here)."""
     import shutil
     import subprocess
     import sys
 
     from helpers import ROOT
 
-    folder = ROOT / "benchmarks" / "narrative_eval"
+    folder = ROOT / "benchmarks" / name
     ds = load_jsonl(folder)
-    assert len(ds.questions) >= 30 and list(ds.documents) == [
-        "docs/adventures-of-sherlock-holmes.txt"]
-    book = ds.documents["docs/adventures-of-sherlock-holmes.txt"].text
-    assert len(book) > 500_000 and "Gutenberg" not in book
+    assert len(ds.questions) >= 30 and list(ds.documents) == [f"docs/{doc}"]
+    book = ds.documents[f"docs/{doc}"].text
+    assert len(book) > size and "Gutenberg" not in book
     for q in ds.questions:
         assert q.answer and len(q.references) == 1
         r = q.references[0]
         assert book[r.start:r.end] == r.content and 10 < len(r.content) <= 400
-    copy = tmp_path / "benchmarks" / "narrative_eval"
+    copy = tmp_path / "benchmarks" / name
     shutil.copytree(folder, copy)
     shutil.copy(folder.parent / "eval_sets.py", copy.parent)
     (copy / "questions.jsonl").unlink()
