@@ -208,11 +208,12 @@ def test_the_structured_evaluation_set_loads_and_is_varied():
 
 @pytest.mark.parametrize("name, doc, size", [
     ("narrative_eval", "adventures-of-sherlock-holmes.txt", 500_000),
-    ("narrative_heldout", "treasure-island.txt", 350_000)])
+    ("narrative_heldout", "treasure-island.txt", 350_000),
+    ("narrative_confirm", "pride-and-prejudice.txt", 700_000)])
 def test_the_narrative_evaluation_sets_load_and_their_questions_are_rebuilt_exactly(
         tmp_path, name, doc, size):
-    """Issue 21: two narrative sets (one public-domain book each, hand-written
-    questions with exact spans and short answers; the second held out); questions.jsonl
+    """Issue 21: three narrative sets (one public-domain book each, hand-written
+    questions with exact spans and short answers; the last never tuned on); questions.jsonl
     is what build_questions.py writes from the questions as written (a changed reader
     or document would show here)."""
     import shutil
