@@ -20,6 +20,34 @@ def test_plain_text_numbered_headings():
     assert all(b.kind != "heading" for b in doc.blocks)
 
 
+def test_plain_text_book_chapters_are_headings_and_speech_is_not():
+    """Issue 21: a plain-text book's parts and chapters, set off by two or more blank
+    lines as Project Gutenberg sets them, are headings (the trail then names the story
+    or chapter a passage is in); a letter's signature in capitals, a quoted line, a
+    sentence after a numeral, or a lone chapter-like line are not."""
+    book = ("TREASURE ISLAND\n\n\n\nPART ONE--The Old Buccaneer\n\n\n\n\nI\n"
+            "The Old Sea-dog at the Admiral Benbow\n\n\nSquire Trelawney asked me to write.\n\n"
+            "\u201cYou have till ten tonight.\u201d\n\n\n\n\u201c\u2018ROBERT ST. SIMON.\u2019\n\n"
+            "\n\nII. THE RED-HEADED LEAGUE\n\n\nI.\n\nHe called one day.\n\n\n\n"
+            "12. It was late.\n\n\n\nIII\nwhen we left\n\nEnd.\n")
+    doc = parse(book, "b.txt", fmt="text")
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert heads == [(2, "TREASURE ISLAND"), (1, "PART ONE--The Old Buccaneer"),
+                     (2, "I The Old Sea-dog at the Admiral Benbow"),
+                     (2, "II. THE RED-HEADED LEAGUE"), (3, "I.")]
+    chunks = chunkwise.chunk(doc, strategy="section", size=64)
+    assert by_text(chunks, "Squire Trelawney")[0].headings == (
+        "PART ONE--The Old Buccaneer", "I The Old Sea-dog at the Admiral Benbow")
+    assert by_text(chunks, "He called one day")[0].headings == (
+        "PART ONE--The Old Buccaneer", "II. THE RED-HEADED LEAGUE", "I.")
+    assert_invariants(doc.text, chunks, 64)
+    # one blank line before it (a paragraph in running text), or a single candidate
+    # in the whole text: no headings
+    for text in ("It began.\n\nCHAPTER ONE\n\nIt went on.\n\nII\nThe Storm\n\nEnd.",
+                 "It began.\n\n\n\nCHAPTER ONE\n\nIt went on."):
+        assert all(b.kind != "heading" for b in parse(text, "x", fmt="text").blocks)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(data=st.binary(min_size=0, max_size=3000), prefix=st.sampled_from([b"", b"%PDF-1.4\n", b"<html>"]),

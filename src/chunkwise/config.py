@@ -116,6 +116,9 @@ class ChunkConfig:
     max_chars: int
     #: as given (None: the default, :data:`MIN_TOKENS_FRACTION` of the limit)
     min_tokens: int | None = None
+    #: whether ``size`` was given (False: :data:`DEFAULT_SIZE`, which ``auto`` may set
+    #: otherwise for a kind of document: see :meth:`resized`)
+    size_given: bool = dataclasses.field(default=True, compare=False)
 
     @property
     def limit(self) -> int:
@@ -162,7 +165,19 @@ class ChunkConfig:
                 raise ConfigError(f"min_tokens {min_tokens} is more than half the token limit "
                                   f"{limit}: two pieces could not both reach it")
         return cls(tokenizer=counter, size=size, overlap=resolve_overlap(overlap, limit),
-                   max_tokens=max_tokens, max_chars=max_chars, min_tokens=min_tokens)
+                   max_tokens=max_tokens, max_chars=max_chars, min_tokens=min_tokens,
+                   size_given=explicit)
+
+    def resized(self, size: int) -> ChunkConfig:
+        """The same configuration at another size (capped at ``max_tokens``): the
+        character cap follows the limit where it was the default, the overlap keeps
+        its tokens (below the new limit)."""
+        limit = min(check_int("size", size, 1), self.max_tokens)
+        max_chars = self.max_chars
+        if max_chars == max(64, CHARS_PER_TOKEN_CAP * self.limit):
+            max_chars = max(64, CHARS_PER_TOKEN_CAP * limit)
+        return dataclasses.replace(self, size=size, max_chars=max_chars,
+                                   overlap=min(self.overlap, limit - 1), size_given=True)
 
     def as_dict(self) -> dict[str, Any]:
         out = {"size": self.size, "overlap": self.overlap, "max_tokens": self.max_tokens,

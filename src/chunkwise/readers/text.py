@@ -57,25 +57,85 @@ NUMBERED_HEADING = re.compile(
     r"^[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3}){0,4})\.?[ \t]+(?P<title>[A-Z][^\r\n]{0,78}?)[ \t]*$")
 
 
+#: a book's divisions, as plain-text editions (Project Gutenberg's among them) set
+#: them: "PART ONE", "BOOK II" (level 1); "CHAPTER IV", "Chapter 4. The Storm",
+#: "ADVENTURE I." (level 2)
+_DIVISION = re.compile(r"(?:PART|Part|BOOK|Book|VOLUME|Volume)[ \t]+\S")
+_CHAPTER = re.compile(r"(?:CHAPTER|Chapter|STAVE|Stave|ADVENTURE|Adventure|LETTER|Letter)"
+                      r"[ \t]+(?:[IVXLCDM]+|\d{1,3}|[A-Z][a-z]+|[A-Z]+)\b")
+#: "IV", "IV.", "12." alone on a line, or followed by a capitalised title
+_NUMERAL = re.compile(r"(?:[IVXLCDM]{1,7}|\d{1,3})\.?(?:[ \t]+(?P<title>\S.*))?")
+#: quotation marks: a line that opens or closes with one is speech or a letter's
+#: signature ("“‘ROBERT ST. SIMON.’"), not a heading
+_QUOTES = ("\"", "'", "\u201c", "\u201d", "\u2018", "\u2019", "(", "[")
+_NOT_A_TITLE_END = (",", ";", ":", "?", "!", *_QUOTES[:6])
+#: the longest line of a chapter heading
+_HEADING_LINE = 70
+
+
+def _chapter_level(para: str) -> int | None:
+    """The level of a paragraph that is a book's part or chapter heading (1 or 2; 3
+    for a bare numeral, a chapter's numbered division), else None: one or two short
+    lines, a part/chapter keyword, a numeral with or without a capitalised title, or
+    an all-capitals title; nothing that ends like a sentence."""
+    lines = [ln.strip() for ln in para.strip().splitlines()]
+    if not 1 <= len(lines) <= 2 or any(not ln or len(ln) > _HEADING_LINE for ln in lines):
+        return None
+    first, last = lines[0], lines[-1]
+    if last.endswith(_NOT_A_TITLE_END) or first.startswith(_QUOTES):
+        return None
+    if _DIVISION.match(first):
+        return 1
+    if _CHAPTER.match(first):
+        return 2
+    m = _NUMERAL.fullmatch(first)
+    if m is not None:
+        title = m.group("title") or (lines[1] if len(lines) == 2 else None)
+        if title is None:
+            return 3 if len(lines) == 1 else None
+        if title[0].isupper() and not title.endswith("."):
+            return 2
+        return None
+    letters = [ch for ch in para if ch.isalpha()]
+    if (len(letters) >= 3 and all(ch.isupper() for ch in letters)
+            and not last.endswith(".")):
+        return 2
+    return None
+
+
 def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
-    """Plain text: paragraphs, and numbered headings ("3.2 Accident reports") where
-    unambiguous: a one-line paragraph, no closing punctuation, and at least two
-    such lines in the document."""
+    """Plain text: paragraphs, and headings where unambiguous (at least two of a kind
+    in the document): numbered headings ("3.2 Accident reports": a one-line
+    paragraph, no closing punctuation), and a book's part and chapter headings ("PART
+    ONE", "CHAPTER IV", "VI" over its title, "I. A SCANDAL IN BOHEMIA": a paragraph
+    of one or two short lines set off by two or more blank lines before it, or
+    opening the text)."""
     spans = []
+    gaps = []  # the line breaks before each paragraph
     pos = 0
     for start, end in blank_line_runs(text):
         spans.append((pos, start))
         pos = end
+        gaps.append(text.count("\n", start, end) or text.count("\r", start, end))
     spans.append((pos, len(text)))
-    spans = [(s, e) for s, e in spans if text[s:e].strip()]
-    candidates = {}
-    for s, e in spans:
+    before = [3, *gaps]  # the text's start counts as a wide gap
+    kept = [(span, gap) for span, gap in zip(spans, before) if text[span[0]:span[1]].strip()]
+    spans = [span for span, _ in kept]
+    candidates: dict[tuple[int, int], tuple[int, str]] = {}
+    chapters: dict[tuple[int, int], tuple[int, str]] = {}
+    for (s, e), gap in kept:
         para = text[s:e]
         m = NUMBERED_HEADING.match(para)
         if m and not para.rstrip().endswith((".", ":", ";", ",", "?", "!")):
             candidates[(s, e)] = (m.group("num").count(".") + 1, para.strip())
+        elif gap >= 3:
+            level = _chapter_level(para)
+            if level is not None:
+                chapters[(s, e)] = (level, " ".join(para.split()))
     if len(candidates) < 2:
         candidates = {}
+    if len(chapters) >= 2:
+        candidates.update(chapters)
     blocks = []
     trail = HeadingTrail()
     for span in spans:

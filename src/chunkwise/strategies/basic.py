@@ -168,19 +168,30 @@ class SectionChunker(RecursiveChunker):
         return out
 
 
+#: the size ``auto`` gives narrative prose when ``size`` is not given (capped at
+#: ``max_tokens``: the model's limit): chosen on two books, where it retrieved better
+#: than 160 tokens (docs/benchmarks.md, "The narrative sets"); 256 is the largest
+#: size measured there
+NARRATIVE_SIZE = 256
+
+
 @register("auto")
 class AutoChunker(SectionChunker):
     """The strategy each document needs: ``code`` for source files, ``transcript`` for
     subtitles, chats and speaker-line transcripts, ``json`` for JSON and JSON Lines,
     ``faq`` for documents that are clearly questions and answers, and otherwise
     ``section`` for documents with headings or tables (``recursive`` for the rest).
-    The choice is in every chunk's ``metadata["strategy"]``."""
+    The choice is in every chunk's ``metadata["strategy"]``. When ``size`` is not
+    given, narrative prose (fiction: :func:`~.narrative_detect.looks_like_narrative`)
+    is chunked at :data:`NARRATIVE_SIZE` tokens (within ``max_tokens``), its chunks
+    marked ``metadata["document_kind"] = "narrative"``."""
 
     def __init__(self, size: int | None = None, *, code_language: str | None = None,
                  path_context: bool = True, window_seconds: float | None = None,
                  references_budget: int | None = None, **options: Any):
         super().__init__(size, **options)
         self._delegates: dict[str, Chunker] = {}
+        self._narrative: SectionChunker | None = None
         # the options of the strategies auto may choose, checked now (not at the first
         # document that needs them)
         self._delegate_options: dict[str, dict[str, Any]] = {
@@ -245,27 +256,62 @@ class AutoChunker(SectionChunker):
             self._delegates[name] = STRATEGIES[name](config=self.config, **extra)
         return self._delegates[name]
 
+    def narrative(self, doc: Document, index: DocumentIndex) -> bool:
+        """Whether ``doc`` is chunked as narrative prose: ``section`` or ``recursive``
+        chosen, ``size`` not given, a larger size possible, and
+        :func:`~.narrative_detect.looks_like_narrative`."""
+        found = index.memo.get("auto-narrative")
+        if found is None:
+            from .narrative_detect import looks_like_narrative
+
+            found = (not self.config.size_given
+                     and self.config.limit < min(NARRATIVE_SIZE, self.config.max_tokens)
+                     and self.choose(doc, index) in ("section", "recursive")
+                     and looks_like_narrative(doc, index))
+            index.memo["auto-narrative"] = found
+        return bool(found)
+
+    def narrative_chunker(self) -> SectionChunker:
+        """This chunker's own packing (headings, tables, its options) at
+        :data:`NARRATIVE_SIZE` tokens."""
+        if self._narrative is None:
+            self._narrative = SectionChunker(config=self.config.resized(NARRATIVE_SIZE),
+                                             **SectionChunker.options(self))
+        return self._narrative
+
+    def _own(self, doc: Document, index: DocumentIndex) -> SectionChunker | None:
+        """For a document auto packs itself (section or recursive): the narrative
+        chunker, or None (this one)."""
+        return self.narrative_chunker() if self.narrative(doc, index) else None
+
     def windowed(self, doc: Document, index: DocumentIndex) -> bool:
         choice = self.choose(doc, index)
         if choice in ("section", "recursive"):
-            return super().windowed(doc, index)
+            own = self._own(doc, index)
+            return own.windowed(doc, index) if own else super().windowed(doc, index)
         return self.delegate(choice).windowed(doc, index)
 
     def restarts(self, doc: Document, index: DocumentIndex, span: Span,
                  pieces: Sequence[Piece]) -> Sequence[int] | None:
         choice = self.choose(doc, index)
         if choice in ("section", "recursive"):
-            return super().restarts(doc, index, span, pieces)
+            own = self._own(doc, index)
+            return (own.restarts(doc, index, span, pieces) if own
+                    else super().restarts(doc, index, span, pieces))
         return self.delegate(choice).restarts(doc, index, span, pieces)
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         choice = self.choose(doc, index)
+        own = None
         if choice in ("section", "recursive"):
-            pieces = super().split(doc, index, span)
+            own = self._own(doc, index)
+            pieces = own.split(doc, index, span) if own else super().split(doc, index, span)
         else:
             pieces = self.delegate(choice).split(doc, index, span)
         for p in pieces:
             p.metadata["strategy"] = choice
+            if own is not None:
+                p.metadata["document_kind"] = "narrative"
         return pieces
 
 

@@ -1,0 +1,111 @@
+"""Issue 21, size by kind: ``auto`` gives narrative prose (fiction) the model's limit
+when no size is given; everything else keeps the default size, and an explicit size
+always wins."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.engine import DocumentIndex
+from chunkwise.readers import read_path
+from chunkwise.strategies.basic import NARRATIVE_SIZE
+from chunkwise.strategies.narrative_detect import looks_like_narrative
+
+from helpers import ROOT, assert_invariants, independent_minilm_count
+
+BOOKS = sorted((ROOT / "benchmarks").glob("narrative_*/docs/*.txt"))
+CORPORA = ["chatlogs", "finance", "pubmed", "state_of_the_union", "wikitexts"]
+
+
+def _narrative(path) -> bool:
+    doc = read_path(path)
+    return looks_like_narrative(doc, DocumentIndex(doc, chunkwise.get_tokenizer()))
+
+
+def test_the_three_books_are_narrative_and_no_reference_document_is(chroma_dir):
+    """The detector on real files: the narrative sets' three novels (46 % to 87 % of
+    their paragraphs open with dialogue) against Chroma's five corpora and the
+    structured set's sixteen READMEs (Markdown, HTML, PDF), which it must leave alone
+    (the defaults chosen on them stay theirs)."""
+    assert len(BOOKS) == 3 and all(_narrative(p) for p in BOOKS)
+    reference = [chroma_dir / f"{c}.md" for c in CORPORA]
+    reference += sorted((ROOT / "benchmarks" / "structured_eval" / "docs").iterdir())
+    assert len(reference) >= 20
+    assert [p.name for p in reference if _narrative(p)] == []
+
+
+def test_a_novel_is_chunked_at_the_model_limit_unless_a_size_is_given():
+    path = ROOT / "benchmarks" / "narrative_heldout" / "docs" / "treasure-island.txt"
+    default = chunkwise.chunk(path)
+    limit = min(NARRATIVE_SIZE, chunkwise.get_chunker("auto").max_tokens)
+    assert limit == 254  # MiniLM: 256 less its two special tokens
+    assert {c.metadata["document_kind"] for c in default} == {"narrative"}
+    assert max(c.token_count for c in default) <= limit
+    assert sum(c.token_count > 160 for c in default) > len(default) // 2
+    # the chapters are headings: a passage's trail names its part and chapter
+    assert default[100].headings == ("PART TWO--The Sea-cook", "VII I Go to Bristol")
+    assert_invariants(path.read_text(encoding="utf-8"), default, limit,
+                      independent_minilm_count())
+    given_size = chunkwise.chunk(path, size=160)
+    assert max(c.token_count for c in given_size) <= 160
+    assert all("document_kind" not in c.metadata for c in given_size)
+    assert len(given_size) > len(default) * 1.4
+
+
+def test_reference_documents_keep_the_default_size():
+    """A README is not narrative: auto without a size gives exactly the chunks of
+    auto at the default size (160), ids included."""
+    path = ROOT / "benchmarks" / "structured_eval" / "docs" / "orjson.md"
+    default = chunkwise.chunk(path)
+    assert [(c.id, c.start, c.end) for c in default] == [
+        (c.id, c.start, c.end) for c in chunkwise.chunk(path, size=160)]
+    assert all("document_kind" not in c.metadata for c in default)
+
+
+_WORDS = st.sampled_from(["the", "ship", "captain", "said", "night", "gold", "map", "he",
+                          "she", "island", "sea", "old", "came", "door", "and", "was"])
+_SENTENCE = st.lists(_WORDS, min_size=3, max_size=18).map(
+    lambda ws: " ".join(ws).capitalize() + ".")
+_NARRATION = st.lists(_SENTENCE, min_size=1, max_size=6).map(" ".join)
+_DIALOGUE = st.tuples(_SENTENCE, _WORDS).map(lambda t: f"\u201c{t[0]}\u201d said {t[1]}.")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(paragraphs=st.lists(st.one_of(_NARRATION, _DIALOGUE), min_size=30, max_size=90),
+       max_tokens=st.sampled_from([None, 200, 120]))
+def test_stories_respect_their_budget_and_an_explicit_size_wins(paragraphs, max_tokens):
+    """Hypothesis: generated stories (narration and dialogue in any mix). Without a
+    size, a story auto takes for narrative is cut at most at min(NARRATIVE_SIZE,
+    max_tokens) tokens and marked; any other text gets what auto at 160 gives, to the
+    id; with size=160 no chunk passes 160 and none is marked. The usual invariants
+    (verbatim slices, nothing lost, unique ids) hold throughout."""
+    text = "\n\n".join(paragraphs)
+    doc = chunkwise.Document(text=text, doc_id="story")
+    auto = chunkwise.get_chunker("auto", max_tokens=max_tokens)
+    chunks = auto.chunk_document(doc)
+    given_size = chunkwise.get_chunker("auto", size=160, max_tokens=max_tokens)
+    sized = given_size.chunk_document(doc)
+    count = independent_minilm_count()
+    assert_invariants(text, sized, given_size.limit, count)
+    assert all("document_kind" not in c.metadata for c in sized)
+    narrative = looks_like_narrative(doc, DocumentIndex(doc, auto.tokenizer))
+    wider = min(NARRATIVE_SIZE, auto.max_tokens) > auto.limit
+    if narrative and wider:
+        assert_invariants(text, chunks, min(NARRATIVE_SIZE, auto.max_tokens), count)
+        assert {c.metadata.get("document_kind") for c in chunks} == {"narrative"}
+    else:
+        assert [(c.id, c.start, c.end) for c in chunks] == [
+            (c.id, c.start, c.end) for c in sized]
+
+
+@pytest.mark.parametrize("share, expected", [(0.1, False), (0.25, True)])
+def test_the_dialogue_share_decides(share, expected):
+    n = 60
+    quoted = int(n * share)
+    paras = ([f"\u201cWe sail at dawn,\u201d said the captain {i}." for i in range(quoted)]
+             + [f"The ship rode at anchor in the bay, night {i}." for i in range(n - quoted)])
+    doc = chunkwise.Document(text="\n\n".join(paras), doc_id="d")
+    assert looks_like_narrative(doc, DocumentIndex(doc, chunkwise.get_tokenizer())) is expected
