@@ -94,3 +94,85 @@ def test_pdf_headings_by_font_size(tmp_path):
     assert seven.context == "Records Manual > Retention Rules\n\n"
     shred = by_text(chunks, "shredded")[0]
     assert shred.headings == ("Records Manual", "Disposal")
+
+
+def test_borderless_requirement_tables_of_the_real_owasp_asvs():
+    """Issue 21: OWASP ASVS 4.0.3's requirement tables have no ruling lines, so
+    pdfplumber finds none, and every row's first cell ("2.1.5 Verify users can
+    change their password. ... 620 5.1.1.2") became a numbered heading. Now the
+    header of short labels and the lines aligned under it make a table: one row per
+    requirement, its wrapped description joined, the level marks and references in
+    their columns (two pages of the real PDF, CC BY-SA 4.0, tests/data/asvs)."""
+    import re
+
+    from helpers import ROOT
+
+    path = ROOT / "tests" / "data" / "asvs" / "asvs-4.0.3-v2.1-excerpt.pdf"
+    doc = read_path(path)
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["Legend", "V2.1 Password Security"]
+    tables = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "table"]
+    assert [b.page for b in doc.blocks if b.kind == "table"] == [1, 2]
+    assert all(t.startswith("| # | Description | L1 | L2 | L3 | CWE | NIST § |\n")
+               for t in tables)
+    ids = re.findall(r"^\| (2\.1\.\d+) \|", "\n".join(tables), re.M)
+    assert ids == [f"2.1.{n}" for n in range(1, 13)]
+    assert ("| 2.1.1 | Verify that user set passwords are at least 12 characters in length "
+            "(after multiple spaces are combined). (C6) | \u2713 | \u2713 | \u2713 | 521 | "
+            "5.1.1.2 |") in tables[0]
+    assert "| 2.1.10 | Verify that there are no periodic credential rotation or password " \
+           "history requirements. | \u2713 | \u2713 | \u2713 | 263 | 5.1.1.2 |" in tables[1]
+    assert not re.search(r"2\.1\.\d+ Verify", doc.text)  # no row left as text
+    # the prose around the tables stays prose
+    assert "Note: The goal of allowing the user to view their password" in doc.text
+    chunks = chunkwise.chunk(path)
+    assert_invariants(doc.text, chunks, 254)  # a row over the size stays whole
+    assert all(c.token_count <= 160 for c in chunks if c.kind != "table")
+    row = by_text(chunks, "password strength meter")[0]
+    assert row.kind == "table" and row.headings == ("V2.1 Password Security",)
+
+
+def test_aligned_text_that_is_no_table_stays_text(tmp_path):
+    """A borderless table needs a header of short labels over aligned lines: a
+    monospaced command block ("hf auth login"), a two-column list and prose are
+    left alone (the structured set's PDFs come out as before)."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Courier", size=10)
+    for y, line in enumerate(["hf auth login", "# Find models served by Inference Providers",
+                              "hf models ls --warm", "# Download a model"]):
+        pdf.text(20, 30 + 5 * y, line)
+    pdf.set_font("Helvetica", size=10)
+    for y, (term, meaning) in enumerate([("Term", "Meaning"), ("CSP", "Credential Service "
+                                         "Provider"), ("OTP", "One-time password")]):
+        pdf.text(20, 70 + 6 * y, term)
+        pdf.text(60, 70 + 6 * y, meaning)
+    path = tmp_path / "no-table.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    assert [b.kind for b in doc.blocks if b.kind == "table"] == []
+    assert "hf auth login" in doc.text and "One-time password" in doc.text
+
+
+def test_a_generated_borderless_table_is_a_table(tmp_path):
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    pdf.text(20, 20, "Retention of records, as agreed with the auditors in the last review.")
+    rows = [("#", "Record", "Years", "Owner"), ("1", "Accident reports", "7", "Safety"),
+            ("2", "Near misses", "3", "Safety"), ("3", "Training logs", "5", "HR")]
+    for y, row in enumerate(rows):
+        for x, cell in zip((20, 35, 110, 140), row):
+            pdf.text(x, 35 + 7 * y, cell)
+    path = tmp_path / "borderless.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    tables = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "table"]
+    assert tables == ["| # | Record | Years | Owner |\n|---|---|---|---|\n"
+                      "| 1 | Accident reports | 7 | Safety |\n| 2 | Near misses | 3 | Safety |\n"
+                      "| 3 | Training logs | 5 | HR |"]
+    assert "Retention of records" in doc.text

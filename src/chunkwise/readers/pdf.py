@@ -118,11 +118,17 @@ def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list[Any]], dict[int, 
                         sizes = sorted(round(float(c.get("size", 0)), 1) for c in chars)
                         sized_lines.append((i, " ".join(line["text"].split()),
                                             sizes[len(sizes) // 2], len(chars)))
-                tables = page.find_tables()
+                tables = [(t.bbox, [[c or "" for c in row] for row in t.extract()])
+                          for t in page.find_tables()]
+                if not tables:
+                    try:
+                        tables = _aligned_tables(page)
+                    except Exception:  # best effort: the page's text stands as text
+                        tables = []
                 if not tables:
                     continue
                 entries: list[tuple[str, Any]] = []
-                boxes = [t.bbox for t in tables]
+                boxes = [bbox for bbox, _ in tables]
 
                 def outside(obj: dict[str, Any], boxes: list[Any] = boxes) -> bool:
                     x = (obj.get("x0", 0) + obj.get("x1", 0)) / 2
@@ -131,17 +137,120 @@ def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list[Any]], dict[int, 
 
                 free = page.filter(outside)
                 top = 0.0
-                for t in sorted(tables, key=lambda t: t.bbox[1]):
-                    above = free.crop((0, top, page.width, max(top, t.bbox[1])))
+                for bbox, rows in sorted(tables, key=lambda t: t[0][1]):
+                    above = free.crop((0, top, page.width, max(top, bbox[1])))
                     entries.append(("text", above.extract_text() or ""))
-                    rows = [[c or "" for c in row] for row in t.extract()]
                     entries.append(("table", rows))
-                    top = min(page.height, t.bbox[3])
+                    top = min(page.height, bbox[3])
                 entries.append(("text", free.crop((0, top, page.width, page.height)).extract_text() or ""))
                 found[i] = entries
     except Exception:  # layout analysis is best effort; text extraction stands alone
         return {}, {}
     return found, _headings_by_size(sized_lines)
+
+
+#: a gap between two words on a line wider than this share of their height separates
+#: two cells of a borderless table (a space is ~0.25 of it, a monospaced one 0.6; the
+#: narrowest column gap of OWASP ASVS's requirement tables 1.1)
+_CELL_GAP = 0.9
+#: how far left of its label a column's text may start (right-aligned or centred
+#: cells); text of the first two columns must end before the next label starts
+_COLUMN_SLACK = 8.0
+
+
+def _text_lines(words: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Words grouped into lines (tops within 3 points: a check mark set a point lower
+    than the text beside it is on its line), each sorted left to right."""
+    lines: list[list[dict[str, Any]]] = []
+    for w in sorted(words, key=lambda w: (w["top"], w["x0"])):
+        if lines and abs(w["top"] - lines[-1][0]["top"]) <= 3:
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    return [sorted(line, key=lambda w: w["x0"]) for line in lines]
+
+
+def _segments(line: list[dict[str, Any]]) -> list[tuple[float, float, str]]:
+    """A line's runs of words separated by cell-wide gaps: (x0, x1, text)."""
+    height = sorted(w["bottom"] - w["top"] for w in line)[len(line) // 2]
+    out: list[tuple[float, float, str]] = []
+    for w in line:
+        if out and w["x0"] - out[-1][1] <= _CELL_GAP * height:
+            x0, _, text = out[-1]
+            out[-1] = (x0, w["x1"], f"{text} {w['text']}")
+        else:
+            out.append((w["x0"], w["x1"], w["text"]))
+    return out
+
+
+def _header(segments: list[tuple[float, float, str]]) -> bool:
+    """A borderless table's header: three cells or more, each a short label."""
+    return len(segments) >= 3 and all(len(t) <= 24 and t.count(" ") <= 2
+                                      for _, _, t in segments)
+
+
+def _aligned_tables(page: Any) -> list[tuple[tuple[float, float, float, float],
+                                             list[list[str]]]]:
+    """Borderless tables (no ruling lines for pdfplumber to find): a header line of
+    three or more short labels set apart by cell-wide gaps, then the lines whose runs
+    of words keep inside the header's columns (a run that starts in the first or second
+    column and runs past its edge, a wide vertical gap or the page's end closes the
+    table; a run in a later column may run on: a cell wider than its label). A line
+    with text in the first column starts a row, the lines below it without continue
+    its cells (a description wrapped inside its column); where the first column is
+    empty throughout, a line with two cells or more starts a row. Two rows at least,
+    two of them with two cells or more, or a single row with four."""
+    lines = _text_lines(page.extract_words(x_tolerance=1.5, y_tolerance=2))
+    found: list[tuple[tuple[float, float, float, float], list[list[str]]]] = []
+    i = 0
+    while i < len(lines):
+        head = _segments(lines[i])
+        if not _header(head):
+            i += 1
+            continue
+        edges = [x0 - _COLUMN_SLACK for x0, _, _ in head[1:]] + [float("inf")]
+        cells: list[list[str]] = []  # per table line, its text per column
+        bottom = max(w["bottom"] for w in lines[i])
+        j = i + 1
+        while j < len(lines):
+            line = lines[j]
+            height = max(w["bottom"] - w["top"] for w in line)
+            if line[0]["top"] - bottom > 3 * height:
+                break
+            row = [""] * len(head)
+            for x0, x1, text in _segments(line):
+                col = sum(1 for e in edges[:-1] if x0 >= e)
+                if col <= 1 and x1 > edges[col] + _COLUMN_SLACK:
+                    break  # runs out of the first two columns: text, not a cell
+                if col > 1:  # a later cell goes where most of it is
+                    col = max(col, sum(1 for e in edges[:-1] if (x0 + x1) / 2 >= e))
+                row[col] = f"{row[col]} {text}".strip()
+            else:
+                cells.append(row)
+                bottom = max(w["bottom"] for w in line)
+                j += 1
+                continue
+            break
+        by_first = sum(1 for r in cells if r[0]) >= 2
+        rows: list[list[str]] = []
+        for r in cells:
+            if not rows or (r[0] if by_first else sum(1 for c in r if c) >= 2):
+                rows.append(r)
+            else:
+                rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], r)]
+        filled = [sum(1 for c in r if c) for r in rows]
+        if (len(rows) >= 2 and sum(1 for n in filled if n >= 2) >= 2) or (
+                len(rows) == 1 and filled[0] >= 4):
+            table_lines = lines[i:j]
+            bbox = (min(w["x0"] for ln in table_lines for w in ln) - 0.5,
+                    min(w["top"] for w in lines[i]) - 0.5,
+                    max(w["x1"] for ln in table_lines for w in ln) + 0.5,
+                    bottom + 0.5)
+            found.append((bbox, [[t for _, _, t in head], *rows]))
+            i = j
+        else:
+            i += 1
+    return found
 
 
 def _headings_by_size(lines: list[tuple[int, str, float, int]]) -> dict[int, dict[str, int]]:
