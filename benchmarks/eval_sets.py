@@ -62,3 +62,38 @@ def build_anchored(folder: Path, doc: str, questions: list[dict[str, Any]], tags
     text = read_path(folder / "docs" / doc).text
     rows, problems = locate_anchored(text, f"docs/{doc}", questions, tags, longest)
     return write_questions(folder, rows, problems)
+
+
+def build_evidence(folder: Path, questions: list[dict[str, Any]], tags: set[str]) -> int:
+    """A set of several documents: every piece of a question's ``evidence`` is located
+    in the text the reader extracts from ``folder/docs/<doc>``, which must hold it
+    exactly once (or, with ``after``, its first occurrence after that text); writes
+    ``folder/questions.jsonl`` (1 and nothing written on any problem)."""
+    from chunkwise.readers import read_path
+
+    texts: dict[str, str] = {}
+    rows, problems = [], []
+    for n, q in enumerate(questions, start=1):
+        doc = q["doc"]
+        if doc not in texts:
+            texts[doc] = read_path(folder / "docs" / doc).text
+        text = texts[doc]
+        refs = []
+        base = text.find(q["after"]) if q.get("after") else 0
+        if base < 0:
+            problems.append(f"{n} {doc}: 'after' text not found")
+            continue
+        for ev in q["evidence"]:
+            start = text.find(ev, base)
+            if start < 0:
+                problems.append(f"{n} {doc}: evidence not found: {ev[:70]!r}")
+                continue
+            if not q.get("after") and text.find(ev, start + 1) >= 0:
+                problems.append(f"{n} {doc}: evidence occurs more than once: {ev[:70]!r}")
+                continue
+            refs.append({"start": start, "end": start + len(ev), "content": ev})
+        if not set(q["tags"]) <= tags:
+            problems.append(f"{n}: unknown tags {set(q['tags']) - tags}")
+        rows.append({"question": q["question"], "doc_id": f"docs/{doc}", "references": refs,
+                     "tags": q["tags"]})
+    return write_questions(folder, rows, problems, f" over {len(texts)} documents")
