@@ -137,14 +137,19 @@ PEERS = {"langchain": split_langchain, "langchain-chroma": split_langchain_chrom
 
 
 def documents(dataset: str):
-    """(doc_id, path) of a Chroma folder's ``*.md`` (ids: the file stems) or of the
-    documents a ``jsonl:FOLDER`` dataset's questions name (ids as they name them)."""
+    """(doc_id, text) of a Chroma folder's ``*.md`` (ids: the file stems) or of the
+    documents a ``jsonl:FOLDER`` dataset's questions name (ids as they name them; the
+    text as chunkwise's readers extract it from HTML, PDF and the rest, the text
+    ``eval`` scores offsets in)."""
     if dataset.startswith("jsonl:"):
+        from chunkwise.readers import read_path
+
         folder = Path(dataset.removeprefix("jsonl:"))
         ids = sorted({json.loads(line)["doc_id"] for line in
                       (folder / "questions.jsonl").read_text("utf-8").splitlines() if line})
-        return [(doc_id, folder / doc_id) for doc_id in ids]
-    return [(path.stem, path) for path in sorted(Path(dataset).glob("*.md"))]
+        return [(doc_id, read_path(folder / doc_id).text) for doc_id in ids]
+    return [(path.stem, path.read_bytes().decode("utf-8"))
+            for path in sorted(Path(dataset).glob("*.md"))]
 
 
 def locate(text: str, pieces):
@@ -178,8 +183,7 @@ def main():
     out.parent.mkdir(parents=True, exist_ok=True)
     n = lost = 0
     with open(out, "w", encoding="utf-8") as f:
-        for doc_id, path in documents(args.dataset):
-            text = path.read_bytes().decode("utf-8")
+        for doc_id, text in documents(args.dataset):
             pieces = PEERS[args.peer](text, args.size, args.overlap)
             located = list(locate(text, pieces))
             lost += len([p for p in pieces if p.strip()]) - len(located)
