@@ -185,3 +185,21 @@ def test_the_command_line_streams_large_text_files(tmp_path, monkeypatch, capsys
     assert used == [path] and "documents 1  chunks" in capsys.readouterr().out
     assert main(["chunk", str(path), "--strategy", "recursive", "--size", "64"]) == 0
     assert capsys.readouterr().out == whole and len(used) == 2
+
+
+def test_a_large_novel_is_read_whole_with_its_narrative_size(tmp_path, monkeypatch):
+    """Issue 21: auto gives narrative prose its own size (document_kind "narrative"),
+    decided on the whole document: a large story file is not streamed at the default
+    size but read whole, so its chunks are the same either way."""
+    path = tmp_path / "story.txt"
+    path.write_text("\n\n".join(
+        f"\u201cWe sail at dawn with the tide, number {i},\u201d said the captain."
+        if i % 3 == 0 else f"The ship rode at anchor in the bay on the night of day {i}, "
+        "and the old men came down to the door of the inn to watch her." for i in range(900))
+        + "\n", encoding="utf-8")
+    whole = chunkwise.chunk(path)
+    assert {c.metadata.get("document_kind") for c in whole} == {"narrative"}
+    used = _count_streamed(monkeypatch)
+    monkeypatch.setattr(stream, "STREAM_MIN_BYTES", 1000)
+    monkeypatch.setattr(stream, "WINDOW_CHARS", 20_000)
+    assert chunkwise.chunk(path) == whole and used == []

@@ -50,7 +50,8 @@ def window_chunker(chunker: Chunker, path: Path) -> tuple[Chunker, str | None] |
     each chunk's metadata: the chunker itself, or for ``auto`` the ``recursive``
     strategy with its configuration when the file's first window (2 M characters) is
     plain text auto chunks with ``recursive`` (no headings, tables, transcript, FAQ
-    or contract); None when auto would choose something else (the file is read whole)."""
+    or contract, not narrative prose); None when auto would choose something else
+    (the file is read whole)."""
     if getattr(chunker, "name", None) != "auto":
         return chunker, None
     from .engine import DocumentIndex
@@ -62,8 +63,9 @@ def window_chunker(chunker: Chunker, path: Path) -> tuple[Chunker, str | None] |
         head = stream.read(4 * WINDOW_CHARS)
     sample = head.decode("utf-8", "ignore")[:WINDOW_CHARS]
     doc = parse(sample.encode("utf-8", "surrogatepass"), name_of(path), fmt="text")
-    if chunker.choose(doc, DocumentIndex(doc, chunker.tokenizer)) != "recursive":
-        return None
+    index = DocumentIndex(doc, chunker.tokenizer)
+    if chunker.choose(doc, index) != "recursive" or chunker.narrative(doc, index):
+        return None  # narrative prose: its own size and marks, from the whole document
     return STRATEGIES["recursive"](config=chunker.config), "recursive"
 
 
