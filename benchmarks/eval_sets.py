@@ -1,8 +1,18 @@
-"""What the evaluation sets' build scripts share: writing questions.jsonl."""
+"""Builds an evaluation set's questions.jsonl from its questions_src.py:
+
+    .venv/bin/python benchmarks/eval_sets.py benchmarks/SET
+
+``questions_src.py`` holds ``QUESTIONS`` and ``TAGS`` (the tags allowed), and for a
+one-book set ``BOOK`` (its file in docs/; each question's evidence runs from its
+``start`` text to its ``end`` text, at most ``LONGEST`` characters); otherwise each
+question names its ``doc`` and its ``evidence`` (see :func:`build_evidence`).
+Nothing is written when any question has a problem (each is printed)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -97,3 +107,22 @@ def build_evidence(folder: Path, questions: list[dict[str, Any]], tags: set[str]
         rows.append({"question": q["question"], "doc_id": f"docs/{doc}", "references": refs,
                      "tags": q["tags"]})
     return write_questions(folder, rows, problems, f" over {len(texts)} documents")
+
+
+def build(folder: Path) -> int:
+    """The set in ``folder``, built from its ``questions_src.py`` (see the module's
+    docstring)."""
+    spec = importlib.util.spec_from_file_location("questions_src", folder / "questions_src.py")
+    assert spec is not None and spec.loader is not None
+    src = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(src)
+    if hasattr(src, "BOOK"):
+        return build_anchored(folder, src.BOOK, src.QUESTIONS, src.TAGS,
+                              getattr(src, "LONGEST", 400))
+    return build_evidence(folder, src.QUESTIONS, src.TAGS)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: python benchmarks/eval_sets.py benchmarks/SET")
+    raise SystemExit(build(Path(sys.argv[1]).resolve()))

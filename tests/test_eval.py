@@ -190,9 +190,10 @@ def test_eval_reports_truncated_chunks(tiny, capsys):
     assert count_truncated(emb, ["short text", long, long]) == 2
 
 
-def test_the_structured_evaluation_set_loads_and_is_varied():
+def test_the_structured_evaluation_set_loads_and_is_varied(tmp_path):
     """Issue 13: 15+ documents (Markdown, HTML, PDF) with headings, tables,
-    procedures and code; 100+ questions with exact spans, tagged, validated on load."""
+    procedures and code; 100+ questions with exact spans, tagged, validated on load;
+    questions.jsonl is what benchmarks/eval_sets.py writes."""
     from helpers import ROOT
 
     ds = load_jsonl(ROOT / "benchmarks" / "structured_eval")
@@ -204,6 +205,25 @@ def test_the_structured_evaluation_set_loads_and_is_varied():
     for q in ds.questions:  # validated on load; checked once more here
         doc = ds.documents[q.doc_id]
         assert all(doc.text[r.start:r.end] == r.content for r in q.references)
+    _rebuilt_exactly(tmp_path, ROOT / "benchmarks" / "structured_eval")
+
+
+def _rebuilt_exactly(tmp_path, folder):
+    """``benchmarks/eval_sets.py`` rebuilds a copy of the set in ``folder`` and writes
+    the questions.jsonl committed there, byte for byte (a changed reader or document
+    would show here)."""
+    import shutil
+    import subprocess
+    import sys
+
+    copy = tmp_path / "benchmarks" / folder.name
+    shutil.copytree(folder, copy)
+    shutil.copy(folder.parent / "eval_sets.py", copy.parent)
+    (copy / "questions.jsonl").unlink()
+    res = subprocess.run([sys.executable, str(copy.parent / "eval_sets.py"), str(copy)],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert (copy / "questions.jsonl").read_bytes() == (folder / "questions.jsonl").read_bytes()
 
 
 @pytest.mark.parametrize("name, doc, size", [
@@ -214,12 +234,7 @@ def test_the_narrative_evaluation_sets_load_and_their_questions_are_rebuilt_exac
         tmp_path, name, doc, size):
     """Issue 21: three narrative sets (one public-domain book each, hand-written
     questions with exact spans and short answers; the last never tuned on); questions.jsonl
-    is what build_questions.py writes from the questions as written (a changed reader
-    or document would show here)."""
-    import shutil
-    import subprocess
-    import sys
-
+    is what benchmarks/eval_sets.py writes from the questions as written."""
     from helpers import ROOT
 
     folder = ROOT / "benchmarks" / name
@@ -231,26 +246,15 @@ def test_the_narrative_evaluation_sets_load_and_their_questions_are_rebuilt_exac
         assert q.answer and len(q.references) == 1
         r = q.references[0]
         assert book[r.start:r.end] == r.content and 10 < len(r.content) <= 400
-    copy = tmp_path / "benchmarks" / name
-    shutil.copytree(folder, copy)
-    shutil.copy(folder.parent / "eval_sets.py", copy.parent)
-    (copy / "questions.jsonl").unlink()
-    res = subprocess.run([sys.executable, str(copy / "build_questions.py")],
-                         capture_output=True, text=True, timeout=120)
-    assert res.returncode == 0, res.stdout + res.stderr
-    assert (copy / "questions.jsonl").read_bytes() == (folder / "questions.jsonl").read_bytes()
+    _rebuilt_exactly(tmp_path, folder)
 
 
 def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exactly(
         tmp_path):
     """Issue 21: a second documentation set (HTML and PDF of projects not used
     before: the Lua 5.3 manual and readme, OWASP ASVS 4.0.3 V2-V3); questions.jsonl
-    is what build_questions.py writes, and the ASVS requirements it asks about are
+    is what benchmarks/eval_sets.py writes, and the ASVS requirements it asks about are
     read as table rows (the borderless tables)."""
-    import shutil
-    import subprocess
-    import sys
-
     from helpers import ROOT
 
     folder = ROOT / "benchmarks" / "docs_heldout"
@@ -266,14 +270,7 @@ def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exac
         if q.doc_id.endswith(".pdf") and "table" in q.tags:
             line_start = asvs.text.rfind("\n", 0, r.start) + 1
             assert asvs.text.startswith("| ", line_start)  # inside a table row
-    copy = tmp_path / "benchmarks" / "docs_heldout"
-    shutil.copytree(folder, copy)
-    shutil.copy(folder.parent / "eval_sets.py", copy.parent)
-    (copy / "questions.jsonl").unlink()
-    res = subprocess.run([sys.executable, str(copy / "build_questions.py")],
-                         capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stdout + res.stderr
-    assert (copy / "questions.jsonl").read_bytes() == (folder / "questions.jsonl").read_bytes()
+    _rebuilt_exactly(tmp_path, folder)
 
 
 def test_bm25_over_texts_without_a_term_scores_zero_not_crashes():

@@ -8,6 +8,8 @@ the heading the evidence sits under: a function's or an option's name), procedur
 (steps or commands), prose, code.
 """
 
+TAGS = {"table", "heading-dependent", "procedure", "prose", "code"}
+
 Q = dict
 
 M = "lua-5.3-manual.html"

@@ -2,13 +2,19 @@
 docs/pride-and-prejudice.txt (Jane Austen, 1813, in George Allen's 1894 edition
 with George Saintsbury's preface; public domain), each with its evidence as the
 text between two anchors: ``start`` (where the evidence begins, found once in the
-book) and ``end`` (the first occurrence after ``start``). build_questions.py
+book) and ``end`` (the first occurrence after ``start``). eval_sets.py
 locates them and writes questions.jsonl. The questions ask in their own words what
 a reader would ask; the answers are short.
 
 Tags: dialogue (the evidence is a character's speech or a letter), narration,
 number (the answer is an amount, a sum of money, a count or an age).
 """
+
+#: the book, in docs/
+BOOK = "pride-and-prejudice.txt"
+#: evidence is a sentence or two: a longer span is a wrong ``end``
+LONGEST = 400
+TAGS = {"dialogue", "narration", "number"}
 
 Q = dict
 

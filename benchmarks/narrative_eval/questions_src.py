@@ -2,13 +2,19 @@
 docs/adventures-of-sherlock-holmes.txt (Arthur Conan Doyle, 1892; public domain),
 each with its evidence as the text between two anchors: ``start`` (where the
 evidence begins) and ``end`` (where it ends, the first occurrence after
-``start``). build_questions.py locates them (``start`` must occur once) and writes
+``start``). eval_sets.py locates them (``start`` must occur once) and writes
 questions.jsonl. The questions ask in their own words what a reader of the stories
 would ask; the answers are short.
 
 Tags: dialogue (the evidence is a character's speech), narration, number (the
 answer is an amount, a date or a count).
 """
+
+#: the book, in docs/
+BOOK = "adventures-of-sherlock-holmes.txt"
+#: evidence is a sentence or two: a longer span is a wrong ``end``
+LONGEST = 400
+TAGS = {"dialogue", "narration", "number"}
 
 Q = dict
 

@@ -2,12 +2,18 @@
 docs/treasure-island.txt (Robert Louis Stevenson, 1883; public domain), each with
 its evidence as the text between two anchors: ``start`` (where the evidence
 begins, found once in the book) and ``end`` (the first occurrence after
-``start``). build_questions.py locates them and writes questions.jsonl. The
+``start``). eval_sets.py locates them and writes questions.jsonl. The
 questions ask in their own words what a reader would ask; the answers are short.
 
 Tags: dialogue (the evidence is a character's speech), narration, number (the
 answer is an amount, a date, a count or an age).
 """
+
+#: the book, in docs/
+BOOK = "treasure-island.txt"
+#: evidence is a sentence or two: a longer span is a wrong ``end``
+LONGEST = 400
+TAGS = {"dialogue", "narration", "number"}
 
 Q = dict
 

@@ -9,7 +9,7 @@ rendered by markdown-it-py into a page with navigation and a footer (so the
 reader's main-content extraction is exercised); PDF documents are READMEs laid
 out by fpdf2 (headings in larger type, tables, code) with the DejaVu fonts.
 The documents are committed; rerun this only to rebuild them (the questions'
-offsets are then re-derived by build_questions.py).
+offsets are then re-derived by benchmarks/eval_sets.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The questions of the structured evaluation set, written by hand against the
-documents in docs/, each with its verbatim evidence. build_questions.py locates
+documents in docs/, each with its verbatim evidence. eval_sets.py locates
 every piece of evidence in the text the reader extracts (``after`` names text
 before it when it occurs more than once) and writes questions.jsonl.
 
@@ -7,6 +7,8 @@ Tags: table (the answer is in a table), heading-dependent (the question names
 something only a heading says: the right section, the right table), procedure
 (numbered steps), prose, code.
 """
+
+TAGS = {"table", "heading-dependent", "procedure", "prose", "code"}
 
 Q = dict  # one question: doc, question, evidence (list of verbatim strings), tags, after
 
