@@ -189,17 +189,43 @@ def _header(segments: list[tuple[float, float, str]]) -> bool:
                                       for _, _, t in segments)
 
 
+def _cells(line: list[dict[str, Any]], edges: list[float]) -> list[str] | None:
+    """A table line's text per column (``edges``: where each column after the first
+    starts, then infinity), or None for a line that is text, not cells: a run that
+    starts in the first two columns and runs past the next one's start (a run in a
+    later column may run on: a cell wider than its label)."""
+    row = [""] * len(edges)
+    for x0, x1, text in _segments(line):
+        col = sum(1 for e in edges[:-1] if x0 >= e)
+        if col <= 1 and x1 > edges[col] + _COLUMN_SLACK:
+            return None
+        if col > 1:  # a later cell goes where most of it is
+            col = max(col, sum(1 for e in edges[:-1] if (x0 + x1) / 2 >= e))
+        row[col] = f"{row[col]} {text}".strip()
+    return row
+
+
+def _rows(cells: list[list[str]]) -> list[list[str]]:
+    """Table lines joined into rows: a line with text in the first column starts a
+    row and the lines below it without continue its cells; where the first column is
+    empty throughout, a line with two cells or more starts a row."""
+    by_first = sum(1 for r in cells if r[0]) >= 2
+    rows: list[list[str]] = []
+    for r in cells:
+        if not rows or (r[0] if by_first else sum(1 for c in r if c) >= 2):
+            rows.append(r)
+        else:
+            rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], r)]
+    return rows
+
+
 def _aligned_tables(page: Any) -> list[tuple[tuple[float, float, float, float],
                                              list[list[str]]]]:
     """Borderless tables (no ruling lines for pdfplumber to find): a header line of
-    three or more short labels set apart by cell-wide gaps, then the lines whose runs
-    of words keep inside the header's columns (a run that starts in the first or second
-    column and runs past its edge, a wide vertical gap or the page's end closes the
-    table; a run in a later column may run on: a cell wider than its label). A line
-    with text in the first column starts a row, the lines below it without continue
-    its cells (a description wrapped inside its column); where the first column is
-    empty throughout, a line with two cells or more starts a row. Two rows at least,
-    two of them with two cells or more, or a single row with four."""
+    three or more short labels set apart by cell-wide gaps, then the lines that are
+    cells under its columns (:func:`_cells`) until a line that is text, a wide
+    vertical gap or the page's end, joined into rows (:func:`_rows`). Two rows at
+    least, two of them with two cells or more, or a single row with four."""
     lines = _text_lines(page.extract_words(x_tolerance=1.5, y_tolerance=2))
     found: list[tuple[tuple[float, float, float, float], list[list[str]]]] = []
     i = 0
@@ -213,39 +239,20 @@ def _aligned_tables(page: Any) -> list[tuple[tuple[float, float, float, float],
         bottom = max(w["bottom"] for w in lines[i])
         j = i + 1
         while j < len(lines):
-            line = lines[j]
-            height = max(w["bottom"] - w["top"] for w in line)
-            if line[0]["top"] - bottom > 3 * height:
+            height = max(w["bottom"] - w["top"] for w in lines[j])
+            row = _cells(lines[j], edges) if lines[j][0]["top"] - bottom <= 3 * height else None
+            if row is None:
                 break
-            row = [""] * len(head)
-            for x0, x1, text in _segments(line):
-                col = sum(1 for e in edges[:-1] if x0 >= e)
-                if col <= 1 and x1 > edges[col] + _COLUMN_SLACK:
-                    break  # runs out of the first two columns: text, not a cell
-                if col > 1:  # a later cell goes where most of it is
-                    col = max(col, sum(1 for e in edges[:-1] if (x0 + x1) / 2 >= e))
-                row[col] = f"{row[col]} {text}".strip()
-            else:
-                cells.append(row)
-                bottom = max(w["bottom"] for w in line)
-                j += 1
-                continue
-            break
-        by_first = sum(1 for r in cells if r[0]) >= 2
-        rows: list[list[str]] = []
-        for r in cells:
-            if not rows or (r[0] if by_first else sum(1 for c in r if c) >= 2):
-                rows.append(r)
-            else:
-                rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], r)]
+            cells.append(row)
+            bottom = max(w["bottom"] for w in lines[j])
+            j += 1
+        rows = _rows(cells)
         filled = [sum(1 for c in r if c) for r in rows]
         if (len(rows) >= 2 and sum(1 for n in filled if n >= 2) >= 2) or (
                 len(rows) == 1 and filled[0] >= 4):
-            table_lines = lines[i:j]
-            bbox = (min(w["x0"] for ln in table_lines for w in ln) - 0.5,
+            bbox = (min(w["x0"] for ln in lines[i:j] for w in ln) - 0.5,
                     min(w["top"] for w in lines[i]) - 0.5,
-                    max(w["x1"] for ln in table_lines for w in ln) + 0.5,
-                    bottom + 0.5)
+                    max(w["x1"] for ln in lines[i:j] for w in ln) + 0.5, bottom + 0.5)
             found.append((bbox, [[t for _, _, t in head], *rows]))
             i = j
         else:
