@@ -161,13 +161,9 @@ _COLUMN_SLACK = 8.0
 def _text_lines(words: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Words grouped into lines (tops within 3 points: a check mark set a point lower
     than the text beside it is on its line), each sorted left to right."""
-    lines: list[list[dict[str, Any]]] = []
-    for w in sorted(words, key=lambda w: (w["top"], w["x0"])):
-        if lines and abs(w["top"] - lines[-1][0]["top"]) <= 3:
-            lines[-1].append(w)
-        else:
-            lines.append([w])
-    return [sorted(line, key=lambda w: w["x0"]) for line in lines]
+    from pdfplumber.utils.clustering import cluster_objects
+
+    return [sorted(line, key=lambda w: w["x0"]) for line in cluster_objects(words, "top", 3)]
 
 
 def _segments(line: list[dict[str, Any]]) -> list[tuple[float, float, str]]:

@@ -27,21 +27,13 @@ def looks_like_narrative(doc: Document, index: DocumentIndex) -> bool:
     seldom open a paragraph with it (none of Chroma's corpora or of the structured
     set's documents does; of the narrative sets' books, 46 % to 87 % of paragraphs)."""
     text = doc.text
-    other = 0
     blocks = index.blocks
-    if not blocks:  # a Document built without a reader: its paragraphs from blank lines
-        from ..readers.structure import blank_line_runs
+    if not blocks:  # a Document built without a reader: the text reader's paragraphs
+        from ..readers.text import parse_text
 
-        starts = [0] + [end for _, end in blank_line_runs(text)]
-        spans = [(s, e) for s, e in zip(starts, starts[1:] + [len(text)])]
-        heads = [text[s:e][:8].lstrip() for s, e in spans if text[s:e].strip()]
-    else:
-        heads = []
-        for b in blocks:
-            if b.kind == "paragraph":
-                heads.append(text[b.start:b.start + 4].lstrip())
-            elif b.kind in _OTHER:
-                other += 1
+        blocks = list(parse_text(text, doc.doc_id).blocks)
+    heads = [text[b.start:b.start + 4].lstrip() for b in blocks if b.kind == "paragraph"]
+    other = sum(1 for b in blocks if b.kind in _OTHER)
     paragraphs = len(heads)
     dialogue = sum(h.startswith(DIALOGUE_OPENERS) for h in heads)
     return (paragraphs >= MIN_PARAGRAPHS and dialogue >= MIN_DIALOGUE * paragraphs
