@@ -16,6 +16,7 @@ from ..errors import ChunkwiseError
 from ..factory import get_chunker
 from ..readers import READERS
 from ..strategies import STRATEGIES, Chunker, option_specs
+from ..strategies.basic import NARRATIVE_SIZE
 from .generated import generated_flags
 from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
 from .output import CallBars, warning
@@ -64,8 +65,8 @@ def add_chunk_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", "-s", default=None, metavar="NAME",
                    help=f"chunking strategy: {', '.join(STRATEGIES.names())} (default: auto)")
     p.add_argument("--size", type=int, default=None,
-                   help=f"target chunk size in tokens, context included (default: {DEFAULT_SIZE}, "
-                        "capped at --max-tokens)")
+                   help=f"target chunk size in tokens, context included (default: {DEFAULT_SIZE}; "
+                        f"auto gives narrative prose {NARRATIVE_SIZE}; capped at --max-tokens)")
     for flags, kwargs in CHUNK_FLAGS:
         p.add_argument(*flags, **kwargs)
     taken = {s for action in p._actions for s in action.option_strings}
