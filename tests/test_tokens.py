@@ -269,14 +269,17 @@ _ASCII_WORDS = st.lists(st.one_of(
 
 
 @settings(max_examples=200, deadline=None)
-@given(text=_ASCII_WORDS)
-def test_kitoken_counts_equal_the_tokenizer_and_offsets_come_when_cut(text):
+@given(text=_ASCII_WORDS, join=st.sampled_from([1, 3, 2048]))
+def test_kitoken_counts_equal_the_tokenizer_and_offsets_come_when_cut(text, join):
     """ASCII words are counted by kitoken (offsets from tokenizers only when a cut needs
     them); words with an added token ("[UNK]" is one token to tokenizers) or with
-    characters outside ASCII (kitoken drops some it takes for unassigned) by tokenizers."""
+    characters outside ASCII (kitoken drops some it takes for unassigned) by tokenizers.
+    kitoken is given ``join`` words joined at a time; a batch whose pieces do not add
+    up to its words (an [UNK], a control character) is encoded a word at a time."""
     ref = _reference()
     tok = HFTokenizer(Tokenizer.from_str(ref.to_str()), name="fresh")
     tok.KITOKEN_WORDS = 1  # loaded for the first unseen word
+    tok.KIT_JOIN = join  # type: ignore[misc]
     enc = ref.encode(text, add_special_tokens=False)
     assert tok.count(text) == len(enc.ids)
     assert int(tok.tokenize(text).cum[-1]) == len(enc.ids)

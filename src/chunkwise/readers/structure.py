@@ -181,9 +181,26 @@ def front_matter(text: str) -> tuple[dict[str, str], int]:
 _PARAGRAPH_BREAK = re.compile(r"(?:\r\n?+|\n)(?:[ \t\f\v]*+(?:\r\n?+|\n))+")
 
 
-def blank_line_runs(text: str) -> list[tuple[int, int]]:
+#: the text blank_line_runs last scanned and what it found (the text reader and the
+#: paragraph level both ask for the same document's runs, one after the other)
+_LAST_RUNS: tuple[str, tuple[tuple[int, int], ...]] = ("", ())
+
+
+def blank_line_runs(text: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of every paragraph break: from the trailing spaces of a line
-    through two or more line breaks with only spaces between them. Linear."""
+    through two or more line breaks with only spaces between them. Linear; the last
+    text's answer is remembered."""
+    global _LAST_RUNS
+    last = _LAST_RUNS  # one read: another thread may replace it
+    if last[0] is text:
+        return last[1]
+    runs = tuple(_blank_line_runs(text))
+    if len(text) <= 1 << 22:  # a larger text is not kept alive for it
+        _LAST_RUNS = (text, runs)
+    return runs
+
+
+def _blank_line_runs(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     last_end = 0
     for m in _PARAGRAPH_BREAK.finditer(text):
