@@ -385,6 +385,32 @@ def read_text(path: str | Path, encoding: str | None = None, format: str | None 
     return read_path(where, encoding=encoding, fmt=format).text
 
 
+def _watch_targets(paths: list[str | PathLike[str]]) -> tuple[list[Path], set[Path]]:
+    """The folders (a glob's folder before its first pattern) and the files that a
+    watch of ``paths`` looks at, absolute. A file is watched through its folder (an
+    editor that saves by renaming a new file over it replaces what was watched)."""
+    folders: list[Path] = []
+    files: set[Path] = set()
+    for given in paths:
+        text = os.fspath(given)
+        if has_magic(text):
+            fixed = []
+            for part in Path(text).parts:
+                if has_magic(part):
+                    break
+                fixed.append(part)
+            folders.append(Path(*fixed).resolve() if fixed else Path.cwd())
+            continue
+        p = Path(text).resolve()
+        if p.is_dir():
+            folders.append(p)
+        elif p.exists() or p.parent.is_dir():
+            files.add(p)
+        else:
+            raise InputError(text, "no such file or folder to watch")
+    return folders, files
+
+
 class Index:
     """A searchable index of documents at a store URI (``./PATH`` or ``lancedb://PATH``,
     ``qdrant+local://PATH``, ``qdrant://HOST:PORT/NAME``, ``postgresql://...``, or a
@@ -405,6 +431,7 @@ class Index:
 
         self.uri = uri
         self.store = open_store(uri, create=create)
+        self._models: dict[Any, Any] = {}  # embedder spec -> the loaded embedder
 
     def __enter__(self) -> Index:
         return self
@@ -451,7 +478,13 @@ class Index:
         from .readers.sources import SkipCounter
 
         chunker = chunker if chunker is not None else get_chunker("auto")
-        model = get_embedder(embedder, cache=False)
+        # one model per spec for this Index's life (a watch syncs again and again)
+        key = embedder if isinstance(embedder, (str, Path)) else None
+        model = self._models.get(key) if key is not None else None
+        if model is None:
+            model = get_embedder(embedder, cache=False)
+            if key is not None:
+                self._models[key] = model
         with self.store.writer_lock(wait, on_wait):
             stored = self.store.get_config()
             top = _index_root(root, None if rebuild else stored, source)
@@ -479,6 +512,57 @@ class Index:
             passing.save()
             report.skipped = skipped.line()
             return report
+
+    def watch(self, paths: str | PathLike[str] | Iterable[str | PathLike[str]],
+              chunker: Chunker | None = None, *,
+              on_sync: Callable[[Any, float], None] | None = None,
+              stop: Any = None, **sync_options: Any) -> int:
+        """:meth:`sync` ``paths`` (files, folders, globs) now, then again after each
+        change of a file under them, until ``stop`` (a :class:`threading.Event`) is set
+        or Ctrl-C; ``on_sync(report, seconds)`` after each sync. The model stays loaded
+        and the store open between syncs, so a saved edit is searchable in about the
+        time its own chunks take to embed; the index is locked only while a sync
+        writes (another run may write between them). Changes inside the index's own
+        folder, version-control and editor swap files are not watched. Takes
+        :meth:`sync`'s options (``prune=True`` also removes the documents of files
+        deleted meanwhile; ``rebuild`` and ``reread`` apply to the first sync only).
+        Returns how many syncs ran."""
+        import time
+
+        from watchfiles import DefaultFilter, watch
+
+        given = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
+        if not given:
+            raise ChunkwiseError("watch: give the files or folders to index")
+        folders, files = _watch_targets(given)
+        own = self.store.local_path
+        base = DefaultFilter(ignore_paths=[str(Path(own).resolve())] if own is not None else ())
+
+        def relevant(change: Any, path: str) -> bool:
+            if not base(change, path):
+                return False
+            p = Path(path)
+            return p in files or any(p.is_relative_to(f) for f in folders)
+
+        def once(options: dict[str, Any]) -> None:
+            t0 = time.perf_counter()
+            report = self.sync([os.fspath(g) for g in given], chunker, **options)
+            if on_sync is not None:
+                on_sync(report, time.perf_counter() - t0)
+
+        later = {**sync_options, "rebuild": False, "reread": False}
+        runs = 0
+        # the watcher is up before the first sync (its first timeout says so): a change
+        # made while that sync runs (minutes on a large folder) is caught after it
+        for changes in watch(*sorted({*folders, *(f.parent for f in files)}),
+                             watch_filter=relevant, stop_event=stop, raise_interrupt=False,
+                             debounce=400, step=50, rust_timeout=250, yield_on_timeout=True):
+            if runs and not changes:
+                continue
+            # rebuild and reread are for the first sync: later ones take what changed
+            once(sync_options if not runs else later)
+            runs += 1
+        return runs
 
     def search(self, query: str, k: int = 5, *, retriever: str = "hybrid",
                expand: bool = False, filter: Filter | Mapping[str, Any] | None = None,

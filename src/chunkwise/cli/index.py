@@ -62,6 +62,11 @@ def add_parsers(sub: Any) -> None:
     ix.add_argument("--reread", action="store_true",
                     help="read and chunk every file again, even one whose bytes and settings "
                          "are those its rows were made from (passed over by default)")
+    ix.add_argument("--watch", action="store_true",
+                    help="keep running: index again after each change of a file under the "
+                         "paths (model loaded, index open: an edit is searchable in about "
+                         "the time its chunks take to embed); one line per run; Ctrl-C or "
+                         "SIGTERM stops it after the run under way")
     ix.add_argument("--metadata", action="append", default=[], metavar="KEY=VALUE",
                     help="add a field to every document's metadata (search --metadata "
                          "KEY=VALUE then finds only these documents); repeatable")
@@ -94,6 +99,8 @@ def _add_search(sub: Any) -> None:
 def cmd_index(args: argparse.Namespace) -> int:
     from ..api import Index, iter_documents_chunks
 
+    if args.watch and (args.check or args.repair or args.dry_run):
+        raise ChunkwiseError("--watch indexes; it does not go with --check or --dry-run")
     if args.check or args.repair:
         return _check(args)
     if not args.paths:
@@ -113,6 +120,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         failed.append(str(exc))
         error(str(exc))
 
+    if args.watch:
+        return _watch(args, chunker, on_error, failed)
     t0 = time.perf_counter()
     with Index(args.db) as index, progress_bar(_count(args.paths), "doc", args.progress) as bar:
         def on_document(report: Any) -> None:
@@ -137,6 +146,42 @@ def cmd_index(args: argparse.Namespace) -> int:
     if report.skipped:
         print(f"chunkwise: {report.skipped}", file=sys.stderr)
     print(report.line(time.perf_counter() - t0))
+    return EXIT_BAD_INPUT if failed else 0
+
+
+def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[str]) -> int:
+    """``index --watch``: a line per sync until Ctrl-C or SIGTERM (each ends the
+    watch once the sync under way is written)."""
+    import signal
+    import threading
+
+    from ..api import Index
+
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+
+    def on_wait() -> None:
+        print(f"chunkwise: another run is writing {args.db}; waiting for it", file=sys.stderr,
+              flush=True)
+
+    def on_sync(report: Any, seconds: float) -> None:
+        if report.skipped:
+            print(f"chunkwise: {report.skipped}", file=sys.stderr)
+        print(report.line(seconds), flush=True)
+
+    try:
+        with Index(args.db) as index:
+            print(f"chunkwise: indexing {' '.join(args.paths)} into {args.db}, then again "
+                  "after each change (Ctrl-C to stop)", file=sys.stderr, flush=True)
+            runs = index.watch(args.paths, chunker, on_sync=on_sync, stop=stop,
+                               embedder=args.embedder or "minilm", prune=args.prune,
+                               rebuild=args.rebuild, root=args.root, wait=not args.no_wait,
+                               on_wait=on_wait, follow_links=args.follow_links,
+                               on_error=on_error, encoding=args.encoding,
+                               metadata=key_values(args.metadata), reread=args.reread)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"chunkwise: watch ended after {runs} run{'s' if runs != 1 else ''}", file=sys.stderr)
     return EXIT_BAD_INPUT if failed else 0
 
 
