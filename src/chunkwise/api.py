@@ -431,7 +431,7 @@ class Index:
 
         self.uri = uri
         self.store = open_store(uri, create=create)
-        self._models: dict[Any, Any] = {}  # embedder spec -> the loaded embedder
+        self._models: dict[str | Path, Embedder] = {}  # spec -> the loaded embedder
 
     def __enter__(self) -> Index:
         return self
@@ -473,18 +473,11 @@ class Index:
         changing them rewrites the rows, without embedding anything again). A local
         index passes over files unchanged since they were synced (see
         :mod:`chunkwise.index.unchanged`) unless ``reread``."""
-        from .embed import get_embedder
         from .index.sync import IndexReport, check_config, index_config, sync_documents
         from .readers.sources import SkipCounter
 
         chunker = chunker if chunker is not None else get_chunker("auto")
-        # one model per spec for this Index's life (a watch syncs again and again)
-        key = embedder if isinstance(embedder, (str, Path)) else None
-        model = self._models.get(key) if key is not None else None
-        if model is None:
-            model = get_embedder(embedder, cache=False)
-            if key is not None:
-                self._models[key] = model
+        model = self._model(embedder)
         with self.store.writer_lock(wait, on_wait):
             stored = self.store.get_config()
             top = _index_root(root, None if rebuild else stored, source)
@@ -512,6 +505,18 @@ class Index:
             passing.save()
             report.skipped = skipped.line()
             return report
+
+    def _model(self, embedder: str | Embedder) -> Embedder:
+        """The embedder for ``embedder``: one per spec for this Index's life (a watch
+        syncs again and again; the model is not loaded again each time)."""
+        from .embed import get_embedder
+
+        if not isinstance(embedder, (str, Path)):
+            return get_embedder(embedder, cache=False)
+        model = self._models.get(embedder)
+        if model is None:
+            model = self._models[embedder] = get_embedder(embedder, cache=False)
+        return model
 
     def watch(self, paths: str | PathLike[str] | Iterable[str | PathLike[str]],
               chunker: Chunker | None = None, *,

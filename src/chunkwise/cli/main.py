@@ -16,7 +16,7 @@ from typing import Any
 from .. import __version__
 from ..embed import DEVICE_ENV, resolve_device
 from ..errors import ChunkwiseError
-from . import chunk, eval, index, misc, serve, tune
+from . import chunk, eval, index, misc, search, serve, tune
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, Command, Parser, Terminated
 from .output import FLAGS, error, warning
 
@@ -31,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     chunk.add_parser(sub)
     eval.add_parser(sub)
-    index.add_parsers(sub)
+    index.add_parser(sub)
+    search.add_parser(sub)
     misc.add_parsers(sub)
     serve.add_parser(sub)
     tune.add_parser(sub)
@@ -48,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 COMMANDS: dict[str, Command] = {
     "chunk": chunk.cmd_chunk, "eval": eval.cmd_eval, "view": misc.cmd_view,
-    "distill": misc.cmd_distill, "index": index.cmd_index, "search": index.cmd_search,
+    "distill": misc.cmd_distill, "index": index.cmd_index, "search": search.cmd_search,
     "questions": misc.cmd_questions, "serve": serve.cmd_serve,
     "mcp": serve.cmd_mcp, "tune": tune.cmd_tune}
 
