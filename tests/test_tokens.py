@@ -279,7 +279,7 @@ def test_kitoken_counts_equal_the_tokenizer_and_offsets_come_when_cut(text, join
     ref = _reference()
     tok = HFTokenizer(Tokenizer.from_str(ref.to_str()), name="fresh")
     tok.KITOKEN_WORDS = 1  # loaded for the first unseen word
-    tok.KIT_JOIN = join  # type: ignore[misc]
+    tok.KIT_JOIN = join
     enc = ref.encode(text, add_special_tokens=False)
     assert tok.count(text) == len(enc.ids)
     assert int(tok.tokenize(text).cum[-1]) == len(enc.ids)
