@@ -126,14 +126,20 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[str]) -> int:
     """``index --watch``: a line per sync until Ctrl-C or SIGTERM (each ends the
-    watch once the sync under way is written)."""
+    watch once the sync under way is written; a second Ctrl-C ends it at once)."""
     import signal
     import threading
 
     from ..api import Index
 
     stop = threading.Event()
-    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+
+    def stopping(signum: int, frame: Any) -> None:
+        if signum == signal.SIGINT and stop.is_set():
+            raise KeyboardInterrupt  # a second Ctrl-C: now
+        stop.set()
+
+    previous = {s: signal.signal(s, stopping) for s in (signal.SIGTERM, signal.SIGINT)}
 
     def on_wait() -> None:
         print(f"chunkwise: another run is writing {args.db}; waiting for it", file=sys.stderr,
@@ -155,7 +161,8 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
                                on_error=on_error, encoding=args.encoding,
                                metadata=key_values(args.metadata), reread=args.reread)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
     print(f"chunkwise: watch ended after {runs} run{'s' if runs != 1 else ''}", file=sys.stderr)
     return EXIT_BAD_INPUT if failed else 0
 
