@@ -107,8 +107,9 @@ def test_watch_targets(tmp_path):
 def test_cli_index_watch(tmp_path, static_embedder, how):
     docs = _docs(tmp_path / "docs")
     db = str(tmp_path / "idx")
+    bar = "--progress" if how == signal.SIGINT else "--no-progress"  # a bar for the first run
     proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "index", str(docs), "--db",
-                             db, "--embedder", static_embedder, "--watch", "--no-progress"],
+                             db, "--embedder", static_embedder, "--watch", bar],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
@@ -124,6 +125,8 @@ def test_cli_index_watch(tmp_path, static_embedder, how):
         proc.kill()
     assert proc.returncode == 0, err
     assert "watch ended after 2 runs" in err
+    assert ("2/2" in err) == (bar == "--progress"), err  # the bar counted the first run only
+    assert "3/2" not in err
     assert "A page written while it watches." in " ".join(_texts(db).values())
 
 

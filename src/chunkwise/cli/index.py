@@ -127,6 +127,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[str]) -> int:
     """``index --watch``: a line per sync until Ctrl-C or SIGTERM (each ends the
     watch once the sync under way is written; a second Ctrl-C ends it at once)."""
+    import contextlib
     import signal
     import threading
 
@@ -145,16 +146,25 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
         print(f"chunkwise: another run is writing {args.db}; waiting for it", file=sys.stderr,
               flush=True)
 
+    bars = contextlib.ExitStack()  # a progress bar for the first run (the whole folder)
+    bar = bars.enter_context(progress_bar(_count(args.paths), "doc", args.progress))
+
+    def on_document(report: Any) -> None:
+        if bar is not None and not bar.disable:
+            bar.update(1)
+
     def on_sync(report: Any, seconds: float) -> None:
+        bars.close()
         if report.skipped:
             print(f"chunkwise: {report.skipped}", file=sys.stderr)
         print(report.line(seconds), flush=True)
 
     try:
-        with Index(args.db) as index:
+        with bars, Index(args.db) as index:
             print(f"chunkwise: indexing {' '.join(args.paths)} into {args.db}, then again "
                   "after each change (Ctrl-C to stop)", file=sys.stderr, flush=True)
             runs = index.watch(args.paths, chunker, on_sync=on_sync, stop=stop,
+                               on_document=on_document,
                                embedder=args.embedder or "minilm", prune=args.prune,
                                rebuild=args.rebuild, root=args.root, wait=not args.no_wait,
                                on_wait=on_wait, follow_links=args.follow_links,
