@@ -144,6 +144,34 @@ def test_an_update_is_seen_by_the_next_request(built, static_embedder):
         assert http.get("/health").json()["documents"] == 3
 
 
+def test_a_served_index_follows_a_watch_beside_it(built, static_embedder):
+    """``index --watch`` and ``serve`` on one index: a file saved while both run is in
+    the next answers once its sync is written, with no restart of either."""
+    docs, db = built
+    synced: list = []
+    stop = threading.Event()
+    with _Server(db) as http, Index(db) as index:
+        watcher = threading.Thread(target=index.watch, args=(docs,), kwargs=dict(
+            embedder=static_embedder, stop=stop, on_sync=lambda r, s: synced.append(r)))
+        watcher.start()
+        try:
+            deadline = time.monotonic() + 60
+            while not synced:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            (docs / "warranty.md").write_text("# Warranty\n\nThe warranty lasts two years.\n")
+            while len(synced) < 2:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            hits = http.post("/search", json={"query": "how long is the warranty"}).json()["hits"]
+            assert hits[0]["doc_id"] == "warranty.md"
+            assert http.get("/health").json()["documents"] == 4
+        finally:
+            stop.set()
+            watcher.join(timeout=30)
+    assert not watcher.is_alive()
+
+
 _HALF_RUN = textwrap.dedent("""
     import sys, time
     from pathlib import Path
