@@ -267,28 +267,24 @@ class HFTokenizer(TokenCounter):
         where that does not add up (an ``[UNK]``, a control character BERT deletes) is
         encoded a word at a time."""
         lengths = self._piece_lengths
+        if lengths is None:
+            return _one_by_one(kit, words)
+        batches = [words[i:i + self.KIT_JOIN] for i in range(0, len(words), self.KIT_JOIN)]
         counts: list[np.ndarray] = []
         flats: list[np.ndarray] = []
-        step = self.KIT_JOIN if lengths is not None else len(words)
-        batches = [words[i:i + step] for i in range(0, len(words), step)]
-        joined = kit.encode_all([" ".join(b) for b in batches], False) if lengths is not None \
-            else [None] * len(batches)
-        for batch, ids in zip(batches, joined):
-            if ids is not None:
-                flat = np.asarray(ids, dtype=np.int64)
-                sizes = lengths[flat] if len(flat) else flat  # type: ignore[index]
-                ends = np.cumsum(np.fromiter(map(len, batch), dtype=np.int64, count=len(batch)))
-                if len(flat) and (sizes >= 0).all():
-                    reach = np.cumsum(sizes)
-                    last = np.searchsorted(reach, ends)
-                    if reach[-1] == ends[-1] and np.array_equal(reach[last], ends):
-                        counts.append(np.diff(last, prepend=-1))
-                        flats.append(flat)
-                        continue
-            encoded = kit.encode_all(batch, False)
-            counts.append(np.fromiter(map(len, encoded), dtype=np.int64, count=len(batch)))
-            flats.append(np.fromiter(chain.from_iterable(encoded), dtype=np.int64,
-                                     count=int(counts[-1].sum())))
+        for batch, ids in zip(batches, kit.encode_all([" ".join(b) for b in batches], False)):
+            flat = np.asarray(ids, dtype=np.int64)
+            ends = np.cumsum(np.fromiter(map(len, batch), dtype=np.int64, count=len(batch)))
+            if len(flat) and (sizes := lengths[flat]).min() >= 0:
+                reach = np.cumsum(sizes)
+                last = np.searchsorted(reach, ends)
+                if reach[-1] == ends[-1] and np.array_equal(reach[last], ends):
+                    counts.append(np.diff(last, prepend=-1))
+                    flats.append(flat)
+                    continue
+            n, f = _one_by_one(kit, batch)
+            counts.append(n)
+            flats.append(f)
         return np.concatenate(counts), np.concatenate(flats)
 
     def _add_plain(self, words: list[str], counts: np.ndarray, flat: np.ndarray) -> None:
@@ -447,6 +443,14 @@ class HFTokenizer(TokenCounter):
 _KITOKEN_PROBE = ("the", "Tokenization", "naïve", "İstanbul", "日本語の", "😀👍🏽", "e\u0301",
                   "a\x1fb", "x" * 101, "don't", "U.S.A.", "(2019)", "Straße", "ﬁne", "\u200b",
                   "a\u00adb", "Ⅻ", "ǅ", "##ing", "<s>", "3.14159", "C++", "¿Qué?")
+
+
+def _one_by_one(kit: Any, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """kitoken's token count of each word and all their ids, a word an item."""
+    encoded = kit.encode_all(words, False)
+    counts = np.fromiter(map(len, encoded), dtype=np.int64, count=len(words))
+    return counts, np.fromiter(chain.from_iterable(encoded), dtype=np.int64,
+                               count=int(counts.sum()))
 
 
 def _kitoken(tokenizer: Any) -> tuple[Any, re.Pattern[str] | None] | None:

@@ -107,20 +107,15 @@ def cmd_index(args: argparse.Namespace) -> int:
                 bar.set_postfix({"chunks": report.chunks, "embedded": report.embedded,
                                  "reused": report.reused, "chunks/s": f"{rate:.1f}"})
 
-        def on_wait() -> None:
-            error_line = f"another run is writing {args.db}; waiting for it (--no-wait to stop)"
-            print(f"chunkwise: {error_line}", file=sys.stderr, flush=True)
 
         report = index.sync(args.paths, chunker, embedder=args.embedder or "minilm",
                             prune=args.prune, rebuild=args.rebuild, root=args.root,
-                            wait=not args.no_wait, on_wait=on_wait,
+                            wait=not args.no_wait, on_wait=_waiting(args.db),
                             follow_links=args.follow_links, on_error=on_error,
                             encoding=args.encoding, on_document=on_document,
                             metadata=key_values(args.metadata), reread=args.reread)
     llm_report(chunker, args)
-    if report.skipped:
-        print(f"chunkwise: {report.skipped}", file=sys.stderr)
-    print(report.line(time.perf_counter() - t0))
+    _summary(report, time.perf_counter() - t0)
     return EXIT_BAD_INPUT if failed else 0
 
 
@@ -142,10 +137,6 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
 
     previous = {s: signal.signal(s, stopping) for s in (signal.SIGTERM, signal.SIGINT)}
 
-    def on_wait() -> None:
-        print(f"chunkwise: another run is writing {args.db}; waiting for it", file=sys.stderr,
-              flush=True)
-
     bars = contextlib.ExitStack()  # a progress bar for the first run (the whole folder)
     bar = bars.enter_context(progress_bar(_count(args.paths), "doc", args.progress))
 
@@ -155,9 +146,7 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
 
     def on_sync(report: Any, seconds: float) -> None:
         bars.close()
-        if report.skipped:
-            print(f"chunkwise: {report.skipped}", file=sys.stderr)
-        print(report.line(seconds), flush=True)
+        _summary(report, seconds)
 
     try:
         with bars, Index(args.db) as index:
@@ -167,7 +156,7 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
                                on_document=on_document,
                                embedder=args.embedder or "minilm", prune=args.prune,
                                rebuild=args.rebuild, root=args.root, wait=not args.no_wait,
-                               on_wait=on_wait, follow_links=args.follow_links,
+                               on_wait=_waiting(args.db), follow_links=args.follow_links,
                                on_error=on_error, encoding=args.encoding,
                                metadata=key_values(args.metadata), reread=args.reread)
     finally:
@@ -175,6 +164,19 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
             signal.signal(s, handler)
     print(f"chunkwise: watch ended after {runs} run{'s' if runs != 1 else ''}", file=sys.stderr)
     return EXIT_BAD_INPUT if failed else 0
+
+
+def _waiting(db: str) -> Any:
+    """What a run says while another one writes the index."""
+    return lambda: print(f"chunkwise: another run is writing {db}; waiting for it (--no-wait "
+                         "to stop)", file=sys.stderr, flush=True)
+
+
+def _summary(report: Any, seconds: float) -> None:
+    """A sync's line (and what the walk passed over, on stderr)."""
+    if report.skipped:
+        print(f"chunkwise: {report.skipped}", file=sys.stderr)
+    print(report.line(seconds), flush=True)
 
 
 def _check(args: argparse.Namespace) -> int:
