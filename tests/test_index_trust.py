@@ -619,3 +619,24 @@ def test_the_summary_says_how_many_files_were_not_read_again(tmp_path, capsys, s
     code, out, _ = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
                         "--reread")
     assert code == 0 and "not read again" not in out and "0 changed" in out
+
+
+def test_a_long_lived_index_syncs_after_another_wrote_and_cleaned_up(tmp_path, static_embedder):
+    """An Index kept open (a watch, a notebook) syncs again after another run wrote the
+    index and cleaned up the files of older versions: it diffs against the latest
+    rows, not against the version its handle opened (which can no longer be read)."""
+    docs = _docs(tmp_path / "docs", n=4)
+    db = str(tmp_path / "idx")
+    with Index(db) as kept:
+        kept.sync(docs, embedder=static_embedder)
+        (docs / "note1.md").write_text("# Note 1\n\nRewritten by another run.\n")
+        with Index(db) as other:
+            other.sync(docs, embedder=static_embedder)
+        (docs / "note2.md").write_text("# Note 2\n\nThen changed for the kept index.\n")
+        report = kept.sync(docs, embedder=static_embedder)
+    assert report.changed == 1 and report.embedded == 1
+    texts = {r["doc_id"]: r["text"] for r in _rows(db)}
+    assert "Rewritten by another run." in texts["note1.md"]
+    assert "Then changed for the kept index." in texts["note2.md"]
+    ids = [r["id"] for r in _rows(db)]
+    assert len(ids) == len(set(ids))

@@ -6,8 +6,8 @@ import json
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +100,17 @@ class LanceStore(Store):
 
     def writer_lock(self, wait: bool = True, on_wait: Callable[[], object] | None = None,
                     ) -> AbstractContextManager[None]:
+        return self._locked(wait, on_wait)
+
+    @contextmanager
+    def _locked(self, wait: bool, on_wait: Callable[[], object] | None) -> Iterator[None]:
         assert self.local_path is not None
-        return file_lock(self.local_path, self.uri, wait, on_wait)
+        with file_lock(self.local_path, self.uri, wait, on_wait):
+            # a handle stays at the version it opened: once the lock is held, the run
+            # reads the latest (another process may have written, and cleaned up the
+            # files of older versions, since this handle was opened)
+            self._table = None
+            yield
 
     def version(self) -> Any:
         table = self._open(TABLE)  # the latest version, not the handle's own
