@@ -106,6 +106,7 @@ def test_watch_targets(tmp_path):
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "ctrl-c"])
 def test_cli_index_watch(tmp_path, static_embedder, how):
     docs = _docs(tmp_path / "docs")
+    (docs / "logo.png").write_bytes(bytes(range(256)))  # passed over: said once, not each run
     db = str(tmp_path / "idx")
     bar = "--progress" if how == signal.SIGINT else "--no-progress"  # a bar for the first run
     proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "index", str(docs), "--db",
@@ -125,6 +126,7 @@ def test_cli_index_watch(tmp_path, static_embedder, how):
         proc.kill()
     assert proc.returncode == 0, err
     assert "watch ended after 2 runs" in err
+    assert err.count("not a document") == 1, err
     assert ("2/2" in err) == (bar == "--progress"), err  # the bar counted the first run only
     assert "3/2" not in err
     assert "A page written while it watches." in " ".join(_texts(db).values())

@@ -107,7 +107,6 @@ def cmd_index(args: argparse.Namespace) -> int:
                 bar.set_postfix({"chunks": report.chunks, "embedded": report.embedded,
                                  "reused": report.reused, "chunks/s": f"{rate:.1f}"})
 
-
         report = index.sync(args.paths, chunker, embedder=args.embedder or "minilm",
                             prune=args.prune, rebuild=args.rebuild, root=args.root,
                             wait=not args.no_wait, on_wait=_waiting(args.db),
@@ -144,9 +143,11 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
         if bar is not None and not bar.disable:
             bar.update(1)
 
+    said: set[str] = set()  # what the walk passed over, said once (not every run)
+
     def on_sync(report: Any, seconds: float) -> None:
         bars.close()
-        _summary(report, seconds)
+        _summary(report, seconds, said)
 
     try:
         with bars, Index(args.db) as index:
@@ -172,10 +173,12 @@ def _waiting(db: str) -> Any:
                          "to stop)", file=sys.stderr, flush=True)
 
 
-def _summary(report: Any, seconds: float) -> None:
-    """A sync's line (and what the walk passed over, on stderr)."""
-    if report.skipped:
+def _summary(report: Any, seconds: float, said: set[str] | None = None) -> None:
+    """A sync's line (and what the walk passed over, on stderr, unless in ``said``)."""
+    said = set() if said is None else said
+    if report.skipped and str(report.skipped) not in said:
         print(f"chunkwise: {report.skipped}", file=sys.stderr)
+        said.add(str(report.skipped))
     print(report.line(seconds), flush=True)
 
 
