@@ -640,3 +640,37 @@ def test_a_long_lived_index_syncs_after_another_wrote_and_cleaned_up(tmp_path, s
     assert "Then changed for the kept index." in texts["note2.md"]
     ids = [r["id"] for r in _rows(db)]
     assert len(ids) == len(set(ids))
+
+
+def test_a_lancedb_index_with_a_data_file_gone_is_a_one_line_error_and_repairs(
+        tmp_path, capsys, static_embedder):
+    """A data file of the index deleted (a half-copied folder, a clean-up gone wrong):
+    search, index and --check say so in one line naming the index (no traceback out of
+    lancedb); --check --repair removes the unreadable rows, keeps the configuration,
+    and the next run embeds every document again."""
+    docs = _docs(tmp_path / "docs", n=3)
+    db = str(tmp_path / "idx")
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    assert _run(capsys, "index", docs, *base)[0] == 0
+    data = list((tmp_path / "idx" / "chunks.lance" / "data").glob("*.lance"))
+    assert data
+    for f in data:
+        f.unlink()
+    code, out, err = _run(capsys, "search", "topic 15", "--db", db)
+    assert code == 2 and not out
+    assert err.count("\n") == 1 and f"index {db}: " in err and "Not found" in err
+    assert "--check --repair" in err and "Traceback" not in err and ".rs:" not in err
+    with Index(db) as index, pytest.raises(chunkwise.StoreError, match="Not found"):
+        index.search("topic 15")
+    code, out, err = _run(capsys, "index", docs, *base)
+    assert code == 2 and err.count("\n") == 1 and "Not found" in err
+    code, out, err = _run(capsys, "index", "--check", "--db", db)
+    assert code == 1 and "rows cannot be read" in out
+    code, out, err = _run(capsys, "index", "--check", "--repair", "--db", db)
+    assert code == 0 and "repaired" in out
+    code, out, err = _run(capsys, "index", docs, *base)  # the same settings: accepted
+    assert code == 0 and "3 changed" in out, err
+    code, out, err = _run(capsys, "index", "--check", "--db", db)
+    assert code == 0 and "3 documents" in out and out.rstrip().endswith("clean")
+    code, out, err = _run(capsys, "search", "topic 15", "--db", db)
+    assert code == 0 and "note2.md" in out

@@ -23,6 +23,7 @@ from .errors import (
     OutputError,
     ServiceError,
     SkippedInputWarning,
+    StoreError,
     UnstableIdWarning,
 )
 from .factory import get_chunker
@@ -58,7 +59,7 @@ __all__ = [
     "ConfigError", "Document", "EmbedderError", "ExtractionWarning", "FaqChunker", "Filter",
     "FixedChunker", "HierarchicalChunker", "Index", "IndexBusyError", "InputError", "JsonChunker", "LLMError",
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
-    "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
+    "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError", "StoreError",
     "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
     "__version__", "chunk", "expand", "flag_boilerplate", "get_chunker", "get_tokenizer",
     "iter_chunks", "name_of", "path_of", "read_text", "register",

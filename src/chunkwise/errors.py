@@ -61,6 +61,19 @@ class IndexBusyError(ChunkwiseError):
     """Another run holds the index's writer lock, and this one was told not to wait."""
 
 
+class StoreError(ChunkwiseError):
+    """An index's store failed on its own files (a data file deleted or truncated, a
+    folder that cannot be written): the message names the index and what failed."""
+
+    def __init__(self, uri: str, problem: str):
+        self.uri, self.problem = uri, problem
+        super().__init__(f"index {uri}: {problem} (chunkwise index --check --db {uri} says "
+                         "what is wrong; --check --repair mends it)")
+
+    def __reduce__(self) -> tuple[type[StoreError], tuple[str, str]]:
+        return (type(self), (self.uri, self.problem))
+
+
 class ServiceError(ChunkwiseError):
     """A service chunkwise calls failed for good (after its retries): an LLM provider,
     an embedding server, a vector store's server."""

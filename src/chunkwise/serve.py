@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
 from .api import Index, index_filter, read_text
-from .errors import ChunkwiseError, ConfigError, InputError
+from .errors import ChunkwiseError, ConfigError, InputError, StoreError
 from .retrieval import RETRIEVERS, RowSearch, dense_search
 
 #: the fields of a hit in an answer (every row field but the stored hash and vector)
@@ -150,10 +150,9 @@ class Searcher:
                     hits = self.rows().search(query, k, retriever, expand, where,
                                               include_boilerplate)
                 break
-            except ChunkwiseError:
-                raise
-            except Exception:  # the snapshot's files removed by a run finishing: once more
-                if attempt == 2:
+            except Exception as exc:  # the snapshot's files removed by a run finishing
+                if attempt == 2 or (isinstance(exc, ChunkwiseError)  # (a StoreError): once more
+                                    and not isinstance(exc, StoreError)):
                     raise
                 self.refresh(force=True)
         return [{**_fields(h.row), "rank": i, "score": round(h.score, 6)}

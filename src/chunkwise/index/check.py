@@ -3,7 +3,9 @@
 One row per id, every row with a finite vector of the index's dimension, and every
 document's rows one complete chain of neighbours per level (``prev_id``/``next_id``,
 as the chunker made them). A repair keeps one row of a duplicated id and removes the
-rows of a broken document, which the next sync adds again (nothing else re-embedded).
+rows of a broken document, which the next sync adds again (nothing else re-embedded);
+rows the store cannot read at all (a data file deleted) are all removed, the
+configuration kept, and the next sync embeds every document again.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import StoreError
 from .store import Store
 
 
@@ -26,14 +29,22 @@ class CheckReport:
     duplicated_ids: int = 0
     bad_vectors: int = 0
     broken_documents: list[str] = field(default_factory=list)
+    #: why the rows cannot be read (None: they can)
+    unreadable: str | None = None
     repaired: bool = False
 
     @property
     def clean(self) -> bool:
         return (self.config and not self.duplicated_ids and not self.bad_vectors
-                and not self.broken_documents)
+                and not self.broken_documents and self.unreadable is None)
 
     def line(self) -> str:
+        if self.unreadable is not None:
+            return (f"index {self.uri}: its rows cannot be read ({self.unreadable}): "
+                    + ("repaired (every row removed, the configuration kept: the next index "
+                       "run embeds every document again)" if self.repaired else
+                       "run it again with repair to remove them (the next index run then "
+                       "embeds every document again), or index with --rebuild"))
         found = (f"index {self.uri}: {self.documents:,} documents, {self.rows:,} rows; "
                  f"duplicated ids {self.duplicated_ids}, rows without a usable vector "
                  f"{self.bad_vectors}, broken documents {len(self.broken_documents)}"
@@ -73,7 +84,17 @@ def check_index(store: Store, repair: bool = False) -> CheckReport:
     except Exception:  # unreadable for whatever reason the store has: said, not raised
         config = None
     report.config = config is not None
-    rows, vectors = store.rows()
+    try:
+        rows, vectors = store.rows()
+    except StoreError as exc:
+        report.unreadable = exc.problem
+        if repair:
+            with store.transaction():
+                store.reset()
+                if config is not None:
+                    store.set_config(config)
+            report.repaired = True
+        return report
     report.rows = len(rows)
     dim = int((config or {}).get("dim") or (vectors.shape[1] if len(rows) else 0))
     counts = Counter(r["id"] for r in rows)

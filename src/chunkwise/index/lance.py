@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import sys
 import threading
 import warnings
@@ -13,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, StoreError
 from ..filters import Filter, prefix_range, pushdown
 from ..sinks import arrow_schema
 from .lock import file_lock, writer_running
@@ -72,6 +74,25 @@ def _defer_package_init(name: str) -> None:
     sys.modules[name] = module
 
 
+#: where in Lance's Rust sources an error was raised (", /root/.cargo/.../local.rs:273:40")
+_RUST_PLACE = re.compile(r",?\s*/\S+\.rs:\d+:\d+")
+
+
+def _store_errors(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Lance's errors on the index's own files (``RuntimeError: lance error: Not found:
+    .../data/....lance`` when a data file was deleted, an ``OSError`` when the folder
+    cannot be written) as a :class:`~chunkwise.errors.StoreError` naming the index, in
+    place of a traceback out of lancedb."""
+    @functools.wraps(method)
+    def guarded(self: LanceStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (RuntimeError, OSError) as exc:
+            said = _RUST_PLACE.sub("", str(exc)).strip() or type(exc).__name__
+            raise StoreError(self.uri, said.splitlines()[0]) from exc
+    return guarded
+
+
 class LanceStore(Store):
     """An index in a folder. Writes are keyed by id (merge-insert), one writer at a
     time (a lock file in the folder); the versions LanceDB keeps of every write are
@@ -112,6 +133,7 @@ class LanceStore(Store):
             self._table = None
             yield
 
+    @_store_errors
     def version(self) -> Any:
         table = self._open(TABLE)  # the latest version, not the handle's own
         return None if table is None else table.version
@@ -150,6 +172,7 @@ class LanceStore(Store):
                 self._table = self.db.create_table(TABLE, schema=self._schema(dim))
         return self._table
 
+    @_store_errors
     def get_config(self) -> dict[str, Any] | None:
         table = self._open(CONFIG_TABLE)
         if table is None:
@@ -157,6 +180,7 @@ class LanceStore(Store):
         rows = table.to_arrow().to_pylist()
         return json.loads(rows[0]["value"]) if rows else None
 
+    @_store_errors
     def set_config(self, config: dict[str, Any]) -> None:
         import pyarrow as pa
 
@@ -169,6 +193,7 @@ class LanceStore(Store):
         else:
             self.db.create_table(CONFIG_TABLE, data=data)
 
+    @_store_errors
     def reset(self) -> None:
         self._wrote = True
         for name in (TABLE, CONFIG_TABLE):
@@ -176,6 +201,7 @@ class LanceStore(Store):
                 self.db.drop_table(name)
         self._table = None
 
+    @_store_errors
     def state(self) -> dict[str, dict[str, str]]:
         table = self.table()
         out: dict[str, dict[str, str]] = {}
@@ -186,6 +212,7 @@ class LanceStore(Store):
             out.setdefault(doc, {})[cid] = h
         return out
 
+    @_store_errors
     def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         table = self.table()
         out: dict[str, np.ndarray] = {}
@@ -204,6 +231,7 @@ class LanceStore(Store):
         return pa.Table.from_pylist([{**r, "vector": v.tolist()} for r, v in zip(rows, vectors)],
                                     schema=self._schema(dim))
 
+    @_store_errors
     def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
         if not rows:
             return
@@ -214,6 +242,7 @@ class LanceStore(Store):
         (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
          .execute(data))
 
+    @_store_errors
     def finish(self) -> None:
         """Compact the files this run wrote and drop the versions no reader needs
         (nothing to do when it wrote nothing)."""
@@ -224,6 +253,7 @@ class LanceStore(Store):
                 warnings.simplefilter("ignore")  # version right then may fail once
                 self.table().optimize(cleanup_older_than=timedelta(seconds=0))
 
+    @_store_errors
     def delete(self, ids: Iterable[str]) -> None:
         table = self.table()
         ids = list(ids)
@@ -233,6 +263,7 @@ class LanceStore(Store):
         for part in batches(ids):
             table.delete(f"id IN ({sql_quote(part)})")
 
+    @_store_errors
     def rows(self) -> tuple[list[dict[str, Any]], np.ndarray]:
         table = self.table()
         if table is None:
@@ -241,6 +272,7 @@ class LanceStore(Store):
         vectors = np.asarray(data.column("vector").to_pylist(), dtype=np.float32)
         return data.drop(["vector"]).to_pylist(), vectors
 
+    @_store_errors
     def texts(self) -> list[tuple[str, str, str]]:
         table = self.table()
         if table is None:
@@ -250,6 +282,7 @@ class LanceStore(Store):
         return list(zip(data.column("id").to_pylist(), data.column("doc_id").to_pylist(),
                         data.column("text").to_pylist()))
 
+    @_store_errors
     def search(self, vector: np.ndarray, k: int, where: Filter | None = None) -> list[Hit]:
         table = self.table()
         if table is None:
