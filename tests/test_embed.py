@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import numpy as np
 import pytest
 
-from chunkwise.embed import CachedEmbedder, OpenAIEmbedder, get_embedder
+from chunkwise.embed import LIGHT_TEXTS, CachedEmbedder, OpenAIEmbedder, get_embedder
 from chunkwise.errors import EmbedderError
 
 pytestmark = pytest.mark.slow  # loads the MiniLM model
@@ -222,3 +222,28 @@ def test_on_a_cuda_device_the_vectors_are_the_cpus(minilm):
     gpu = get_embedder(device="cuda")
     a, b = minilm.embed(TEXTS * 20), gpu.embed(TEXTS * 20)
     assert (np.sum(a * b, axis=1) > 0.999).all()
+
+
+@pytest.mark.parametrize("spec", ["minilm", "minilm-onnx"])
+def test_batches_follow_token_counts_and_the_vectors_come_back_in_order(spec):
+    """A batch pads to its longest text: texts are batched from the most tokens to
+    the fewest (code packs about three times the tokens of prose into one length in
+    characters), and each vector comes back at its text's place, as the text embedded
+    alone gives it."""
+    embedder = get_embedder(spec)
+    embedder.batch_size = 2
+    prose = "The refund reaches your card within five working days of the return."
+    code = "x[i]=f(a,b);y[j]=g(c,d);" * 3  # as many characters, far more tokens
+    # more texts than the NumPy pass takes (LIGHT_TEXTS): the model's own batches
+    texts = [prose, code, TEXTS[2], prose[:40], code[:40], TEXTS[0], code[:20], prose[:20],
+             TEXTS[1], code[:60], prose[:60]]
+    assert len(texts) > LIGHT_TEXTS
+    counter = embedder.token_counter()
+    counts = [counter.count(t) for t in texts]
+    assert counts[1] > 2 * counts[0] and abs(len(code) - len(prose)) < 10
+    order = np.concatenate(embedder.batches(texts, 2)).tolist()
+    assert sorted(order) == list(range(len(texts)))
+    assert [counts[i] for i in order] == sorted(counts, reverse=True)
+    together = embedder.embed(texts)
+    alone = np.vstack([embedder.embed([t]) for t in texts])
+    assert np.allclose(together, alone, atol=1e-5)

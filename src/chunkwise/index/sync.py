@@ -142,8 +142,8 @@ def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: di
 
 
 def embed_rows(embedder: Any, rows: Sequence[dict[str, Any]]) -> np.ndarray | None:
-    """The vectors of ``rows``' ``embed_text``, in one call (the model sorts them by
-    length, so the whole batch pads little); None for no rows."""
+    """The vectors of ``rows``' ``embed_text``, in one call (the embedder batches them
+    by their token counts, so a batch pads little); None for no rows."""
     if not rows:
         return None
     return np.asarray(embedder.embed([r["embed_text"] for r in rows]), dtype=np.float32)
