@@ -41,6 +41,7 @@ class _Lines:
             self.starts.extend(accumulate(map((1).__add__, map(len, lines))))
         self._lo = 0
         self._char_of_byte: np.ndarray | None = None  # set by segment() before parsing
+        self._lf_only = "\r" not in text  # lines found by str.find (no bisect)
 
     def segment(self, lo: int, part: str) -> None:
         """The parser is given ``part``, the text from character ``lo`` on."""
@@ -72,17 +73,30 @@ class _Lines:
 
     def extent(self, node: Any) -> tuple[int, int]:
         """The characters a node's source map covers."""
-        b0, b1 = node.srcmap
+        return self.extent_of(*node.srcmap)
+
+    def extent_of(self, b0: int, b1: int) -> tuple[int, int]:
         if self._char_of_byte is None:
             return self._lo + b0, self._lo + b1
         return self._lo + int(self._char_of_byte[b0]), self._lo + int(self._char_of_byte[b1])
 
     def span(self, node: Any) -> tuple[int, int]:
         """The whole lines a node's source map covers, without the last line break."""
-        start, end = self.extent(node)
+        return self.span_of(node.srcmap)
+
+    def span_of(self, srcmap: tuple[int, int]) -> tuple[int, int]:
+        """:meth:`span` from the node's source map."""
+        b0, b1 = srcmap
+        if self._char_of_byte is None:
+            start, end = self._lo + b0, self._lo + b1
+        else:
+            start, end = self.extent_of(b0, b1)
         text = self.text
         while end > start and text[end - 1].isspace():  # blank lines a list item runs over
             end -= 1
+        if self._lf_only:  # the same lines, by str.find (text[end - 1] is no line break)
+            last_break = text.find("\n", end - 1 if end > start else start)
+            return text.rfind("\n", 0, start) + 1, len(text) if last_break < 0 else last_break
         starts = self.starts
         first = bisect_right(starts, start) - 1
         last = bisect_right(starts, end - 1) - 1 if end > start else first
@@ -196,6 +210,12 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
         """A top-level node."""
         nonlocal title
         name = node.name
+        if name == "paragraph":  # most nodes: their source map read once
+            srcmap = node.srcmap
+            if srcmap:
+                s, e = lines.span_of(srcmap)
+                blocks.append(Block("paragraph", s, e, trail.path))
+            return
         if name in ("heading", "lheading") and node.srcmap:
             level = int(node.meta.get("level", 1))
             heading = heading_text(_NEWLINES.sub("\n", lines.inner(node).strip()))
@@ -218,10 +238,11 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                 s, e = lines.span(node)
                 blocks.append(Block("quote", s, e, trail.path))
             else:
+                path = trail.path
                 for child in children:
-                    if child.name == "list_item" and child.srcmap:
-                        s, e = lines.span(child)
-                        blocks.append(Block("list_item", s, e, trail.path))
+                    if child.name == "list_item" and (srcmap := child.srcmap):
+                        s, e = lines.span_of(srcmap)
+                        blocks.append(Block("list_item", s, e, path))
             # a table inside needs a pipe: where there is none, nothing below is looked at
             if node.srcmap and body.find("|", *lines.extent(node)) == -1:
                 return
@@ -229,10 +250,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                 nested(child)
             return
         if node.srcmap:
-            if name == "paragraph":
-                s, e = lines.span(node)
-                blocks.append(Block("paragraph", s, e, trail.path))
-            elif name in ("fence", "code_block"):
+            if name in ("fence", "code_block"):
                 s, e = lines.span(node)
                 blocks.append(Block("code", s, e, trail.path, metadata=MappingProxyType(
                     {"language": str(node.meta.get("info", "")).strip()})))
