@@ -20,7 +20,7 @@ PUBLIC = {
     "FixedChunker", "Filter", "HierarchicalChunker", "Index", "IndexBusyError", "InputError", "JsonChunker", "LLMError",
     "LegalChunker", "Level", "MissingExtraError", "OutputError", "RecursiveChunker", "Registry",
     "STRATEGIES", "SectionChunker", "SemanticChunker", "SentenceChunker", "ServiceError",
-    "SkippedInputWarning", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
+    "SkippedInputWarning", "StoreError", "TokenCounter", "TranscriptChunker", "UnstableIdWarning",
     "__version__", "chunk", "expand", "flag_boilerplate", "get_chunker", "get_tokenizer",
     "iter_chunks", "name_of", "path_of", "read_text", "register",
 }

@@ -283,6 +283,43 @@ def test_token_starts_found_per_span_count_exactly_inside_it(tokenizer, text, cu
             assert int(index.before(p)) == int(have)  # the scalar path agrees
 
 
+@pytest.mark.parametrize("tokenizer", ["minilm", "words"])
+@settings(max_examples=120, deadline=None)
+@given(text=TEXTS, spans=st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=1,
+                                  max_size=8))
+def test_spans_refined_in_any_order_look_at_each_character_once(tokenizer, text, spans):
+    """Spans refined in any order (touching, overlapping, inside one another): each
+    gives the document's token starts, counts stay exact at every token start, and
+    no character is tokenized twice (a span merged with refined ones only looks at
+    the words they do not cover: sections refined one after another took every
+    earlier section's words again)."""
+    from chunkwise.engine import DocumentIndex
+
+    counter = get_tokenizer(tokenizer)
+    n = len(text)
+    whole = counter.token_starts(text)
+    asked: list[int] = []
+
+    class Noted:  # the real counter; the characters it tokenizes are noted
+        def __getattr__(self, name):
+            return getattr(counter, name)
+
+        def token_starts(self, t):
+            asked.append(len(t))
+            return counter.token_starts(t)
+
+    index = DocumentIndex(chunkwise.Document(text=text, doc_id="d"), Noted())
+    for a, b in spans:
+        lo, hi = sorted((int(a * n), int(b * n)))
+        found = index.span_token_starts(lo, hi)
+        assert found.tolist() == [int(p) for p in whole if lo < p < hi]
+    assert sum(asked) <= n
+    at = np.append(whole, n).astype(np.int64)  # every token start (two may share one)
+    want = np.searchsorted(whole, at, side="left").tolist()
+    assert index.before(at).tolist() == want
+    assert [int(index.before(int(p))) for p in at] == want
+
+
 def _at_word(counter, text: str, p: int) -> bool:
     """Whether ``p`` is at a word's start or end (the count of the text before it is
     the tokens that start before it)."""

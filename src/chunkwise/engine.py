@@ -166,7 +166,10 @@ class DocumentIndex:
 
     def _refine(self, lo: int, hi: int) -> np.ndarray:
         """The token starts of the words that ``[lo, hi)`` touches (one refined span,
-        merged with any it overlaps), kept for :meth:`before`."""
+        merged with any it overlaps: only the words no span covers yet are looked at;
+        spans that merely touch stay apart, or a document's sections refined one
+        after another would each take every earlier one's words again), kept for
+        :meth:`before`."""
         text, sep = self.text, self.counter.separates
         lo, hi = max(0, lo), min(len(text), hi)
         while lo > 0 and not sep(text[lo - 1]):  # whole words: their tokens do not
@@ -174,14 +177,23 @@ class DocumentIndex:
         while hi < len(text) and not sep(text[hi]):
             hi += 1
         fine = self._fine
-        i = bisect_right([s[0] for s in fine], lo) - 1
+        i = bisect_right(self._fine_lo, lo) - 1
         if i >= 0 and fine[i][0] <= lo and hi <= fine[i][1]:
             return fine[i][2]
-        keep = [s for s in fine if s[1] < lo or s[0] > hi]
-        for s in fine:
-            if not (s[1] < lo or s[0] > hi):
-                lo, hi = min(lo, s[0]), max(hi, s[1])
-        starts = self.counter.token_starts(text[lo:hi]) + lo
+        keep = [s for s in fine if s[1] <= lo or s[0] >= hi]
+        merged = [s for s in fine if not (s[1] <= lo or s[0] >= hi)]  # sorted, apart
+        lo = min([lo] + [s[0] for s in merged])
+        hi = max([hi] + [s[1] for s in merged])
+        parts, at = [], lo
+        for s in merged:  # every span starts and ends at a word boundary, as the gaps do
+            if at < s[0]:
+                parts.append(self.counter.token_starts(text[at:s[0]]) + at)
+            parts.append(s[2])
+            at = s[1]
+        if at < hi:
+            parts.append(self.counter.token_starts(text[at:hi]) + at)
+        starts = np.concatenate(parts).astype(np.int64, copy=False) if parts else \
+            np.zeros(0, dtype=np.int64)
         keep.append((lo, hi, starts, int(self.tokens.before(lo))))
         keep.sort(key=lambda s: s[0])
         self._fine = keep

@@ -61,10 +61,9 @@ def add_parser(sub: Any) -> None:
                     help="read and chunk every file again, even one whose bytes and settings "
                          "are those its rows were made from (passed over by default)")
     ix.add_argument("--watch", action="store_true",
-                    help="keep running: index again after each change of a file under the "
-                         "paths (model loaded, index open: an edit is searchable in about "
-                         "the time its chunks take to embed); one line per run; Ctrl-C or "
-                         "SIGTERM stops it after the run under way")
+                    help="keep running: index again after each change under the paths "
+                         "(model loaded, index open: an edit is searchable once its chunks "
+                         "are embedded); a line per run; Ctrl-C or SIGTERM stops it after it")
     ix.add_argument("--metadata", action="append", default=[], metavar="KEY=VALUE",
                     help="add a field to every document's metadata (search --metadata "
                          "KEY=VALUE then finds only these documents); repeatable")
@@ -114,7 +113,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                             encoding=args.encoding, on_document=on_document,
                             metadata=key_values(args.metadata), reread=args.reread)
     llm_report(chunker, args)
-    _summary(report, time.perf_counter() - t0)
+    _summary(report, time.perf_counter() - t0, set())
     return EXIT_BAD_INPUT if failed else 0
 
 
@@ -173,9 +172,8 @@ def _waiting(db: str) -> Any:
                          "to stop)", file=sys.stderr, flush=True)
 
 
-def _summary(report: Any, seconds: float, said: set[str] | None = None) -> None:
+def _summary(report: Any, seconds: float, said: set[str]) -> None:
     """A sync's line (and what the walk passed over, on stderr, unless in ``said``)."""
-    said = set() if said is None else said
     if report.skipped and str(report.skipped) not in said:
         print(f"chunkwise: {report.skipped}", file=sys.stderr)
         said.add(str(report.skipped))
