@@ -37,7 +37,7 @@ def test_public_api_is_exactly_all():
                                  "factory", "registry", "retrieval", "cache",
                                  "parallel", "ray", "stream", "adapters", "index", "llm",
                                  "contextual", "questions", "filters", "tune",
-                                 "boilerplate", "minilm"}
+                                 "boilerplate", "minilm", "serve", "mcp"}
 
 
 def test_every_strategy_class_is_registered_and_exported():

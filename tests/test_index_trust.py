@@ -642,6 +642,29 @@ def test_a_long_lived_index_syncs_after_another_wrote_and_cleaned_up(tmp_path, s
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.parametrize("retriever", ["dense", "hybrid"])
+def test_a_long_lived_index_searches_what_another_run_wrote(tmp_path, static_embedder,
+                                                            retriever):
+    """An Index kept open for searching (a notebook, an application) finds what
+    another run wrote since it was opened, after that run cleaned up the files of
+    older versions: never the version its handle opened, never an error."""
+    docs = _docs(tmp_path / "docs", n=4)
+    db = str(tmp_path / "idx")
+    with Index(db) as other:
+        other.sync(docs, embedder=static_embedder)
+    with Index(db) as kept:
+        assert kept.search("topic 8", retriever=retriever)
+        (docs / "note1.md").write_text("# Note 1\n\nZebras graze beside the lighthouse.\n")
+        (docs / "note3.md").unlink()
+        with Index(db) as other:
+            other.sync(docs, embedder=static_embedder, prune=True)
+        hits = kept.search("zebras graze beside the lighthouse", k=20, retriever=retriever)
+    texts = [h.row["text"] for h in hits]
+    assert any("Zebras graze" in t for t in texts)
+    assert not any(h.row["doc_id"] == "note3.md" for h in hits)
+    assert not any("of note 1 says" in t for t in texts)
+
+
 def test_a_lancedb_index_with_a_data_file_gone_is_a_one_line_error_and_repairs(
         tmp_path, capsys, static_embedder):
     """A data file of the index deleted (a half-copied folder, a clean-up gone wrong):

@@ -598,6 +598,7 @@ class Index:
                               "chunkwise index)")
         where = self.filter(filter)
         model = get_embedder(config["embedder"], cache=False)  # the one it was built with
+        self.store.latest()  # what other runs wrote since this Index was opened
         return search(self.store, query, model, k=k, retriever=retriever, expand=expand,
                       where=where, include_boilerplate=include_boilerplate)
 
@@ -615,6 +616,7 @@ class Index:
         from .index.check import check_index
 
         with self.store.writer_lock(True, None) if repair else _nothing():
+            self.store.latest()
             return check_index(self.store, repair=repair)
 
 

@@ -127,11 +127,13 @@ class LanceStore(Store):
     def _locked(self, wait: bool, on_wait: Callable[[], object] | None) -> Iterator[None]:
         assert self.local_path is not None
         with file_lock(self.local_path, self.uri, wait, on_wait):
-            # a handle stays at the version it opened: once the lock is held, the run
-            # reads the latest (another process may have written, and cleaned up the
-            # files of older versions, since this handle was opened)
-            self._table = None
+            # once the lock is held, the run reads the latest (another process may
+            # have written, and cleaned up the files of older versions, since)
+            self.latest()
             yield
+
+    def latest(self) -> None:
+        self._table = None  # a handle stays at the version it opened: open it afresh
 
     @_store_errors
     def version(self) -> Any:

@@ -128,6 +128,11 @@ class Store:
     def finish(self) -> None:
         """After a run's writes (LanceDB compacts the files they made)."""
 
+    def latest(self) -> None:
+        """Read the store's latest state from now on: a handle kept open may read the
+        version it was opened at (LanceDB), whose files another run's clean-up can
+        have removed since. Nothing to do where every read is the latest."""
+
 
 def filtered_search(store: Store, vector: np.ndarray, k: int,
                     where: Filter | None) -> list[Hit]:
