@@ -120,6 +120,13 @@ class Chunker:
         where); ``index`` is the first window's."""
         return False
 
+    def known_restarts(self, doc: Document, index: DocumentIndex,
+                       span: Span) -> Sequence[int] | None:
+        """What :meth:`restarts` may return for the window ``span``, known before it
+        is cut (a structure-aware cut's section starts: a window without one is
+        grown before its tokens are counted); None where it depends on the cut."""
+        return None
+
     def chunk_document(self, doc: Document) -> list[Chunk]:
         """One document's chunks, in document order."""
         return [c for batch in self.chunk_windows(doc) for c in batch]
@@ -201,13 +208,18 @@ class _Windows:
                 index = DocumentIndex(doc, chunker.tokenizer, memo=self.memo,
                                       window=None if (lo, hi) == (0, n) else (lo, hi))
             span = Span(lo, hi)
+            # a piece is at most max_chars long: one that starts before the restart
+            # never looked at the window's last eighth (nor is it one of the span's
+            # last two, which a small last piece may rebalance)
+            limit = hi - max(2 * chunker.max_chars, (hi - lo) // 8)
+            known = chunker.known_restarts(doc, index, span) if hi < n else None
+            if known is not None and not any(lo < r <= limit for r in known):
+                size *= 4  # no restart can be found in it: a larger one, uncut
+                index = None
+                continue
             pieces = chunker.split(doc, index, span)
             cut = n
             if hi < n:
-                # a piece is at most max_chars long: one that starts before the
-                # restart never looked at the window's last eighth (nor is it one of
-                # the span's last two, which a small last piece may rebalance)
-                limit = hi - max(2 * chunker.max_chars, (hi - lo) // 8)
                 found = _restart(chunker.restarts(doc, index, span, pieces) or (), pieces,
                                  lo, limit, doc.text, chunker.tokenizer.separates)
                 if found is None:  # no restart in this window: a larger one

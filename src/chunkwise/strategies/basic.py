@@ -54,6 +54,12 @@ class PackingChunker(Chunker):
         starts = [p.start for p in pieces]
         return [s for s in starts if text[max(0, s - 2):s] == "\n\n"] or starts
 
+    def known_restarts(self, doc: Document, index: DocumentIndex,
+                       span: Span) -> Sequence[int] | None:
+        if self.structure is not None and self.structure_aware(doc):
+            return section_restarts(index, span)
+        return None
+
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         if self.structure is not None and self.structure_aware(doc):
             packing = StructuredPacking(index, self.policy(), self.config, self.structure)
@@ -299,6 +305,15 @@ class AutoChunker(SectionChunker):
             return (own.restarts(doc, index, span, pieces) if own
                     else super().restarts(doc, index, span, pieces))
         return self.delegate(choice).restarts(doc, index, span, pieces)
+
+    def known_restarts(self, doc: Document, index: DocumentIndex,
+                       span: Span) -> Sequence[int] | None:
+        choice = self.choose(doc, index)
+        if choice in ("section", "recursive"):
+            own = self._own(doc, index)
+            return (own.known_restarts(doc, index, span) if own
+                    else super().known_restarts(doc, index, span))
+        return self.delegate(choice).known_restarts(doc, index, span)
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
         choice = self.choose(doc, index)
