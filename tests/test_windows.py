@@ -52,8 +52,9 @@ def test_real_docs_cut_in_windows_equal_the_whole(real_docs, strategy, options, 
     assert windowed == whole  # offsets, texts, contexts, ids, neighbours, metadata
 
 
-def test_a_long_document_is_tokenized_a_window_at_a_time(real_docs, monkeypatch):
-    chunker = get_chunker("auto")
+def _tokenized(chunker, monkeypatch) -> list[int]:
+    """The lengths of the texts ``chunker``'s tokenizer is given from now on (its
+    own ``tokenize``, noted)."""
     seen: list[int] = []
     tokenize = type(chunker.tokenizer).tokenize
 
@@ -62,6 +63,12 @@ def test_a_long_document_is_tokenized_a_window_at_a_time(real_docs, monkeypatch)
         return tokenize(self, text)
 
     monkeypatch.setattr(type(chunker.tokenizer), "tokenize", spy)
+    return seen
+
+
+def test_a_long_document_is_tokenized_a_window_at_a_time(real_docs, monkeypatch):
+    chunker = get_chunker("auto")
+    seen = _tokenized(chunker, monkeypatch)
     monkeypatch.setattr(base, "WINDOW_CHARS", 40_000)
     batches = list(chunker.chunk_windows(real_docs))
     assert len(batches) > 10
@@ -80,14 +87,7 @@ def test_a_window_with_no_section_start_is_grown_before_it_is_tokenized(monkeypa
     chunker = get_chunker("section")
     whole, windowed = _both(chunker, doc, 20_000, monkeypatch)
     assert windowed == whole
-    seen: list[int] = []
-    tokenize = type(chunker.tokenizer).tokenize
-
-    def spy(self, text):
-        seen.append(len(text))
-        return tokenize(self, text)
-
-    monkeypatch.setattr(type(chunker.tokenizer), "tokenize", spy)
+    seen = _tokenized(chunker, monkeypatch)
     assert chunker.chunk_document(doc) == whole
     assert len(text) > 5 * 20_000 and sum(seen) < 1.3 * len(text)
 
