@@ -239,6 +239,7 @@ def test_batches_follow_token_counts_and_the_vectors_come_back_in_order(spec):
              TEXTS[1], code[:60], prose[:60]]
     assert len(texts) > LIGHT_TEXTS
     counter = embedder.token_counter()
+    assert counter is not None
     counts = [counter.count(t) for t in texts]
     assert counts[1] > 2 * counts[0] and abs(len(code) - len(prose)) < 10
     order = np.concatenate(embedder.batches(texts, 2)).tolist()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -308,7 +310,7 @@ def test_spans_refined_in_any_order_look_at_each_character_once(tokenizer, text,
             asked.append(len(t))
             return counter.token_starts(t)
 
-    index = DocumentIndex(chunkwise.Document(text=text, doc_id="d"), Noted())
+    index = DocumentIndex(chunkwise.Document(text=text, doc_id="d"), cast(Any, Noted()))
     for a, b in spans:
         lo, hi = sorted((int(a * n), int(b * n)))
         found = index.span_token_starts(lo, hi)
