@@ -206,6 +206,24 @@ def test_a_run_still_writing_is_not_seen_until_it_is_done(built):
         assert http.get("/health").json()["chunks"] == before + 1  # done: seen
 
 
+def test_an_index_whose_files_are_gone_is_a_503_naming_it(built):
+    """A data file of the index deleted under a running server: a search answers 503
+    (the server's trouble, not the request's) with the one-line error naming the
+    index, and the server goes on answering."""
+    from pathlib import Path
+
+    _, db = built
+    for f in (Path(db) / "chunks.lance" / "data").glob("*.lance"):
+        f.unlink()
+    with _Server(db) as http:
+        for retriever in ("dense", "hybrid"):
+            answer = http.post("/search", json={"query": "refunds", "retriever": retriever})
+            assert answer.status_code == 503, answer.text
+            error = answer.json()["error"]
+            assert error.startswith(f"index {db}: ") and "Not found" in error
+            assert "--check --repair" in error
+
+
 def test_the_command_warns_when_it_listens_beyond_this_machine(built, tmp_path):
     _, db = built
     port = free_port()

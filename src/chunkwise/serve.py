@@ -261,7 +261,9 @@ def create_app(uri: str, token: str | None = None) -> Any:
 
     @app.exception_handler(ChunkwiseError)
     async def refused(request: Request, exc: ChunkwiseError) -> Any:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        # the index's own files failing is the server's trouble, not the request's
+        return JSONResponse({"error": str(exc)},
+                            status_code=503 if isinstance(exc, StoreError) else 400)
 
     _add_routes(app, searcher)
     return app
