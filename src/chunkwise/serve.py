@@ -150,9 +150,11 @@ class Searcher:
                     hits = self.rows().search(query, k, retriever, expand, where,
                                               include_boilerplate)
                 break
-            except Exception as exc:  # the snapshot's files removed by a run finishing
-                if attempt == 2 or (isinstance(exc, ChunkwiseError)  # (a StoreError): once more
-                                    and not isinstance(exc, StoreError)):
+            except Exception as exc:
+                # the store failed (the snapshot's files removed by a run finishing):
+                # once more; a ChunkwiseError about the request is its answer
+                retry = isinstance(exc, StoreError) or not isinstance(exc, ChunkwiseError)
+                if attempt == 2 or not retry:
                     raise
                 self.refresh(force=True)
         return [{**_fields(h.row), "rank": i, "score": round(h.score, 6)}

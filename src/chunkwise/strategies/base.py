@@ -122,9 +122,10 @@ class Chunker:
 
     def known_restarts(self, doc: Document, index: DocumentIndex,
                        span: Span) -> Sequence[int] | None:
-        """What :meth:`restarts` may return for the window ``span``, known before it
-        is cut (a structure-aware cut's section starts: a window without one is
-        grown before its tokens are counted); None where it depends on the cut."""
+        """What :meth:`restarts` returns for the window ``span`` where it is known
+        before the window is cut (a structure-aware cut's section starts: a window
+        without one is grown before its tokens are counted); None where it depends on
+        the cut."""
         return None
 
     def chunk_document(self, doc: Document) -> list[Chunk]:
@@ -220,8 +221,10 @@ class _Windows:
             pieces = chunker.split(doc, index, span)
             cut = n
             if hi < n:
-                found = _restart(chunker.restarts(doc, index, span, pieces) or (), pieces,
-                                 lo, limit, doc.text, chunker.tokenizer.separates)
+                candidates = known if known is not None else \
+                    chunker.restarts(doc, index, span, pieces)
+                found = _restart(candidates or (), pieces, lo, limit, doc.text,
+                                 chunker.tokenizer.separates)
                 if found is None:  # no restart in this window: a larger one
                     size *= 4
                     index = None

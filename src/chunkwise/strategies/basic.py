@@ -46,10 +46,12 @@ class PackingChunker(Chunker):
 
     def restarts(self, doc: Document, index: DocumentIndex, span: Span,
                  pieces: Sequence[Piece]) -> Sequence[int] | None:
-        """Section starts (structure-aware); else paragraph starts, or any cut where
-        no paragraph starts (the cuts depend only on the text after the cut before)."""
-        if self.structure is not None and self.structure_aware(doc):
-            return section_restarts(index, span)
+        """Section starts (structure-aware: :meth:`known_restarts`); else paragraph
+        starts, or any cut where no paragraph starts (the cuts depend only on the text
+        after the cut before)."""
+        known = self.known_restarts(doc, index, span)
+        if known is not None:
+            return known
         text = index.text
         starts = [p.start for p in pieces]
         return [s for s in starts if text[max(0, s - 2):s] == "\n\n"] or starts
