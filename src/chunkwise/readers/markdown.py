@@ -86,11 +86,7 @@ class _Lines:
 
     def span_of(self, srcmap: tuple[int, int]) -> tuple[int, int]:
         """:meth:`span` from the node's source map."""
-        b0, b1 = srcmap
-        if self._char_of_byte is None:
-            start, end = self._lo + b0, self._lo + b1
-        else:
-            start, end = self.extent_of(b0, b1)
+        start, end = self.extent_of(*srcmap)
         text = self.text
         while end > start and text[end - 1].isspace():  # blank lines a list item runs over
             end -= 1
