@@ -1,7 +1,7 @@
 """Structure: readers, section chunking with heading trails, tables kept whole."""
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
@@ -94,9 +94,12 @@ _SEGMENT_LINES = st.sampled_from([
     # could continue across a blank line before them
     "Paragraph text", "Another paragraph", "  indented continuation", "[ref]: /url",
     "* star item", "+ plus item", "2) paren item", "Term", ":   definition", "<div>", "x",
+    # HTML blocks that end at a blank line (a fence inside one is no fence)
+    "<section id=\"a\">", "<span class=\"b\">", "</span>",
 ])
 
 
+@example(lines=["<div>", "```", "", "```", "", "# Title"], size=1, crlf=False)
 @settings(max_examples=400, deadline=None)
 @given(lines=st.lists(_SEGMENT_LINES, max_size=60), size=st.integers(1, 80),
        crlf=st.booleans())

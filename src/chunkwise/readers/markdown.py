@@ -132,6 +132,19 @@ _HTML_OPEN = re.compile(r" {0,3}<(?:(script|pre|style|textarea)(?:[\s>]|$)|(!--)
                         r"|(!\[CDATA\[))", re.I)
 _HTML_CLOSE = (re.compile(r"</(?:script|pre|style|textarea)>", re.I), re.compile("-->"),
                re.compile(r"\?>"), re.compile(">"), re.compile(r"\]\]>"))
+#: CommonMark's HTML blocks 6 (a block-level tag, even inside a paragraph) and 7 (any
+#: whole tag alone on its line, not inside a paragraph): both end at a blank line, and
+#: a fence opened inside one is no fence
+_HTML_BLOCK_TAG = re.compile(
+    r" {0,3}</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|"
+    r"colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|"
+    r"frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|"
+    r"noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|"
+    r"thead|title|tr|track|ul)(?:[ \t]|/?>|$)", re.I)
+_HTML_TAG_LINE = re.compile(
+    r" {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|"
+    r"'[^']*'|\"[^\"]*\"))?)*\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>)\s*$")
+_UNTIL_BLANK = re.compile(r"^\s*$")
 
 
 def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
@@ -158,7 +171,7 @@ def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
                 fence = None
         elif html is not None:
             if html.search(line):
-                html = None
+                html, blank = None, not line.strip()
         else:
             if blank and pos - lo >= size and (_ATX.match(line) or line[:1].isalpha()):
                 out.append((lo, pos))
@@ -169,6 +182,8 @@ def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
                 kind = next(i for i in range(5) if m.group(i + 1))
                 if not _HTML_CLOSE[kind].search(line, m.end()):
                     html = _HTML_CLOSE[kind]
+            elif _HTML_BLOCK_TAG.match(line) or (blank and _HTML_TAG_LINE.match(line)):
+                html = _UNTIL_BLANK
             blank = not line.strip()
         pos = end
     out.append((lo, len(text)))
