@@ -1,6 +1,7 @@
 """Issue 21, size by kind: ``auto`` gives narrative prose (fiction) the model's limit
-when no size is given; everything else keeps the default size, and an explicit size
-always wins."""
+and reference documentation (headings or tables) REFERENCE_SIZE when no size is
+given; prose without structure keeps the default size, and an explicit size always
+wins."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.engine import DocumentIndex
-from chunkwise.readers import read_path
-from chunkwise.strategies.basic import NARRATIVE_SIZE
-from chunkwise.strategies.narrative_detect import looks_like_narrative
+from chunkwise.readers import parse, read_path
+from chunkwise.strategies import AutoChunker
+from chunkwise.strategies.basic import NARRATIVE_SIZE, REFERENCE_SIZE
+from chunkwise.strategies.narrative_detect import looks_like_narrative, looks_like_reference
 
 from helpers import ROOT, assert_invariants, independent_minilm_count
 
@@ -55,14 +57,79 @@ def test_a_novel_is_chunked_at_the_model_limit_unless_a_size_is_given():
     assert len(given_size) > len(default) * 1.4
 
 
-def test_reference_documents_keep_the_default_size():
-    """A README is not narrative: auto without a size gives exactly the chunks of
-    auto at the default size (160), ids included."""
+def test_reference_documents_get_their_size_and_prose_keeps_the_default(chroma_dir):
+    """A README (headings, tables) is reference documentation: auto without a size
+    gives exactly the chunks of auto at REFERENCE_SIZE, ids included, marked; one of
+    Chroma's corpora (prose without structure) gets exactly auto at 160, unmarked."""
     path = ROOT / "benchmarks" / "structured_eval" / "docs" / "orjson.md"
     default = chunkwise.chunk(path)
     assert [(c.id, c.start, c.end) for c in default] == [
-        (c.id, c.start, c.end) for c in chunkwise.chunk(path, size=160)]
-    assert all("document_kind" not in c.metadata for c in default)
+        (c.id, c.start, c.end) for c in chunkwise.chunk(path, size=REFERENCE_SIZE)]
+    assert {c.metadata["document_kind"] for c in default} == {"reference"}
+    assert max(c.token_count for c in default) > 160
+    at_160 = chunkwise.chunk(path, size=160)
+    assert len(at_160) > len(default) and all("document_kind" not in c.metadata
+                                               for c in at_160)
+    for name in ("state_of_the_union", "pubmed"):  # PubMed: one stray heading line
+        prose = chroma_dir / f"{name}.md"
+        plain = chunkwise.chunk(prose)
+        assert [(c.id, c.start, c.end) for c in plain] == [
+            (c.id, c.start, c.end) for c in chunkwise.chunk(prose, size=160)]
+        assert all("document_kind" not in c.metadata for c in plain)
+
+
+def test_documentation_is_reference_and_a_paper_with_a_stray_heading_is_not(chroma_dir):
+    """The reference detector on real files: the structured and held-out
+    documentation sets' 19 files (Markdown, HTML, PDF) against Chroma's PubMed corpus
+    (740 paragraphs and one setext heading a figure caption became) and the novels."""
+    docs = [p for name in ("structured_eval", "docs_heldout")
+            for p in sorted((ROOT / "benchmarks" / name / "docs").iterdir())]
+    assert len(docs) == 19
+
+    def reference(path) -> bool:
+        doc = read_path(path)
+        return looks_like_reference(DocumentIndex(doc, chunkwise.get_tokenizer()))
+
+    assert [p.name for p in docs if not reference(p)] == []
+    assert not reference(chroma_dir / "pubmed.md")
+
+
+_HEADING = st.integers(1, 4).map(lambda n: "#" * n + " Section")
+_ROW = st.integers(0, 99).map(lambda i: f"| key {i} | value {i} |")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(blocks=st.lists(st.one_of(_HEADING, st.lists(_ROW, min_size=1, max_size=4).map(
+           lambda rs: "| key | value |\n|---|---|\n" + "\n".join(rs)),
+           st.lists(st.sampled_from(["The option sets the port.", "Run the server.",
+                                     "It returns a list of records."]), min_size=1,
+                    max_size=12).map(" ".join)), min_size=1, max_size=40),
+       max_tokens=st.sampled_from([None, 200, 120]))
+def test_structured_documents_respect_their_budget_and_an_explicit_size_wins(blocks,
+                                                                              max_tokens):
+    """Hypothesis: generated Markdown (headings, tables, paragraphs in any mix).
+    Without a size, a document auto chunks with ``section`` is cut at most at
+    min(REFERENCE_SIZE, max_tokens) tokens and marked "reference" where that is
+    larger than the limit, and is otherwise what auto at 160 gives; with size=160
+    nothing passes 160 and nothing is marked."""
+    text = "\n\n".join(blocks)
+    doc = parse(text, "page.md", fmt="markdown")
+    auto = chunkwise.get_chunker("auto", max_tokens=max_tokens)
+    chunks = auto.chunk_document(doc)
+    given_size = chunkwise.get_chunker("auto", size=160, max_tokens=max_tokens)
+    sized = given_size.chunk_document(doc)
+    count = independent_minilm_count()
+    assert_invariants(text, sized, given_size.limit, count)
+    assert all("document_kind" not in c.metadata for c in sized)
+    index = DocumentIndex(doc, auto.tokenizer)
+    assert isinstance(auto, AutoChunker)
+    wider = min(REFERENCE_SIZE, auto.max_tokens) > auto.limit
+    if auto.choose(doc, index) == "section" and looks_like_reference(index) and wider:
+        assert_invariants(text, chunks, min(REFERENCE_SIZE, auto.max_tokens), count)
+        assert {c.metadata.get("document_kind") for c in chunks} == {"reference"}
+    else:
+        assert [(c.id, c.start, c.end) for c in chunks] == [
+            (c.id, c.start, c.end) for c in sized]
 
 
 _WORDS = st.sampled_from(["the", "ship", "captain", "said", "night", "gold", "map", "he",

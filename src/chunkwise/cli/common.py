@@ -16,7 +16,7 @@ from ..errors import ChunkwiseError
 from ..factory import get_chunker
 from ..readers import READERS
 from ..strategies import STRATEGIES, Chunker, option_specs
-from ..strategies.basic import NARRATIVE_SIZE
+from ..strategies.basic import NARRATIVE_SIZE, REFERENCE_SIZE
 from .generated import generated_flags
 from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
 from .output import CallBars, warning
@@ -66,7 +66,8 @@ def add_chunk_options(p: argparse.ArgumentParser) -> None:
                    help=f"chunking strategy: {', '.join(STRATEGIES.names())} (default: auto)")
     p.add_argument("--size", type=int, default=None,
                    help=f"target chunk size in tokens, context included (default: {DEFAULT_SIZE}; "
-                        f"auto gives narrative prose {NARRATIVE_SIZE}; capped at --max-tokens)")
+                        f"auto gives narrative prose {NARRATIVE_SIZE}, reference documentation "
+                        f"{REFERENCE_SIZE}; capped at --max-tokens)")
     for flags, kwargs in CHUNK_FLAGS:
         p.add_argument(*flags, **kwargs)
     taken = {s for action in p._actions for s in action.option_strings}

@@ -181,6 +181,14 @@ class SectionChunker(RecursiveChunker):
 #: than 160 tokens (docs/benchmarks.md, "The narrative sets"); 256 is the largest
 #: size measured there
 NARRATIVE_SIZE = 256
+#: the size ``auto`` gives reference documentation (a document it chunks with
+#: ``section``: headings or tables) when ``size`` is not given (capped at
+#: ``max_tokens``): chosen on the structured set, where recall at k = 5 rose with the
+#: size while recall within 1,000 retrieved tokens held until 240 (docs/benchmarks.md,
+#: "Size by kind"); prose without structure keeps the configured 160
+REFERENCE_SIZE = 224
+#: ``metadata["document_kind"]`` -> the size ``auto`` gives that kind
+KIND_SIZES = {"narrative": NARRATIVE_SIZE, "reference": REFERENCE_SIZE}
 
 
 @register("auto")
@@ -190,16 +198,19 @@ class AutoChunker(SectionChunker):
     ``faq`` for documents that are clearly questions and answers, and otherwise
     ``section`` for documents with headings or tables (``recursive`` for the rest).
     The choice is in every chunk's ``metadata["strategy"]``. When ``size`` is not
-    given, narrative prose (fiction: :func:`~.narrative_detect.looks_like_narrative`)
-    is chunked at :data:`NARRATIVE_SIZE` tokens (within ``max_tokens``), its chunks
-    marked ``metadata["document_kind"] = "narrative"``."""
+    given, the size follows the document's kind (:meth:`document_kind`, within ``max_tokens``):
+    narrative prose (fiction: :func:`~.narrative_detect.looks_like_narrative`) is
+    chunked at :data:`NARRATIVE_SIZE` tokens, reference documentation (headings or
+    tables throughout) at :data:`REFERENCE_SIZE`, their chunks marked
+    ``metadata["document_kind"]`` (``"narrative"``, ``"reference"``); other prose
+    keeps the configured size."""
 
     def __init__(self, size: int | None = None, *, code_language: str | None = None,
                  path_context: bool = True, window_seconds: float | None = None,
                  references_budget: int | None = None, **options: Any):
         super().__init__(size, **options)
         self._delegates: dict[str, Chunker] = {}
-        self._narrative: SectionChunker | None = None
+        self._kinds: dict[str, SectionChunker] = {}
         # the options of the strategies auto may choose, checked now (not at the first
         # document that needs them)
         self._delegate_options: dict[str, dict[str, Any]] = {
@@ -264,33 +275,45 @@ class AutoChunker(SectionChunker):
             self._delegates[name] = STRATEGIES[name](config=self.config, **extra)
         return self._delegates[name]
 
+    def document_kind(self, doc: Document, index: DocumentIndex) -> str | None:
+        """The kind of document whose size ``auto`` chooses (:data:`KIND_SIZES`):
+        ``"narrative"`` (``section`` or ``recursive`` chosen and
+        :func:`~.narrative_detect.looks_like_narrative`) or ``"reference"``
+        (``section`` chosen, headings or tables throughout:
+        :func:`~.narrative_detect.looks_like_reference`), when ``size`` is not given
+        and the kind's size is larger than the configured one within ``max_tokens``;
+        None otherwise."""
+        if "auto-kind" not in index.memo:
+            found: str | None = None
+            choice = self.choose(doc, index)
+            if not self.config.size_given and choice in ("section", "recursive"):
+                from .narrative_detect import looks_like_narrative, looks_like_reference
+
+                found = ("narrative" if looks_like_narrative(doc, index) else "reference"
+                         if choice == "section" and looks_like_reference(index) else None)
+                if found and self.config.limit >= min(KIND_SIZES[found],
+                                                      self.config.max_tokens):
+                    found = None
+            index.memo["auto-kind"] = found
+        return index.memo["auto-kind"]  # type: ignore[no-any-return]
+
     def narrative(self, doc: Document, index: DocumentIndex) -> bool:
-        """Whether ``doc`` is chunked as narrative prose: ``section`` or ``recursive``
-        chosen, ``size`` not given, a larger size possible, and
-        :func:`~.narrative_detect.looks_like_narrative`."""
-        found = index.memo.get("auto-narrative")
-        if found is None:
-            from .narrative_detect import looks_like_narrative
+        """Whether ``doc`` is chunked as narrative prose (:meth:`document_kind`)."""
+        return self.document_kind(doc, index) == "narrative"
 
-            found = (not self.config.size_given
-                     and self.config.limit < min(NARRATIVE_SIZE, self.config.max_tokens)
-                     and self.choose(doc, index) in ("section", "recursive")
-                     and looks_like_narrative(doc, index))
-            index.memo["auto-narrative"] = found
-        return bool(found)
-
-    def narrative_chunker(self) -> SectionChunker:
-        """This chunker's own packing (headings, tables, its options) at
-        :data:`NARRATIVE_SIZE` tokens."""
-        if self._narrative is None:
-            self._narrative = SectionChunker(config=self.config.resized(NARRATIVE_SIZE),
-                                             **SectionChunker.options(self))
-        return self._narrative
+    def kind_chunker(self, kind: str) -> SectionChunker:
+        """This chunker's own packing (headings, tables, its options) at the kind's
+        size (:data:`KIND_SIZES`)."""
+        if kind not in self._kinds:
+            self._kinds[kind] = SectionChunker(config=self.config.resized(KIND_SIZES[kind]),
+                                               **SectionChunker.options(self))
+        return self._kinds[kind]
 
     def _own(self, doc: Document, index: DocumentIndex) -> SectionChunker | None:
-        """For a document auto packs itself (section or recursive): the narrative
-        chunker, or None (this one)."""
-        return self.narrative_chunker() if self.narrative(doc, index) else None
+        """For a document auto packs itself (section or recursive): the chunker of its
+        kind, or None (this one)."""
+        kind = self.document_kind(doc, index)
+        return self.kind_chunker(kind) if kind else None
 
     def windowed(self, doc: Document, index: DocumentIndex) -> bool:
         choice = self.choose(doc, index)
@@ -328,9 +351,10 @@ class AutoChunker(SectionChunker):
         for p in pieces:
             p.metadata["strategy"] = choice
             if own is not None:
-                p.metadata["document_kind"] = "narrative"
+                p.metadata["document_kind"] = self.document_kind(doc, index)
         return pieces
 
 
 __all__ = ["AutoChunker", "FixedChunker", "PackingChunker", "RecursiveChunker",
-           "SectionChunker", "SentenceChunker", "DEFAULT_LEVELS"]
+           "SectionChunker", "SentenceChunker", "DEFAULT_LEVELS", "KIND_SIZES",
+           "NARRATIVE_SIZE", "REFERENCE_SIZE"]
