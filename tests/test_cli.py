@@ -167,6 +167,11 @@ def test_summary_and_progress(capsys):
     assert {k: int(v) for k, v in counts.items()} == {
         "code": 1, "faq": 1, "json": 1, "legal": 1, "recursive": 1, "section": 2, "transcript": 1}
     assert "file" in err  # the progress bar went to stderr
+    # the two section documents (headings, a table) are sized as reference
+    # documentation; with --size nothing is sized by kind
+    assert "documents sized by kind: reference 2 (224 tokens)" in out.splitlines()
+    code, out, err = run(capsys, "chunk", str(SAMPLES), "--summary", "--size", "160")
+    assert code == 0 and "sized by kind" not in out
 
 
 def test_separators_option(capsys, tmp_path):

@@ -254,13 +254,15 @@ def _input_bytes(sources: list[SourceItem]) -> int:
 @dataclasses.dataclass
 class ChunkStats:
     """Counts over a run's ``(document, chunks)`` pairs: documents, chunks, tokens,
-    and the strategy ``auto`` chose for each document."""
+    the strategy ``auto`` chose for each document, and the documents of each kind
+    it sized (``metadata["document_kind"]``)."""
 
     documents: int = 0
     chunks: int = 0
     tokens: int = 0
     max_tokens: int = 0
     by_strategy: dict[str, int] = dataclasses.field(default_factory=dict)
+    by_kind: dict[str, int] = dataclasses.field(default_factory=dict)
     _last: Document | None = None
 
     def add(self, doc: Document | None, chunks: list[Chunk]) -> bool:
@@ -277,6 +279,9 @@ class ChunkStats:
         chosen = chunks[0].metadata.get("strategy") if chunks else None
         if chosen:
             self.by_strategy[chosen] = self.by_strategy.get(chosen, 0) + 1
+        kind = chunks[0].metadata.get("document_kind") if chunks else None
+        if kind:
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
         return True
 
     @property

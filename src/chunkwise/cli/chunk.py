@@ -174,5 +174,11 @@ def _summary(chunker: Any, stats: Any, elapsed: float, failed: list[str]) -> Non
     if stats.by_strategy:
         print("documents by strategy: " + ", ".join(
             f"{name} {n}" for name, n in sorted(stats.by_strategy.items())))
+    if stats.by_kind:
+        from ..strategies.basic import KIND_SIZES
+
+        print("documents sized by kind: " + ", ".join(
+            f"{name} {n} ({min(KIND_SIZES[name], chunker.max_tokens)} tokens)"
+            for name, n in sorted(stats.by_kind.items())))
     if failed:
         print(f"failed inputs {len(failed)}")
