@@ -62,8 +62,8 @@ def add_parser(sub: Any) -> None:
                          "are those its rows were made from (passed over by default)")
     ix.add_argument("--watch", action="store_true",
                     help="keep running: index again after each change under the paths "
-                         "(model loaded, index open: an edit is searchable once its chunks "
-                         "are embedded); a line per run; Ctrl-C or SIGTERM stops it after it")
+                         "(an edit is searchable once its chunks are embedded); a line per "
+                         "run; Ctrl-C or SIGTERM stops it once the run under way is written")
     ix.add_argument("--metadata", action="append", default=[], metavar="KEY=VALUE",
                     help="add a field to every document's metadata (search --metadata "
                          "KEY=VALUE then finds only these documents); repeatable")
