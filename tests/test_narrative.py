@@ -112,21 +112,31 @@ def test_structured_documents_respect_their_budget_and_an_explicit_size_wins(blo
     min(REFERENCE_SIZE, max_tokens) tokens and marked "reference" where that is
     larger than the limit, and is otherwise what auto at 160 gives; with size=160
     nothing passes 160 and nothing is marked."""
-    text = "\n\n".join(blocks)
-    doc = parse(text, "page.md", fmt="markdown")
+    doc = parse("\n\n".join(blocks), "page.md", fmt="markdown")
+
+    def reference(auto: AutoChunker) -> bool:
+        index = DocumentIndex(doc, auto.tokenizer)
+        return auto.choose(doc, index) == "section" and looks_like_reference(index)
+
+    _sized_by_kind(doc, max_tokens, "reference", REFERENCE_SIZE, reference)
+
+
+def _sized_by_kind(doc, max_tokens, kind: str, kind_size: int, detected) -> None:
+    """Auto without a size against auto at 160 on ``doc``: the kind's size (within
+    max_tokens) and mark where ``detected`` and wider, else the very chunks of 160;
+    at 160 nothing over 160 and nothing marked. The usual invariants throughout."""
+    text = doc.text
     auto = chunkwise.get_chunker("auto", max_tokens=max_tokens)
+    assert isinstance(auto, AutoChunker)
     chunks = auto.chunk_document(doc)
     given_size = chunkwise.get_chunker("auto", size=160, max_tokens=max_tokens)
     sized = given_size.chunk_document(doc)
     count = independent_minilm_count()
     assert_invariants(text, sized, given_size.limit, count)
     assert all("document_kind" not in c.metadata for c in sized)
-    index = DocumentIndex(doc, auto.tokenizer)
-    assert isinstance(auto, AutoChunker)
-    wider = min(REFERENCE_SIZE, auto.max_tokens) > auto.limit
-    if auto.choose(doc, index) == "section" and looks_like_reference(index) and wider:
-        assert_invariants(text, chunks, min(REFERENCE_SIZE, auto.max_tokens), count)
-        assert {c.metadata.get("document_kind") for c in chunks} == {"reference"}
+    if detected(auto) and min(kind_size, auto.max_tokens) > auto.limit:
+        assert_invariants(text, chunks, min(kind_size, auto.max_tokens), count)
+        assert {c.metadata.get("document_kind") for c in chunks} == {kind}
     else:
         assert [(c.id, c.start, c.end) for c in chunks] == [
             (c.id, c.start, c.end) for c in sized]
@@ -149,23 +159,9 @@ def test_stories_respect_their_budget_and_an_explicit_size_wins(paragraphs, max_
     max_tokens) tokens and marked; any other text gets what auto at 160 gives, to the
     id; with size=160 no chunk passes 160 and none is marked. The usual invariants
     (verbatim slices, nothing lost, unique ids) hold throughout."""
-    text = "\n\n".join(paragraphs)
-    doc = chunkwise.Document(text=text, doc_id="story")
-    auto = chunkwise.get_chunker("auto", max_tokens=max_tokens)
-    chunks = auto.chunk_document(doc)
-    given_size = chunkwise.get_chunker("auto", size=160, max_tokens=max_tokens)
-    sized = given_size.chunk_document(doc)
-    count = independent_minilm_count()
-    assert_invariants(text, sized, given_size.limit, count)
-    assert all("document_kind" not in c.metadata for c in sized)
-    narrative = looks_like_narrative(doc, DocumentIndex(doc, auto.tokenizer))
-    wider = min(NARRATIVE_SIZE, auto.max_tokens) > auto.limit
-    if narrative and wider:
-        assert_invariants(text, chunks, min(NARRATIVE_SIZE, auto.max_tokens), count)
-        assert {c.metadata.get("document_kind") for c in chunks} == {"narrative"}
-    else:
-        assert [(c.id, c.start, c.end) for c in chunks] == [
-            (c.id, c.start, c.end) for c in sized]
+    doc = chunkwise.Document(text="\n\n".join(paragraphs), doc_id="story")
+    _sized_by_kind(doc, max_tokens, "narrative", NARRATIVE_SIZE,
+                   lambda auto: looks_like_narrative(doc, DocumentIndex(doc, auto.tokenizer)))
 
 
 @pytest.mark.parametrize("share, expected", [(0.1, False), (0.25, True)])
