@@ -276,3 +276,29 @@ def test_postgres_keeps_text_postgres_cannot_store_and_names_a_bad_server(
                         "postgresql://nobody@127.0.0.1:1/none", "-k", "1")
     assert code == 2 and "cannot connect to postgresql://nobody@127.0.0.1:1/none" in err
     assert "Traceback" not in err
+
+
+def test_sizes_by_kind_are_part_of_the_stored_configuration(capsys, tmp_path, static_embedder):
+    """Without --size, auto cuts reference documentation at 224 tokens: an index built
+    with --size 160 (every document at 160) refuses a run without it, naming the
+    setting, rather than mixing 160- and 224-token chunks of one kind of page as
+    files change; the other way round too."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(3):
+        (docs / f"{i}.md").write_text(f"# Doc {i}\n\n## Part\n\n" + f"Sentence {i} about "
+                                      "couriers. " * 60)
+    base = ["index", docs, "--embedder", static_embedder, "--no-progress"]
+    sized, default = str(tmp_path / "sized"), str(tmp_path / "default")
+    code, _, err = _run(capsys, *base, "--db", sized, "--size", "160")
+    assert code == 0, err
+    before = _state(sized)
+    code, _, err = _run(capsys, *base, "--db", sized)
+    assert code == 2 and "--rebuild" in err and "kind_sizes.reference None -> 224" in err
+    assert _state(sized) == before
+    code, _, err = _run(capsys, *base, "--db", default)
+    assert code == 0, err
+    code, _, err = _run(capsys, *base, "--db", default, "--size", "160")
+    assert code == 2 and "kind_sizes.reference 224 -> None" in err
+    code, out, err = _run(capsys, *base, "--db", default)
+    assert code == 0 and _summary(out)[4] == 0  # the stored configuration: nothing to embed

@@ -167,8 +167,12 @@ def _write(sink: Any, chunks: list[Chunk], vector_model: Any) -> None:
 
 def _summary(chunker: Any, stats: Any, elapsed: float, failed: list[str]) -> None:
     cfg = chunker.describe()
-    print(", ".join(f"{k} {','.join(map(str, v)) if isinstance(v, (list, tuple)) else v}"
-                    for k, v in cfg.items() if v is not None))
+    def shown(v: Any) -> str:
+        if isinstance(v, dict):
+            return ",".join(f"{a}:{b}" for a, b in v.items())
+        return ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+
+    print(", ".join(f"{k} {shown(v)}" for k, v in cfg.items() if v is not None))
     print(f"documents {stats.documents}  chunks {stats.chunks}  mean tokens {stats.mean:.1f}  "
           f"max tokens {stats.max_tokens}  time {elapsed:.2f}s")
     if stats.by_strategy:

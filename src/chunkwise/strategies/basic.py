@@ -234,6 +234,24 @@ class AutoChunker(SectionChunker):
     def structure_aware(self, doc: Document) -> bool:
         return any(b.kind in ("heading", "table") for b in doc.blocks)
 
+    def kind_sizes(self) -> dict[str, int]:
+        """The sizes this chunker gives each kind of document (:data:`KIND_SIZES`
+        within ``max_tokens``, where larger than its own limit; none when ``size`` was
+        given)."""
+        if self.config.size_given:
+            return {}
+        sizes = {k: min(v, self.config.max_tokens) for k, v in KIND_SIZES.items()}
+        return {k: v for k, v in sizes.items() if v > self.config.limit}
+
+    def describe(self) -> dict[str, Any]:
+        """With ``kind_sizes`` where it has any: an index built with them refuses a
+        run that cuts without them (``--size 160``), and the other way round."""
+        out = super().describe()
+        sizes = self.kind_sizes()
+        if sizes:
+            out["kind_sizes"] = sizes
+        return out
+
     def choose(self, doc: Document, index: DocumentIndex) -> str:
         found = index.memo.get("auto-choice")
         if found is not None:
@@ -286,13 +304,13 @@ class AutoChunker(SectionChunker):
         if "auto-kind" not in index.memo:
             found: str | None = None
             choice = self.choose(doc, index)
-            if not self.config.size_given and choice in ("section", "recursive"):
+            sizes = self.kind_sizes()
+            if sizes and choice in ("section", "recursive"):
                 from .narrative_detect import looks_like_narrative, looks_like_reference
 
                 found = ("narrative" if looks_like_narrative(doc, index) else "reference"
                          if choice == "section" and looks_like_reference(index) else None)
-                if found and self.config.limit >= min(KIND_SIZES[found],
-                                                      self.config.max_tokens):
+                if found not in sizes:
                     found = None
             index.memo["auto-kind"] = found
         return index.memo["auto-kind"]  # type: ignore[no-any-return]
