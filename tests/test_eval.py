@@ -281,3 +281,15 @@ def test_bm25_over_texts_without_a_term_scores_zero_not_crashes():
     r = Retriever(["---\n\n***", "the a an", "-->"], ["a.md", "b.txt", "b.txt"], "bm25")
     assert r.bm25_scores(["the", "anything at all"]).tolist() == [[0.0] * 3, [0.0] * 3]
     assert sorted(r.rank(["the"], ["a.md"], 3)[0]) == [0, 1, 2]
+
+
+def test_a_run_is_named_with_the_sizes_auto_gave_each_kind():
+    """eval's name for the defaults says what each kind of document got (auto 160 alone
+    would hide that documentation is cut at 224); a given size names that size only."""
+    from chunkwise.eval.report import run_name
+
+    default = chunkwise.get_chunker("auto").describe()
+    assert run_name({**default, "retriever": "hybrid"}) == (
+        "auto 160 (narrative 254, reference 224) hybrid")
+    sized = chunkwise.get_chunker("auto", size=160).describe()
+    assert run_name({**sized, "retriever": "hybrid"}) == "auto 160 hybrid"

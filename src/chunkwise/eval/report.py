@@ -24,13 +24,16 @@ def columns(results: Sequence[tuple[str, Result]]) -> tuple[str, ...]:
 
 
 def run_name(config: dict[str, Any]) -> str:
-    """A short name for a configuration: strategy, size, overlap, retriever."""
+    """A short name for a configuration: strategy, size (and auto's sizes by kind),
+    overlap, retriever."""
     if "chunks" in config:
         return Path(config["chunks"]).stem
     size = config.get("size", "")
     if "sizes" in config:
         size = "/".join(map(str, config["sizes"]))
     parts = [str(config.get("strategy", "?")), str(size)]
+    if config.get("kind_sizes"):  # auto without a size: what each kind got
+        parts.append("(" + ", ".join(f"{k} {v}" for k, v in config["kind_sizes"].items()) + ")")
     if config.get("overlap"):
         parts.append(f"o{config['overlap']}")
     if config.get("retriever", "dense") != "dense":
