@@ -178,11 +178,10 @@ def _summary(chunker: Any, stats: Any, elapsed: float, failed: list[str]) -> Non
     if stats.by_strategy:
         print("documents by strategy: " + ", ".join(
             f"{name} {n}" for name, n in sorted(stats.by_strategy.items())))
-    if stats.by_kind:
-        from ..strategies.basic import KIND_SIZES
-
+    if stats.by_kind:  # auto without a size: its kind_sizes are in the description
+        sizes = cfg.get("kind_sizes") or {}
         print("documents sized by kind: " + ", ".join(
-            f"{name} {n} ({min(KIND_SIZES[name], chunker.max_tokens)} tokens)"
+            f"{name} {n} ({sizes.get(name, '?')} tokens)"
             for name, n in sorted(stats.by_kind.items())))
     if failed:
         print(f"failed inputs {len(failed)}")

@@ -112,7 +112,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
 def table(tuned: Any) -> str:
     """Every configuration on both halves; the winner and the defaults marked."""
-    from ..tune import OBJECTIVE, objective
+    from ..tune import OBJECTIVE, leader
 
     head = (f"{'config':<22}" + "".join(f"{'tune ' + k:>20}" for k in OBJECTIVE)
             + "".join(f"{'confirm ' + k:>23}" for k in OBJECTIVE))
@@ -123,11 +123,9 @@ def table(tuned: Any) -> str:
         mark += " (defaults)" if t is tuned.default else ""
         lines.append(f"{t.name:<22}" + "".join(f"{t.tuning[k]:>20.1f}" for k in OBJECTIVE)
                      + "".join(f"{t.confirming[k]:>23.1f}" for k in OBJECTIVE) + mark)
-    best = max(tuned.trials, key=lambda t: objective(t.tuning))
-    if tuned.winner is tuned.default and objective(best.tuning) > objective(
-            tuned.default.tuning):
-        lines.append(f"{best.name} led the defaults on the tuning half by "
-                     f"{objective(best.tuning) - objective(tuned.default.tuning):.1f} points "
+    best, ahead = leader(tuned.trials)
+    if tuned.winner is tuned.default and ahead > 0:
+        lines.append(f"{best.name} led the defaults on the tuning half by {ahead:.1f} points "
                      f"(the mean of the three), not more than one question "
                      f"({100 / max(1, tuned.n_tuning):.1f}): the defaults stay")
     return "\n".join(lines)
