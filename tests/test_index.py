@@ -295,6 +295,7 @@ def test_sizes_by_kind_are_part_of_the_stored_configuration(capsys, tmp_path, st
     before = _state(sized)
     code, _, err = _run(capsys, *base, "--db", sized)
     assert code == 2 and "--rebuild" in err and "kind_sizes.reference None -> 224" in err
+    assert "kind_sizes: the sizes auto gives reference documentation" in err
     assert _state(sized) == before
     code, _, err = _run(capsys, *base, "--db", default)
     assert code == 0, err

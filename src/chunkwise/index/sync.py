@@ -88,8 +88,10 @@ def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
             was, now = _flat(stored), _flat(config)
             diff = [f"{k} {was.get(k)!r} -> {now.get(k)!r}" for k in sorted(set(was) | set(now))
                     if was.get(k) != now.get(k)]
+            why = ("; kind_sizes: the sizes auto gives reference documentation and narrative "
+                   "prose when no size is given" if any("kind_sizes" in d for d in diff) else "")
             raise ConfigError(f"the index at {store.uri} was built with another configuration "
-                              f"({', '.join(diff)}); pass rebuild=True to rebuild it")
+                              f"({', '.join(diff)}{why}); pass rebuild=True to rebuild it")
         store.reset()
     elif rebuild:
         store.reset()
