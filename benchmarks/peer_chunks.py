@@ -19,6 +19,8 @@ Peers (install them with `pip install -r benchmarks/requirements.txt`):
   llamaindex  LlamaIndex SentenceSplitter with a cl100k tokenizer
   chonkie-sentence  chonkie SentenceChunker
   chonkie-recursive chonkie RecursiveChunker
+  langchain-code  RecursiveCharacterTextSplitter.from_language (source files)
+  text-splitter-code  semantic-text-splitter CodeSplitter on the tree-sitter grammar
 Offsets are found with a forward search, the way Chroma's harness does.
 """
 
@@ -130,6 +132,36 @@ def split_chonkie_recursive(text, size, overlap):
     return [c.text for c in RecursiveChunker(tokenizer=tok, chunk_size=size).chunk(text)]
 
 
+#: source files' languages by extension (the code peers)
+LANGUAGES = {".py": "python", ".js": "javascript"}
+
+
+def split_langchain_code(text, size, overlap, doc_id):
+    """RecursiveCharacterTextSplitter.from_language: the language's own separators."""
+    from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
+
+    _, count = cl100k()
+    language = {"python": Language.PYTHON, "javascript": Language.JS}[LANGUAGES[Path(doc_id).suffix]]
+    return RecursiveCharacterTextSplitter.from_language(
+        language, chunk_size=size, chunk_overlap=overlap, length_function=count).split_text(text)
+
+
+def split_text_splitter_code(text, size, overlap, doc_id):
+    """semantic-text-splitter's CodeSplitter on the language's tree-sitter grammar."""
+    import importlib
+
+    from semantic_text_splitter import CodeSplitter
+
+    _, count = cl100k()
+    grammar = importlib.import_module(f"tree_sitter_{LANGUAGES[Path(doc_id).suffix]}")
+    return CodeSplitter.from_callback(grammar.language(), count, size,
+                                      overlap=overlap).chunks(text)
+
+
+#: peers that need the document's file name (its language)
+CODE_PEERS = {"langchain-code": split_langchain_code,
+              "text-splitter-code": split_text_splitter_code}
+
 PEERS = {"langchain": split_langchain, "langchain-chroma": split_langchain_chroma,
          "fixed": split_fixed, "semchunk": split_semchunk, "text-splitter": split_text_splitter,
          "llamaindex": split_llamaindex, "chonkie-sentence": split_chonkie_sentence,
@@ -170,7 +202,7 @@ def locate(text: str, pieces):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("peer", choices=sorted(PEERS))
+    ap.add_argument("peer", choices=sorted(PEERS) + sorted(CODE_PEERS))
     ap.add_argument("--size", type=int, default=200)
     ap.add_argument("--overlap", type=int, default=0)
     ap.add_argument("--dataset", default="../shared/eval/chroma")
@@ -184,7 +216,8 @@ def main():
     n = lost = 0
     with open(out, "w", encoding="utf-8") as f:
         for doc_id, text in documents(args.dataset):
-            pieces = PEERS[args.peer](text, args.size, args.overlap)
+            pieces = (CODE_PEERS[args.peer](text, args.size, args.overlap, doc_id)
+                      if args.peer in CODE_PEERS else PEERS[args.peer](text, args.size, args.overlap))
             located = list(locate(text, pieces))
             lost += len([p for p in pieces if p.strip()]) - len(located)
             for start, end, piece in located:

@@ -273,6 +273,28 @@ def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exac
     _rebuilt_exactly(tmp_path, folder)
 
 
+@pytest.mark.parametrize("name, languages, n", [("code_eval", {"py"}, 45),
+                                                ("code_heldout", {"js"}, 30)])
+def test_the_code_evaluation_sets_load_and_their_questions_are_rebuilt_exactly(
+        tmp_path, name, languages, n):
+    """Issue 21, size by kind for code: two code sets (Requests in Python, the tuning
+    set; Express in JavaScript, held out), hand-written questions whose evidence is the
+    source file's own text; questions.jsonl is what benchmarks/eval_sets.py writes."""
+    from helpers import ROOT
+
+    folder = ROOT / "benchmarks" / name
+    ds = load_jsonl(folder)
+    assert len(ds.questions) >= n
+    assert {d.rsplit(".", 1)[-1] for d in ds.documents} == languages
+    for q in ds.questions:
+        path = folder / q.doc_id
+        raw = path.read_text(encoding="utf-8")
+        for r in q.references:
+            assert ds.documents[q.doc_id].text[r.start:r.end] == r.content
+            assert raw[r.start:r.end] == r.content  # the reader keeps source text as it is
+    _rebuilt_exactly(tmp_path, folder)
+
+
 def test_bm25_over_texts_without_a_term_scores_zero_not_crashes():
     """Chunks that are only rules or stop words ("---", "the a an") give BM25 no
     vocabulary at all: bm25s fails to build an index over that; chunkwise scores 0."""
