@@ -350,7 +350,7 @@ def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: Chu
 
 
 #: document metadata a reader keeps for itself, not copied onto chunks
-_INTERNAL_METADATA = ("page_turns",)
+_INTERNAL_METADATA = ("page_turns", "markup")
 
 
 def document_metadata(doc: Document) -> dict[str, Any]:
