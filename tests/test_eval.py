@@ -273,13 +273,15 @@ def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exac
     _rebuilt_exactly(tmp_path, folder)
 
 
-@pytest.mark.parametrize("name, languages, n", [("code_eval", {"py"}, 45),
-                                                ("code_heldout", {"js"}, 30)])
-def test_the_code_evaluation_sets_load_and_their_questions_are_rebuilt_exactly(
+@pytest.mark.parametrize("name, languages, n", [
+    ("code_eval", {"py"}, 45), ("code_heldout", {"js"}, 30),
+    ("transcript_eval", {"vtt"}, 30), ("transcript_heldout", {"vtt"}, 25)])
+def test_the_code_and_transcript_sets_load_and_their_questions_are_rebuilt_exactly(
         tmp_path, name, languages, n):
-    """Issue 21, size by kind for code: two code sets (Requests in Python, the tuning
-    set; Express in JavaScript, held out), hand-written questions whose evidence is the
-    source file's own text; questions.jsonl is what benchmarks/eval_sets.py writes."""
+    """Issue 21, size by kind for code and transcripts: two sets of each (Requests in
+    Python and Mercury-Atlas 6 as WebVTT, the tuning sets; Express in JavaScript and
+    Mercury-Atlas 7, held out), hand-written questions whose evidence is the file's own
+    text; questions.jsonl is what benchmarks/eval_sets.py writes."""
     from helpers import ROOT
 
     folder = ROOT / "benchmarks" / name

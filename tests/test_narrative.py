@@ -78,20 +78,24 @@ def test_reference_documents_get_their_size_and_prose_keeps_the_default(chroma_d
         assert all("document_kind" not in c.metadata for c in plain)
 
 
-@pytest.mark.parametrize("name", ["code_eval", "code_heldout"])
-def test_source_files_keep_the_size_measured_for_code(name):
-    """Source code is a kind whose size was measured and kept: on the code set
-    (Requests) no size beat 160 by more than one question (docs/benchmarks.md, "Size
-    by kind: source code"), so auto without a size gives a source file exactly the
-    code strategy's chunks at 160, ids included, unmarked, on both code sets."""
+@pytest.mark.parametrize("name, strategy, suffixes, n", [
+    ("code_eval", "code", {".py"}, 5), ("code_heldout", "code", {".js"}, 5),
+    ("transcript_eval", "transcript", {".vtt"}, 1),
+    ("transcript_heldout", "transcript", {".vtt"}, 1)])
+def test_code_and_transcripts_keep_the_size_measured_for_them(name, strategy, suffixes, n):
+    """Source code and transcripts are kinds whose size was measured and kept: on the
+    code set (Requests) and the transcript set (Mercury-Atlas 6) no size beat 160 by
+    more than one question (docs/benchmarks.md, "Size by kind: source code and
+    transcripts"), so auto without a size gives each file of both sets of each kind
+    exactly its strategy's chunks at 160, ids included, unmarked."""
     files = sorted((ROOT / "benchmarks" / name / "docs").iterdir())
-    assert len(files) >= 5 and {p.suffix for p in files} <= {".py", ".js"}
+    assert len(files) >= n and {p.suffix for p in files} == suffixes
     for path in files:
         default = chunkwise.chunk(path)
-        assert {c.metadata["strategy"] for c in default} == {"code"}
+        assert {c.metadata["strategy"] for c in default} == {strategy}
         assert all("document_kind" not in c.metadata for c in default)
         assert [(c.id, c.start, c.end) for c in default] == [
-            (c.id, c.start, c.end) for c in chunkwise.chunk(path, "code", size=160)]
+            (c.id, c.start, c.end) for c in chunkwise.chunk(path, strategy, size=160)]
 
 
 def test_documentation_is_reference_and_a_paper_with_a_stray_heading_is_not(chroma_dir):
