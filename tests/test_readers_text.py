@@ -1,5 +1,7 @@
 """Structure: readers, section chunking with heading trails, tables kept whole."""
 
+import dataclasses
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -62,3 +64,30 @@ def test_random_bytes_never_crash_a_reader(tmp_path, data, prefix, ext):
         return
     chunks = chunkwise.get_chunker("section", size=64).chunk_document(doc)
     assert_invariants(doc.text, chunks, 128)
+
+
+_LINES = st.sampled_from(["CHAPTER I", "II. THE STORM", "3.2 Accident reports", "3 Records",
+                          "It was late.", "He said no.", "A longer sentence about the sea and a ship.",
+                          "", "", "  ", "word " * 30])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(_LINES, min_size=1, max_size=40),
+       name=st.sampled_from(["fixed", "recursive", "sentence", "section"]),
+       size=st.sampled_from([16, 48, 160]))
+def test_a_strategy_that_reads_no_structure_is_not_given_it_and_cuts_the_same(lines, name, size):
+    """Plain text is cut into paragraphs and headings only for a strategy that reads
+    them (``reads_structure``): fixed, recursive and sentence get the text alone (the
+    text reader's scan was a tenth of recursive's time on a 20 MB corpus) and cut it
+    exactly as they cut the parsed document; section still gets its headings."""
+    text = "\n".join(lines) + "\n\nCHAPTER II\n\n\n\nIII\n\nEnd."
+    chunker = chunkwise.get_chunker(name, size=size)
+    parsed = parse(text, "t.txt", fmt="text", doc_id="t")
+    plain = parse(text, "t.txt", fmt="text", doc_id="t", structure=False)
+    assert plain.text == parsed.text and plain.blocks == () and parsed.blocks
+    given_str = chunker.chunk(text, doc_id="t")  # a str: no source, as the Document below
+    with_blocks = chunker.chunk(dataclasses.replace(parsed, source=None))
+    assert [c.to_dict() for c in given_str] == [c.to_dict() for c in with_blocks]
+    assert chunker.reads_structure is (name == "section")
+    if name == "section" and any(b.kind == "heading" for b in parsed.blocks):
+        assert any(c.headings for c in given_str)  # the headings reached it

@@ -52,13 +52,14 @@ def _handler(on_error: OnError) -> Callable[[InputError], object]:
 
 
 def iter_loaded(sources: Iterator[SourceItem], on_error: OnError = "raise",
-                encoding: str | None = None,
-                format: str | None = None) -> Iterator[tuple[SourceItem, Document]]:
-    """Documents read from sources; a source that cannot be read goes to ``on_error``."""
+                encoding: str | None = None, format: str | None = None,
+                structure: bool = True) -> Iterator[tuple[SourceItem, Document]]:
+    """Documents read from sources; a source that cannot be read goes to ``on_error``
+    (``structure`` False: plain text without its paragraph and heading blocks)."""
     handle = _handler(on_error)
     for src in sources:
         try:
-            doc = src.load(encoding=encoding, format=format)
+            doc = src.load(encoding=encoding, format=format, structure=structure)
         except InputError as exc:
             handle(exc)
             continue
@@ -184,7 +185,7 @@ def _loaded_chunks(chunker: Chunker, sources: Iterator[SourceItem],
                    encoding: str | None, format: str | None,
                    metadata: Mapping[str, Any] | None,
                    ) -> Iterator[tuple[Document, list[Chunk]]]:
-    for src, doc in iter_loaded(sources, on_error, encoding, format):
+    for src, doc in iter_loaded(sources, on_error, encoding, format, chunker.reads_structure):
         if metadata:
             doc = dataclasses.replace(doc, metadata=MappingProxyType({**doc.metadata,
                                                                       **metadata}))

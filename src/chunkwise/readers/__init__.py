@@ -76,14 +76,16 @@ def _declared_charset(data: bytes) -> str | None:
 
 
 def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str | None = None,
-          doc_id: str | None = None) -> Document:
+          doc_id: str | None = None, structure: bool = True) -> Document:
     """Parse bytes (or already-decoded text) in a given or sniffed format.
 
     The border of the readers: whatever a parser library raises on a malformed
-    input is translated into an :class:`InputError` naming the source."""
+    input is translated into an :class:`InputError` naming the source. ``structure``
+    False: plain text is not cut into paragraphs and headings (for a strategy that
+    reads no blocks: see :attr:`Chunker.reads_structure`)."""
     fmt, sniffed = _format(data, source, fmt)
     return _guarded(source, fmt, lambda: _parse(data, source, fmt, encoding, doc_id or source,
-                                                sniffed))
+                                                sniffed, structure))
 
 
 def _format(data: bytes | str, source: str, fmt: str | None) -> tuple[str, bool]:
@@ -119,7 +121,7 @@ def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
 
 
 def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
-           doc_id: str, sniffed: bool = False) -> Document:
+           doc_id: str, sniffed: bool = False, structure: bool = True) -> Document:
     reader = READERS[fmt]
     if reader.binary:
         if isinstance(data, str):
@@ -131,11 +133,13 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
 
         if looks_like_transcript(text[:200_000]):
             reader = READERS["transcript"]
+    if not structure and fmt == "text" and reader is READERS["text"]:
+        return Document(text=text, doc_id=doc_id, source=source)  # its blocks go unread
     return reader.read(text, doc_id, source)
 
 
 def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None = None,
-              fmt: str | None = None) -> Document:
+              fmt: str | None = None, structure: bool = True) -> Document:
     """Read and parse one file; an :class:`InputError` naming it when it cannot be."""
     path = Path(path)
     source = name_of(path)
@@ -160,7 +164,7 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
                                                     doc_id or source, sniffed))
     text = _guarded(source, fmt, lambda: _decoded(held.pop(), source, fmt, encoding))
     return _guarded(source, fmt, lambda: _parse(text, source, fmt, encoding, doc_id or source,
-                                                sniffed))
+                                                sniffed, structure))
 
 
 __all__ = ["FORMATS", "READERS", "Reader", "decode_bytes", "default_doc_id",

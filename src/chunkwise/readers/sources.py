@@ -47,8 +47,10 @@ class SourceItem:
     doc_id: str | None = None
     error: str | None = None
 
-    def load(self, *, encoding: str | None = None, format: str | None = None) -> Document:
-        """Read and parse it; an :class:`InputError` naming the source otherwise."""
+    def load(self, *, encoding: str | None = None, format: str | None = None,
+             structure: bool = True) -> Document:
+        """Read and parse it; an :class:`InputError` naming the source otherwise
+        (``structure``: see :func:`chunkwise.readers.parse`)."""
         from . import parse, read_path
 
         if self.error is not None:
@@ -57,15 +59,16 @@ class SourceItem:
             check_text(self.document.text, self.label)
             return self.document
         if self.path is not None:
-            return read_path(self.path, encoding=encoding, doc_id=self.doc_id, fmt=format)
+            return read_path(self.path, encoding=encoding, doc_id=self.doc_id, fmt=format,
+                             structure=structure)
         if self.stdin:
             data = sys.stdin.buffer.read()
             return parse(data, "<stdin>", fmt=format, encoding=encoding,
-                         doc_id=self.doc_id or "<stdin>")
+                         doc_id=self.doc_id or "<stdin>", structure=structure)
         assert self.text is not None
         check_text(self.text, self.label)
         doc = parse(self.text, self.label, fmt=format or "text",
-                    doc_id=self.doc_id or default_text_id(self.text))
+                    doc_id=self.doc_id or default_text_id(self.text), structure=structure)
         return Document(doc.text, doc.doc_id, None, doc.title, doc.blocks, doc.metadata)
 
 

@@ -107,6 +107,14 @@ class Chunker:
 
     # -- chunking documents ---------------------------------------------------------
 
+    @property
+    def reads_structure(self) -> bool:
+        """Whether this strategy reads a document's blocks (paragraphs, headings,
+        tables ...). One that does not is given plain text without them: the text
+        reader's paragraph and heading scan is skipped (its cuts find paragraphs
+        themselves), and the chunks are the same."""
+        return True
+
     def restarts(self, doc: Document, index: DocumentIndex, span: Span,
                  pieces: Sequence[Piece]) -> Sequence[int] | None:
         """Where the next window of a long document may start, given ``pieces``, this

@@ -35,6 +35,10 @@ class PackingChunker(Chunker):
 
     structure: StructureOptions | None = None
 
+    @property
+    def reads_structure(self) -> bool:
+        return self.structure is not None
+
     def policy(self) -> PackPolicy:  # pragma: no cover - interface
         raise NotImplementedError
 
