@@ -91,3 +91,19 @@ def test_a_strategy_that_reads_no_structure_is_not_given_it_and_cuts_the_same(li
     assert chunker.reads_structure is (name == "section")
     if name == "section" and any(b.kind == "heading" for b in parsed.blocks):
         assert any(c.headings for c in given_str)  # the headings reached it
+
+
+def test_a_packing_strategy_with_its_own_split_still_gets_the_blocks():
+    """A plug-in that subclasses a packing strategy and cuts by itself may read the
+    blocks: it is given them (only the built-in cut is known not to read them)."""
+    from chunkwise.strategies.basic import RecursiveChunker
+
+    seen: list[int] = []
+
+    class ByParagraph(RecursiveChunker):
+        def split(self, doc, index, span):
+            seen.append(len(doc.blocks))
+            return super().split(doc, index, span)
+
+    chunks = ByParagraph(size=32).chunk("One para.\n\nTwo para.\n\nThree.", doc_id="t")
+    assert chunks and seen == [3]

@@ -37,7 +37,8 @@ class PackingChunker(Chunker):
 
     @property
     def reads_structure(self) -> bool:
-        return self.structure is not None
+        # a subclass with its own split (a plug-in) may read blocks: it gets them
+        return self.structure is not None or type(self).split is not PackingChunker.split
 
     def policy(self) -> PackPolicy:  # pragma: no cover - interface
         raise NotImplementedError
