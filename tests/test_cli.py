@@ -1,4 +1,5 @@
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -260,3 +261,37 @@ def test_flags_are_generated_for_strategy_options_without_one(tmp_path, capsys):
     assert all(c["context"].startswith("Prices") for c in split if c["kind"] == "table")
     assert main(["chunk", str(doc), "--strategy", "fixed", "--table-max", "40"]) == 2
     assert "has no option 'table_max'" in capsys.readouterr().err
+
+
+def test_search_says_where_a_hit_is_in_the_terms_of_its_document(capsys, tmp_path,
+                                                                 static_embedder):
+    """A hit in a source file names its lines (and symbol), one in a transcript its
+    times, beside the character offsets every hit has (--json keeps the metadata)."""
+    import shutil
+
+    from chunkwise import Index
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(Path(__file__).parent / "data" / "code" / "shop.py", docs)
+    shutil.copy(Path(__file__).parent / "data" / "transcripts" / "call.vtt", docs)
+    with Index(str(tmp_path / "idx")) as index:
+        index.sync(docs, embedder=static_embedder)
+    code = (docs / "shop.py").read_text(encoding="utf-8")
+    for query, file in (("def total price of the cart", "shop.py"),
+                        ("what did they say on the call", "call.vtt")):
+        capsys.readouterr()
+        assert main(["search", query, "--db", str(tmp_path / "idx"), "-k", "20",
+                     "--path", file]) == 0
+        out = capsys.readouterr().out
+        wheres = [line for line in out.splitlines() if line[:1].isdigit()]
+        assert wheres, out
+        for line in wheres:
+            if file == "shop.py":
+                m = re.search(r":(\d+)-(\d+) \(lines (\d+)-(\d+)(, \S+)?\)", line)
+                assert m, line
+                start, end, first, last = map(int, m.groups()[:4])
+                assert code.count("\n", 0, start) + 1 == first  # 1-based, inclusive
+                assert code.count("\n", 0, end - 1) + 1 == last
+            else:
+                assert re.search(r"\(\d\d:\d\d:\d\d\.\d{3}-\d\d:\d\d:\d\d\.\d{3}\)", line), line

@@ -56,9 +56,7 @@ def cmd_search(args: argparse.Namespace) -> int:
                               **{k: v for k, v in r.items() if k != "row_hash"}},
                              ensure_ascii=False))
             continue
-        where = f"{r['source'] or r['doc_id']}:{r['start']}-{r['end']}"
-        if r.get("page") is not None:
-            where += f" (page {r['page']})"
+        where = f"{r['source'] or r['doc_id']}:{r['start']}-{r['end']}{_located(r)}"
         trail = " > ".join(r.get("headings") or [])
         flag = "  [boilerplate]" if is_marked(r) else ""
         print(f"{rank}. {where}  score {hit.score:.3f}{flag}"
@@ -66,3 +64,22 @@ def cmd_search(args: argparse.Namespace) -> int:
         text = " ".join(r["text"].split())
         print(f"   {text[:300]}{'...' if len(text) > 300 else ''}")
     return 0
+
+
+def _located(row: dict[str, Any]) -> str:
+    """Where a hit is in the terms of its kind of document: its page, a source file's
+    lines and symbol, a transcript's times."""
+    meta = row.get("metadata") or {}
+    if isinstance(meta, str):  # stores keep it as JSON text
+        try:
+            meta = json.loads(meta)
+        except ValueError:
+            meta = {}
+    parts = [f"page {row['page']}"] if row.get("page") is not None else []
+    lines = meta.get("lines") if isinstance(meta, dict) else None
+    if isinstance(lines, list) and len(lines) == 2:
+        parts.append(f"lines {lines[0]}-{lines[1]}" + (f", {meta['symbol']}"
+                                                        if meta.get("symbol") else ""))
+    elif isinstance(meta, dict) and meta.get("start_stamp") and meta.get("end_stamp"):
+        parts.append(f"{meta['start_stamp']}-{meta['end_stamp']}")
+    return f" ({'; '.join(parts)})" if parts else ""
