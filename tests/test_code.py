@@ -234,3 +234,37 @@ def test_every_piece_inside_a_class_carries_the_class_in_context(module):
                 (name, c.text[:60], c.context)
             checked += 1
     assert checked > 10
+
+
+def _signature_alone(c) -> bool:
+    """A chunk that is one definition line and nothing of its body."""
+    text = c.text.strip()
+    return "\n" not in text and text.startswith(("def ", "async def ")) and text.endswith(":")
+
+
+def test_a_signature_never_stands_alone_before_its_long_docstring():
+    """A function whose docstring does not fit beside its signature: the signature
+    opens the first piece with the docstring's first lines (before, Requests'
+    ``HTTPAdapter.build_response`` was a 56-token chunk of its ``def`` line alone, 6 such
+    chunks over the code set); the rest carries the signature in context."""
+    for path in sorted((ROOT / "benchmarks" / "code_eval" / "docs").glob("*.py")):
+        chunks = chunkwise.chunk(path)
+        assert not [c.text for c in chunks if _signature_alone(c)], path.name
+    parts = [c for c in chunkwise.chunk(ROOT / "benchmarks" / "code_eval" / "docs" / "adapters.py")
+             if c.metadata.get("symbol") == "HTTPAdapter.build_response"]
+    assert len(parts) > 2 and parts[0].text.lstrip().startswith("def build_response(")
+    assert '"""Builds a :class:`Response' in parts[0].text
+    assert all("def build_response(self, req: PreparedRequest, resp: Any) -> Response:"
+               in p.context for p in parts[1:])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc_lines=st.integers(4, 60), body=st.lists(_STMT, min_size=1, max_size=20),
+       size=st.integers(40, 200))
+def test_a_long_docstring_joins_its_signature(doc_lines, body, size):
+    doc = "\n".join(f"    Line {i} of the docstring says something about it." for i in range(doc_lines))
+    src = (f"def handler(request, response):\n    \"\"\"Handle it.\n\n{doc}\n    \"\"\"\n"
+           + "\n".join(f"    {s}" for s in body) + "\n")
+    chunks = chunkwise.chunk({"m.py": src}, strategy="code", code_language="python", size=size)
+    assert_invariants(src, chunks, size, independent_minilm_count())
+    assert not [c.text for c in chunks if _signature_alone(c)]

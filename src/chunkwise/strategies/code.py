@@ -236,10 +236,13 @@ class CodeChunker(Chunker):
             return head + self._region(doc, index, first, unit.end, inner_ctx, members, sigs)
         # a function (or a member-less class) too big: its statements, signature in context
         packer = self._packer(index, PackPolicy((STATEMENTS, BLANK_LINES, LINES, TOKEN)))
-        first_pieces = packer.pack(unit.start, unit.end, ctx)
-        pieces = first_pieces[:1]
-        if first_pieces and first_pieces[0].end < unit.end:
-            pieces += packer.pack(first_pieces[0].end, unit.end, inner_ctx)
+        pieces = packer.pack(unit.start, unit.end, ctx)[:1]
+        if pieces and not text[meta["header"][1]:pieces[0].end].strip(" \t\r\n{(:"):
+            # the signature alone (its first statement, a long docstring, does not fit
+            # beside it): it opens the first piece with as many of its lines as fit
+            pieces = self._packer(index, CODE_POLICY).pack(unit.start, unit.end, ctx)[:1]
+        if pieces and pieces[0].end < unit.end:
+            pieces += packer.pack(pieces[0].end, unit.end, inner_ctx)
         for i, p in enumerate(pieces):
             p.metadata.update(symbol=meta["symbol"], kind=meta["kind"],
                               part=i + 1, parts=len(pieces))
