@@ -2,6 +2,7 @@
 questions into, and ``chunkwise.toml`` as chunk, index and eval read it."""
 
 import json
+import re
 import tarfile
 import tomllib
 
@@ -9,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import chunkwise
 from chunkwise.cli import main
 from chunkwise.eval import Question, Reference
 from chunkwise.strategies.basic import REFERENCE_SIZE
@@ -219,3 +221,42 @@ def test_heuristic_questions_skip_markup_and_cut_words():
                           "words.") == "A real sentence with five words."
     assert plain_sentence("Run `pip install x.y` first. It works on every machine here.") == \
         "It works on every machine here."
+
+
+def test_heuristic_questions_come_from_source_files_and_transcripts(tmp_path, capsys):
+    """A folder of source files or subtitles has no headings: before, `questions
+    --heuristic` kept none of them and `tune --heuristic` on a code folder failed ("needs
+    at least 4 questions", every passage counted as "evidence not verbatim"). A named
+    definition is asked about by name (its definition line the evidence), a transcript's
+    turn by speakers and time (a plain sentence of it the evidence)."""
+    import shutil
+
+    from chunkwise.questions import heuristic
+
+    from helpers import ROOT
+
+    code = ROOT / "tests" / "data" / "code"
+    chunks = [c for name in ("shop.py", "shop.js", "shop.go") for c in chunkwise.chunk(code / name)]
+    made = heuristic(chunks, {c.doc_id: c.doc_id for c in chunks})
+    asked = [q for q in made.questions if "code" in q["tags"]]
+    assert len(asked) >= 3
+    for q in asked:
+        ref = q["references"][0]
+        text = (ROOT / q["doc_id"]).read_text(encoding="utf-8")
+        assert text[ref["start"]:ref["end"]] == ref["content"] and "\n" not in ref["content"]
+        name = q["question"].removeprefix("What does ").removesuffix(" do?").rsplit(".", 1)[-1]
+        assert name in ref["content"], q
+    vtt = chunkwise.chunk(ROOT / "tests" / "data" / "transcripts" / "call.vtt", size=48)
+    made = heuristic(vtt, {c.doc_id: c.doc_id for c in vtt})
+    assert made.questions
+    for q in made.questions:
+        assert re.fullmatch(r"What does [\w ,.'-]+ say at \d\d:\d\d:\d\d\.\d{3}\?", q["question"])
+        assert "<" not in q["references"][0]["content"] and "-->" not in q["references"][0]["content"]
+    # the command line: a folder of nothing but source files gives questions now
+    folder = tmp_path / "src"
+    folder.mkdir()
+    for name in ("shop.py", "shop.js", "shop.go", "shop.rs", "Shop.java"):
+        shutil.copy(code / name, folder)
+    assert main(["questions", str(folder), "--heuristic", "-o", str(folder / "q.jsonl")]) == 0
+    assert "nothing to ask" in capsys.readouterr().out
+    assert len((folder / "q.jsonl").read_text(encoding="utf-8").splitlines()) >= 4

@@ -8,8 +8,10 @@ sentences that answer it (and the short answer, kept as ``answer`` for ``eval
 --answers``); evidence that is not an exact substring of the passage is dropped
 (counted), so every reference span is verifiable. ``heuristic=True``
 needs no LLM: questions from headings (the section's first sentence is the
-evidence) and table rows (the row is), labelled ``heuristic`` in their tags:
-weaker, since their wording repeats the passage's.
+evidence), table rows (the row is), a source file's named definitions (their
+definition line is) and a transcript's turns (a first plain sentence, asked by
+speakers and time), labelled ``heuristic`` in their tags: weaker, since their
+wording repeats the passage's.
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ def pick(chunks_by_doc: dict[str, list[Chunk]], n: int, seed: int = 0) -> list[C
 class Generated:
     questions: list[dict[str, Any]] = field(default_factory=list)
     dropped: int = 0
+    #: why a passage gives no question, for the count of those dropped
+    why: str = "evidence not verbatim in its passage"
 
 
 def _reference(chunk: Chunk, evidence: str) -> dict[str, Any] | None:
@@ -176,8 +180,32 @@ def plain_sentence(text: str, words: int = 5) -> str | None:
     return None
 
 
+#: a line that is a comment (no definition is read from it)
+_COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|\*|--)")
+
+
+def _definition_line(text: str, symbol: str) -> str | None:
+    """The line of ``text`` that defines ``symbol`` (its last name in a code line, not
+    a comment), stripped: the evidence of a heuristic question about a source file."""
+    name = re.compile(rf"(?<![\w.]){re.escape(symbol.rsplit('.', 1)[-1])}\b")
+    for line in text.splitlines():
+        if line.strip() and not _COMMENT_LINE.match(line) and name.search(line):
+            return line.strip()
+    return None
+
+
+def _about_definition(c: Chunk) -> tuple[str, str] | None:
+    """A source file's passage: a question about the definition it holds (or the first
+    of the group it holds), its definition line the evidence; None for code without a
+    named definition (a Markdown code fence: asked about by its heading)."""
+    symbol = c.metadata.get("symbol") or next(iter(c.metadata.get("symbols") or ()), None)
+    line = _definition_line(c.text, symbol) if isinstance(symbol, str) else None
+    return (f"What does {symbol} do?", line) if line else None
+
+
 def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
-    out = Generated()
+    out = Generated(why="nothing to ask: no heading over a plain sentence, table row, named "
+                        "definition or transcript turn")
     for c in passages:
         kind = passage_kind(c)
         question = evidence = None
@@ -190,6 +218,14 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
                 if len(cells) > 1 and len(header) > 1 and cells[0]:
                     question = f"What is the {header[1]} of {cells[0]}?"
                     evidence = body[0].strip()
+        elif kind == "code" and (asked := _about_definition(c)) is not None:
+            question, evidence = asked
+        elif c.metadata.get("speakers") and c.metadata.get("start_stamp"):  # a transcript
+            sentence = plain_sentence(c.text)
+            if sentence:
+                speakers = ", ".join(map(str, c.metadata["speakers"]))
+                question = f"What does {speakers} say at {c.metadata['start_stamp']}?"
+                evidence = sentence
         else:
             sentence = plain_sentence(c.text)
             heading = _MARKUP_IN_HEADING.sub("", c.headings[-1]).strip() if c.headings else ""

@@ -116,17 +116,16 @@ def cmd_questions(args: argparse.Namespace) -> int:
         made, report = with_llm(passages, args.llm, doc_ids, cache=not args.no_llm_cache,
                                 timeout=args.llm_timeout)
     if not made.questions:
-        raise ChunkwiseError(f"no question kept ({made.dropped} dropped: evidence not found "
-                             "verbatim in its passage); a model too small to copy text, like "
-                             "the bundled local one, keeps none: use a larger model or "
-                             "--heuristic")
+        raise ChunkwiseError(f"no question kept ({made.dropped} dropped: {made.why})" + (
+            "" if args.heuristic else "; a model too small to copy text, like the bundled "
+            "local one, keeps none: use a larger model or --heuristic"))
     from ..sinks import write_atomic
 
     write_atomic(out, "".join(json.dumps(q, ensure_ascii=False) + "\n" for q in made.questions))
     if report is not None:
         print(report.line(), file=sys.stderr)
-    print(f"questions {len(made.questions)} written to {out} ({made.dropped} dropped: evidence "
-          f"not verbatim in its passage); tags: " + ", ".join(
+    print(f"questions {len(made.questions)} written to {out} ({made.dropped} dropped: "
+          f"{made.why}); tags: " + ", ".join(
               f"{k} {v}" for k, v in sorted(_tag_counts(made.questions).items())))
     return 0
 

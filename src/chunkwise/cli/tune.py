@@ -93,7 +93,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         print(report.line(), file=sys.stderr)
     questions = questions_from(made.questions)
     print(f"questions {len(questions)} from {len(documents)} documents ({made.dropped} "
-          "dropped: evidence not verbatim in its passage)", file=sys.stderr)
+          f"dropped: {made.why})", file=sys.stderr)
 
     def progress(i: int, n: int, trial: Any) -> None:
         print(f"[{i}/{n}] {trial.name}: tuning recall {trial.tuning['recall']:.1f}",
