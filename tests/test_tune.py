@@ -260,3 +260,26 @@ def test_heuristic_questions_come_from_source_files_and_transcripts(tmp_path, ca
     assert main(["questions", str(folder), "--heuristic", "-o", str(folder / "q.jsonl")]) == 0
     assert "nothing to ask" in capsys.readouterr().out
     assert len((folder / "q.jsonl").read_text(encoding="utf-8").splitlines()) >= 4
+
+
+def test_questions_written_into_the_folder_are_written_again_not_read(tmp_path, capsys):
+    """The eval folder holds the documents and questions.jsonl: a second `questions`
+    run wrote nothing ("refusing to write ...: it is one of the inputs") and under any
+    other name read the first run's file as a document. Now the folder walk passes
+    over the output, the second run writes the same questions; naming the file as an
+    input is still refused."""
+    import shutil
+
+    from helpers import ROOT
+
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "benchmarks" / "code_js_eval" / "docs", docs)
+    out = docs / "questions.jsonl"
+    assert main(["questions", str(docs), "--heuristic", "-o", str(out)]) == 0
+    first = out.read_bytes()
+    assert len(first.splitlines()) >= 4
+    assert main(["questions", str(docs), "--heuristic", "-o", str(out)]) == 0
+    assert out.read_bytes() == first
+    capsys.readouterr()
+    assert main(["questions", str(out), "--heuristic", "-o", str(out)]) == 2
+    assert "one of the inputs" in capsys.readouterr().err

@@ -93,7 +93,12 @@ def cmd_questions(args: argparse.Namespace) -> int:
     if args.n < 1:
         raise ChunkwiseError("-n must be a positive integer")
     out = Path(args.output)
-    sources = list(iter_sources(args.paths, strings_are_paths=True))
+    # the questions file a folder walk finds is the earlier output, not a document (a
+    # re-run writes it again, from the same passages); named as an input, it is refused
+    named = {Path(p).resolve() for p in args.paths}
+    sources = [s for s in iter_sources(args.paths, strings_are_paths=True)
+               if s.path is None or s.path.resolve() != out.resolve()
+               or s.path.resolve() in named]
     for s in sources:
         if s.error is not None:
             raise ChunkwiseError(f"{s.label}: {s.error}")
