@@ -6,6 +6,7 @@ driven in a real headless Chromium."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -179,3 +180,49 @@ def test_the_web_page_finds_and_highlights_the_passage_in_a_real_browser(served,
                                    "m => m.textContent.includes('boilerplate'))")
         finally:
             browser.close()
+
+
+def test_the_web_page_says_where_a_hit_is_in_code_and_in_a_transcript(tmp_path, static_embedder):
+    """As `search` prints it: a source file's lines and symbol, a transcript's times,
+    on each hit of the page (a real headless Chromium)."""
+    from playwright.sync_api import sync_playwright
+
+    from chunkwise import Index
+
+    assert CHROMIUM is not None, "chromium is missing: .ci/run installs it with apt-get"
+    data = Path(__file__).parent / "data"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(data / "code" / "shop.py", docs)
+    shutil.copy(data / "transcripts" / "call.vtt", docs)
+    with Index(str(tmp_path / "idx")) as index:
+        index.sync(docs, embedder=static_embedder)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "serve", "--db",
+                             str(tmp_path / "idx"), "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(url, proc)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                page = browser.new_page()
+                page.goto(url + "/")
+                for query, path, shown in (
+                        ("total price of the cart", "shop.py", r"lines \d+-\d+ Cart\.total"),
+                        ("what did they say on the call", "call.vtt",
+                         r"\d\d:\d\d:\d\d\.\d{3}-\d\d:\d\d:\d\d\.\d{3}")):
+                    page.fill("#query", query)
+                    page.fill("#path", path)
+                    page.press("#query", "Enter")
+                    page.wait_for_function(
+                        "document.querySelector('.hit') && [...document.querySelectorAll('.hit')]"
+                        f".every(h => h.dataset.docId === '{path}')")
+                    metas = page.locator(".hit .meta").all_inner_texts()
+                    assert any(re.search(shown, m) for m in metas), metas
+            finally:
+                browser.close()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
