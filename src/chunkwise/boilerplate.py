@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from .errors import ConfigError
-from .types import Chunk
+from .types import Chunk, stored_metadata
 
 #: documents a line must occur in to be repeated ...
 MIN_DOCS = 3
@@ -123,9 +123,4 @@ def marked(row: dict[str, Any]) -> dict[str, Any]:
 
 def is_marked(row: Mapping[str, Any]) -> bool:
     """Whether an index row (or hit) carries ``metadata.boilerplate``."""
-    import json
-
-    meta = row.get("metadata")
-    if isinstance(meta, str):
-        meta = json.loads(meta) if meta else {}
-    return bool((meta or {}).get("boilerplate"))
+    return bool(stored_metadata(row.get("metadata")).get("boilerplate"))

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import os
 import threading
 from typing import TYPE_CHECKING, Any, Literal
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
 from .api import Index, index_filter, read_text
 from .errors import ChunkwiseError, ConfigError, InputError, StoreError
 from .retrieval import RETRIEVERS, RowSearch, dense_search
+from .types import stored_metadata
 
 #: the fields of a hit in an answer (every row field but the stored hash and vector)
 HIT_FIELDS = ("id", "doc_id", "source", "start", "end", "page", "headings", "kind", "text",
@@ -309,7 +309,7 @@ def _add_routes(app: FastAPI, searcher: Searcher) -> None:
 def _fields(row: dict[str, Any]) -> dict[str, Any]:
     out = {f: row.get(f) for f in HIT_FIELDS}
     if isinstance(out["metadata"], str):  # stored as JSON text
-        out["metadata"] = json.loads(out["metadata"])
+        out["metadata"] = stored_metadata(out["metadata"])
     return out
 
 

@@ -39,6 +39,14 @@ def _reduce_mapping_proxy(m: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dic
 copyreg.pickle(MappingProxyType, _reduce_mapping_proxy)
 
 
+def stored_metadata(value: Any) -> dict[str, Any]:
+    """A chunk's metadata as a store or a Parquet file keeps it (JSON text) or as a
+    mapping: a dict (empty for none)."""
+    if isinstance(value, str):
+        value = json.loads(value) if value else {}
+    return dict(value or {})
+
+
 def _frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping or {}))
 
@@ -141,9 +149,7 @@ class Chunk:
             if f.name == "headings":
                 value = tuple(value or ())
             elif f.name == "metadata":
-                if isinstance(value, str):
-                    value = json.loads(value) if value else {}
-                value = _frozen(value)
+                value = _frozen(stored_metadata(value))
             values[f.name] = value
         return cls(**values)
 

@@ -69,19 +69,16 @@ def cmd_search(args: argparse.Namespace) -> int:
 def _located(row: dict[str, Any]) -> str:
     """Where a hit is in the terms of its kind of document: its page, a source file's
     lines and symbol (the first three of a group's), a transcript's times."""
-    meta = row.get("metadata") or {}
-    if isinstance(meta, str):  # stores keep it as JSON text
-        try:
-            meta = json.loads(meta)
-        except ValueError:
-            meta = {}
+    from ..types import stored_metadata
+
+    meta = stored_metadata(row.get("metadata"))
     parts = [f"page {row['page']}"] if row.get("page") is not None else []
-    lines = meta.get("lines") if isinstance(meta, dict) else None
+    lines = meta.get("lines")
     if isinstance(lines, list) and len(lines) == 2:
         symbols = [meta["symbol"]] if meta.get("symbol") else list(meta.get("symbols") or ())
         named = ", ".join(map(str, symbols[:3])) + (f" +{len(symbols) - 3}"
                                                     if len(symbols) > 3 else "")
         parts.append(f"lines {lines[0]}-{lines[1]}" + (f", {named}" if named else ""))
-    elif isinstance(meta, dict) and meta.get("start_stamp") and meta.get("end_stamp"):
+    elif meta.get("start_stamp") and meta.get("end_stamp"):
         parts.append(f"{meta['start_stamp']}-{meta['end_stamp']}")
     return f" ({'; '.join(parts)})" if parts else ""
