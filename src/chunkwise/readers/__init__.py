@@ -133,7 +133,7 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
 
         if looks_like_transcript(text[:200_000]):
             reader = READERS["transcript"]
-    if not structure and fmt == "text" and reader is READERS["text"]:
+    if not structure and reader is READERS["text"]:
         return Document(text=text, doc_id=doc_id, source=source)  # its blocks go unread
     return reader.read(text, doc_id, source)
 
