@@ -41,8 +41,8 @@ def add_parsers(sub: Any) -> None:
     how.add_argument("--llm", metavar="LLM",
                      help="anthropic:MODEL, openai:MODEL[@BASE_URL] or local[:PATH.gguf]")
     how.add_argument("--heuristic", action="store_true",
-                     help="no LLM: weaker questions from headings and table rows (tagged "
-                          "heuristic)")
+                     help="no LLM: weaker questions from headings, table rows, named "
+                          "definitions and transcript turns (tagged heuristic)")
     qg.add_argument("-n", type=int, default=50, help="passages to ask about (default: 50)")
     qg.add_argument("--seed", type=int, default=0, help="passage sampling seed (default: 0)")
     qg.add_argument("--no-llm-cache", action="store_true", help="do not use the LLM cache")

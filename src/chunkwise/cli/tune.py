@@ -29,7 +29,8 @@ def add_parser(sub: Any) -> None:
                      help="the questions' writer: anthropic:MODEL, openai:MODEL[@BASE_URL] or "
                           "local[:PATH.gguf]")
     how.add_argument("--heuristic", action="store_true",
-                     help="no LLM: questions from headings and table rows (weaker)")
+                     help="no LLM: questions from headings, table rows, named definitions "
+                          "and transcript turns (weaker)")
     t.add_argument("-o", "--output", default="chunkwise.toml", metavar="FILE.toml",
                    help="where to write the chosen settings (default: ./chunkwise.toml)")
     t.add_argument("-n", type=int, default=200,
