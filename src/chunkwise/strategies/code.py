@@ -43,6 +43,9 @@ def _statement_starts(index: DocumentIndex) -> list[int]:
 
 STATEMENTS = Positions("statement", _statement_starts)
 CODE_POLICY = PackPolicy(levels=(BLANK_LINES, LINES, TOKEN))
+LINE_POLICY = PackPolicy(levels=(LINES, TOKEN))
+#: a too-big function's first piece: statements first, then blank lines, then lines
+OPENINGS = (PackPolicy((STATEMENTS, BLANK_LINES, LINES, TOKEN)), CODE_POLICY, LINE_POLICY)
 
 
 @dataclass(slots=True)
@@ -227,26 +230,59 @@ class CodeChunker(Chunker):
             if text[unit.start:first].strip():
                 # the class line opens the first piece; a long preamble's later pieces
                 # (attributes, comments) carry the class in context, as members do
-                packer = self._packer(index, CODE_POLICY)
-                head = packer.pack(unit.start, first, ctx)[:1]
+                head = self._opening(index, unit.start, first, ctx, meta["header"][1],
+                                     OPENINGS[1:])
                 if head and head[0].end < first and text[head[0].end:first].strip():
-                    head += packer.pack(head[0].end, first, inner_ctx)
+                    head += self._packer(index, CODE_POLICY).pack(head[0].end, first, inner_ctx)
             for p in head:
                 p.metadata.update(symbol=meta["symbol"], kind=meta["kind"])
-            return head + self._region(doc, index, first, unit.end, inner_ctx, members, sigs)
+            rest = self._region(doc, index, first, unit.end, inner_ctx, members, sigs)
+            return self._joined(index, head, rest)
         # a function (or a member-less class) too big: its statements, signature in context
-        packer = self._packer(index, PackPolicy((STATEMENTS, BLANK_LINES, LINES, TOKEN)))
-        pieces = packer.pack(unit.start, unit.end, ctx)[:1]
-        if pieces and not text[meta["header"][1]:pieces[0].end].strip(" \t\r\n{(:"):
-            # the signature alone (its first statement, a long docstring, does not fit
-            # beside it): it opens the first piece with as many of its lines as fit
-            pieces = self._packer(index, CODE_POLICY).pack(unit.start, unit.end, ctx)[:1]
+        pieces = self._opening(index, unit.start, unit.end, ctx, meta["header"][1], OPENINGS)
         if pieces and pieces[0].end < unit.end:
-            pieces += packer.pack(pieces[0].end, unit.end, inner_ctx)
+            pieces += self._packer(index, OPENINGS[0]).pack(pieces[0].end, unit.end, inner_ctx)
         for i, p in enumerate(pieces):
             p.metadata.update(symbol=meta["symbol"], kind=meta["kind"],
                               part=i + 1, parts=len(pieces))
         return pieces
+
+    def _opening(self, index: DocumentIndex, lo: int, hi: int, ctx: str, header_end: int,
+                 policies: tuple[PackPolicy, ...]) -> list[Piece]:
+        """The first piece of a definition too big for the budget, cut by the first
+        policy that does not leave its header alone (a docstring or a first statement
+        too big to join the signature, or a blank line after a class line: the
+        header opens the first piece with as many of the next lines as fit)."""
+        text = index.text
+        first: list[Piece] = []
+        for policy in policies:
+            first = self._packer(index, policy).pack(lo, hi, ctx)[:1]
+            if not first or text[header_end:first[0].end].strip(" \t\r\n{(:"):
+                break
+        return first
+
+    def _joined(self, index: DocumentIndex, head: list[Piece], rest: list[Piece]) -> list[Piece]:
+        """A container's head (its header line, docstring) and its first members'
+        piece as one piece where that fits the budget, under the head's context, as
+        whole units are packed (``class Request:`` was a chunk of its own before a
+        first method too big to join it; its members' pieces carry it in context)."""
+        if len(head) != 1 or not rest:
+            return head + rest
+        h, r = head[0], rest[0]
+        text = index.text
+        if text[h.end:r.start].strip() or r.depth or h.depth:
+            return head + rest
+        n = self.tokenizer.count(h.context + text[h.start:r.end])
+        if n > self.limit or r.end - h.start + len(h.context) > self.max_chars:
+            return head + rest
+        members = r.metadata.get("symbols") or ([r.metadata["symbol"]] if "symbol" in r.metadata
+                                                else [])
+        meta = {k: v for k, v in r.metadata.items()
+                if k not in ("symbol", "kind", "symbols", "part", "parts")}
+        meta["symbols"] = [h.metadata["symbol"], *members]
+        merged = Piece(h.start, r.end, n, h.context, kind="code", headings=h.headings,
+                       page=h.page, metadata=meta)
+        return [merged] + rest[1:]
 
     def _group_metadata(self, group: list[_Unit]) -> dict[str, Any]:
         defs = [u.block for u in group if u.block is not None]
