@@ -176,3 +176,62 @@ def test_a_generated_borderless_table_is_a_table(tmp_path):
                       "| 1 | Accident reports | 7 | Safety |\n| 2 | Near misses | 3 | Safety |\n"
                       "| 3 | Training logs | 5 | HR |"]
     assert "Retention of records" in doc.text
+
+
+def _manual_with_contents(path):
+    """A manual as GNU's are set: a contents page of dot-leader lines in the body's font,
+    chapters set larger, and an appendix holding a licence numbered in the body's font."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+
+    def line(size, text, height=8):
+        pdf.set_font("Helvetica", size=size)
+        pdf.cell(0, height, text, new_x="LMARGIN", new_y="NEXT")
+
+    line(20, "Records Manual", 12)
+    line(15, "Table of Contents", 10)
+    for entry in ("1 Scope . . . . . . . . . . . . . . . . . . . . . . . . 2",
+                  "2 Retention Rules . . . . . . . . . . . . . . . . . . 2",
+                  "2.1 Accident Reports . . . . . . . . . . . . . . . . 2",
+                  "Appendix A Licence . . . . . . . . . . . . . . . . . iv"):
+        line(11, entry, 6)
+    pdf.add_page()
+    for size, text in ((15, "1 Scope"), (11, "This manual covers paper and electronic records."),
+                       (15, "2 Retention Rules"),
+                       (11, "Accident reports are kept for seven years after the case closes."),
+                       (15, "Appendix A Licence"), (11, "1. APPLICABILITY AND DEFINITIONS"),
+                       (11, "Anyone may copy this manual verbatim, in any medium."),
+                       (15, "Index"), (11, "accident reports, disposal, retention.")):
+        line(size, text)
+    pdf.output(str(path))
+
+
+def test_a_contents_page_gives_no_headings_and_numbered_lines_sit_under_the_chapters(tmp_path):
+    """libtasn1's manual (GNU, as Debian ships it): the contents line "2 ASN.1 structure
+    handling . . . . 2" was read as a numbered heading of level 1, above the chapters set
+    larger, so every later chunk had it (dot leaders and all) in its trail; and the GNU
+    licence's "11. RELICENSING", numbered in the body's font, was level 1 too, so the
+    manual's index sat under it."""
+    path = tmp_path / "manual.pdf"
+    _manual_with_contents(path)
+    doc = read_path(path)
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert not [h for h in headings if ". . ." in h], headings
+    chunks = chunkwise.chunk(path, strategy="section", size=64)
+    assert by_text(chunks, "seven years")[0].headings == ("Records Manual", "2 Retention Rules")
+    assert by_text(chunks, "verbatim")[0].headings == (
+        "Records Manual", "Appendix A Licence", "1. APPLICABILITY AND DEFINITIONS")
+    assert by_text(chunks, "disposal, retention")[0].headings == ("Records Manual", "Index")
+
+
+def test_a_contents_line_of_a_text_file_is_no_heading():
+    from chunkwise.readers.text import NUMBERED_HEADING
+
+    for line in ("2 ASN.1 structure handling . . . . . . . 2", "2.1 Overview ........ 12",
+                 "1. Introduction . . . . iv"):
+        assert NUMBERED_HEADING.match(line) is None, line
+    for line in ("3 Utilities", "2.1 ASN.1 syntax", "4.2 Version 2.0 of the format"):
+        assert NUMBERED_HEADING.match(line) is not None, line

@@ -20,7 +20,7 @@ from ..errors import InputError
 from ..types import Document
 from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
-from .text import NUMBERED_HEADING
+from .text import NUMBERED_HEADING, TOC_LEADER
 
 _TERMINAL = (".", "!", "?", ":", ";", "\u3002")
 _BULLET = re.compile(r"^\s*(?:[-\u2022\u25aa\u25cf*]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -38,6 +38,8 @@ class _Para:
     rows: list[Any] | None = None
     #: (offset in text, page) where a later page's text starts inside this paragraph
     breaks: list[tuple[int, int]] | None = None
+    #: a heading told by its number (``2.1 Title``) in the body's font, not by size
+    numbered: bool = False
 
 
 def _normalise(line: str) -> str:
@@ -265,7 +267,7 @@ def _headings_by_size(lines: list[tuple[int, str, float, int]]) -> dict[int, dic
     body = weight.most_common(1)[0][0]
     candidates = [(page, text, size) for page, text, size, _ in lines
                   if size >= 1.15 * body and len(text) <= 120 and any(ch.isalpha() for ch in text)
-                  and not text.endswith(_TERMINAL)]
+                  and not text.endswith(_TERMINAL) and not TOC_LEADER.search(text)]
     levels = {size: rank + 1 for rank, size in
               enumerate(sorted({size for _, _, size in candidates}, reverse=True)[:6])}
     out: dict[int, dict[str, int]] = {}
@@ -319,7 +321,8 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
         heading = NUMBERED_HEADING.match(line)
         if heading and not line.endswith(_TERMINAL) and len(line) < 80:
             close()
-            paras.append(_Para(line, page, "heading", heading.group("num").count(".") + 1))
+            paras.append(_Para(line, page, "heading", heading.group("num").count(".") + 1,
+                               numbered=True))
             continue
         if _BULLET.match(line):
             close()
@@ -397,12 +400,19 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
     out = TextBuilder()
     trail = HeadingTrail()
     page_turns: list[tuple[int, int]] = []
+    sized = 0  # the level of the last heading told by font size
     for p in merged:
         if p.kind == "table":
             out.add_table(p.rows or [], trail.path, page=p.page)
         elif p.kind == "heading":
-            trail.push(p.level or 1, p.text)
-            out.add_block("heading", p.text, trail.path, page=p.page, level=p.level)
+            # a numbered heading in the body's font sits under the last heading set
+            # larger (the GNU licence's "11. RELICENSING" in a manual's appendix was
+            # level 1, above the manual's title, and every later chapter under it)
+            level = (p.level or 1) + sized if p.numbered else (p.level or 1)
+            if not p.numbered:
+                sized = level
+            trail.push(level, p.text)
+            out.add_block("heading", p.text, trail.path, page=p.page, level=level)
         else:
             block = out.add_block("paragraph", p.text, trail.path, page=p.page)
             if block is not None and p.breaks:

@@ -53,8 +53,15 @@ def default_doc_id(text: str) -> str:
     return "text-" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
 
 
+#: a table of contents' entry: dot leaders, then a page number (arabic or roman)
+TOC_LEADER = re.compile(r"(?:\.[ \t]*){3,}(?:\d+|[ivxlcdmIVXLCDM]+)[ \t]*$")
+
+#: ``2.1 Title``; not a table of contents' ``2 Title . . . . 5`` (as a heading, that line
+#: became the whole document's outer heading in a PDF manual)
 NUMBERED_HEADING = re.compile(
-    r"^[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3}){0,4})\.?[ \t]+(?P<title>[A-Z][^\r\n]{0,78}?)[ \t]*$")
+    r"^[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3}){0,4})\.?[ \t]+"
+    r"(?![^\r\n]*?(?:\.[ \t]*){3,}(?:\d+|[ivxlcdmIVXLCDM]+)[ \t]*$)"
+    r"(?P<title>[A-Z][^\r\n]{0,78}?)[ \t]*$")
 
 
 #: a book's divisions, as plain-text editions (Project Gutenberg's among them) set
