@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chunkwise
-from chunkwise.boilerplate import boilerplate_ids, is_marked
+from chunkwise.boilerplate import boilerplate_ids, is_contents, is_marked
 from chunkwise.cli import main
 from chunkwise.errors import ConfigError
 
@@ -87,8 +87,8 @@ _line = st.text(alphabet=string.ascii_letters + " .,", min_size=0, max_size=30)
                 max_size=8), st.lists(_line, min_size=1, max_size=3), st.data())
 def test_only_chunks_of_lines_shared_with_other_documents_are_flagged(docs, shared, data):
     """Invariants: a chunk none of whose content lines occurs in another document is
-    never flagged; a flagged chunk's content is mostly such lines; no document has
-    most of its content flagged."""
+    never flagged (unless it is a run of contents entries); a flagged chunk's content
+    is mostly such lines; no document has most of its content flagged as shared."""
     items = []
     for d, chunks in enumerate(docs):
         for c, lines in enumerate(chunks):
@@ -110,13 +110,14 @@ def test_only_chunks_of_lines_shared_with_other_documents_are_flagged(docs, shar
     for cid, _, text in items:
         lines = content(text)
         shared_chars = sum([len(x) for x in lines if len(docs_of[x]) >= 3])
-        if cid in flagged:
+        if cid in flagged and not is_contents(text):
             assert lines and shared_chars >= 0.75 * sum(len(x) for x in lines)
-        if not any(len(docs_of[x]) > 1 for x in lines):
+        if not any(len(docs_of[x]) > 1 for x in lines) and not is_contents(text):
             assert cid not in flagged
     for d in range(len(docs)):
         mine = [content(t) for cid, doc, t in items if doc == f"doc{d}"]
-        theirs = [content(t) for cid, doc, t in items if doc == f"doc{d}" and cid in flagged]
+        theirs = [content(t) for cid, doc, t in items if doc == f"doc{d}" and cid in flagged
+                  and not is_contents(t)]
         total = sum(len(x) for x in {x for ls in mine for x in ls})
         assert sum(len(x) for x in {x for ls in theirs for x in ls}) <= 0.5 * total
 
@@ -259,3 +260,56 @@ def test_dense_search_keeps_the_boilerplate_it_found_per_index_version(tmp_path,
         hits = index.search(query, k=6, retriever="dense", include_boilerplate=True)
         assert calls == [1] and len(json.loads((db / BOILERPLATE_FILE).read_text())["ids"]) == 5
         assert sum(is_marked(h.row) for h in hits) == 5
+
+
+def test_a_book_s_contents_are_navigation_in_a_corpus_of_one():
+    """Treasure Island's contents (``XIII.  HOW I BEGAN MY SHORE ADVENTURE  . . . . 82``)
+    is its own navigation: flagged even in a corpus of one document (repeated lines
+    need three), and nothing of the story is."""
+    from pathlib import Path
+
+    from helpers import ROOT
+
+    path = ROOT / "benchmarks" / "narrative_heldout" / "docs" / "treasure-island.txt"
+    chunks = chunkwise.flag_boilerplate(chunkwise.chunk(Path(path)))
+    flagged = [c for c in chunks if c.metadata.get("boilerplate")]
+    assert len(flagged) >= 3 and len(flagged) < len(chunks) // 50
+    assert all(c.text.count(". . .") >= 3 or "CONTENTS" in c.text for c in flagged)
+    assert "HOW I BEGAN MY SHORE ADVENTURE" in " ".join(c.text for c in flagged)
+    story = [c for c in chunks if "Squire Trelawney, Dr. Livesey" in c.text]
+    assert story and not story[0].metadata.get("boilerplate")
+
+
+_title = st.text(alphabet=string.ascii_letters + " ", min_size=1, max_size=40).map(str.strip)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_title, st.integers(1, 999)), min_size=3, max_size=12),
+       st.text(alphabet=string.ascii_letters + " .,;:", max_size=200))
+def test_contents_entries_are_contents_and_prose_is_not(entries, prose):
+    toc = "\n".join(f"{t} . . . . . . . . {n}" for t, n in entries)
+    assert is_contents(toc) and is_contents("Contents\n\n" + toc)
+    assert not is_contents(prose + "\n".join(f"{t} {n}" for t, n in entries))
+    two = "\n".join(f"{t} . . . . . . {n}" for t, n in entries[:2])
+    assert is_contents(two) == (sum(not ch.isspace() for ch in two.replace(".", "")) - sum(
+        len(str(n)) for _, n in entries[:2]) <= 40)
+    assert not is_contents(two + "\n" + "A sentence of the story goes on. " * 3 + prose)
+
+
+def test_search_leaves_a_manual_s_contents_out(tmp_path, static_embedder):
+    chapters = {"Scope": "This manual covers paper and electronic records of the plant.",
+                "Retention rules": "Accident reports are kept for seven years after closing.",
+                "Disposal": "Expired records are shredded on site by the records officer."}
+    toc = "\n".join(f"{i}. {t} . . . . . . . . . . . . {i + 1}"
+                     for i, t in enumerate(chapters, 1))
+    body = "\n\n".join(f"{i}. {t}\n\n{text}" for i, (t, text) in enumerate(chapters.items(), 1))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "manual.txt").write_text(f"CONTENTS\n\n{toc}\n\n\n{body}\n")
+    with chunkwise.Index(str(tmp_path / "idx")) as index:
+        index.sync(docs, chunkwise.get_chunker("recursive", size=64), embedder=static_embedder)
+        query = "scope retention rules disposal"
+        hits = index.search(query, k=3, retriever="bm25")
+        assert hits and not any(is_contents(h.row["text"]) for h in hits)
+        everything = index.search(query, k=3, retriever="bm25", include_boilerplate=True)
+        assert is_contents(everything[0].row["text"]) and is_marked(everything[0].row)

@@ -12,11 +12,17 @@ least :data:`SHARE` of its content characters (lines with fewer than
 neither side). A document most of whose content would be flagged is a copy of
 another (the same page under two versions' folders), not a carrier of
 boilerplate: its chunks are not flagged, so that a corpus of copies stays
-searchable."""
+searchable.
+
+A document's own navigation is flagged the same way: a chunk that is a run of a
+table of contents' or a book index's entries (``2.1 Naming . . . . . 6``: dot-leader
+entries and little other text; :func:`is_contents`) ranked above the
+chapters it lists, for their titles' words (unless it is all its document has)."""
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
@@ -38,6 +44,26 @@ MIN_ALNUM = 3
 COPY_SHARE = 0.5
 
 
+#: a contents (or index) entry's end: dot leaders, then a page number (arabic or roman)
+_LEADERS = re.compile(r"(?:\.[ \t]?){4,}[ \t]*(?:\d+|[ivxlcdm]+)\b", re.I)
+#: characters of other text per entry a run of contents entries may hold
+CONTENTS_ENTRY_CHARS = 80
+
+
+def is_contents(text: str) -> bool:
+    """Whether ``text`` is a run of a table of contents' or an index's entries: three
+    dot-leader entries or more with at most :data:`CONTENTS_ENTRY_CHARS` characters of
+    other text (titles) per entry, or one or two entries and at most half that in all
+    (an index's last letter: ``P  Porting . . . . . 1``)."""
+    entries = len(_LEADERS.findall(text))
+    if not entries:
+        return False
+    rest = sum(not ch.isspace() for ch in _LEADERS.sub("", text))
+    if entries < 3:
+        return rest <= CONTENTS_ENTRY_CHARS // 2
+    return rest <= CONTENTS_ENTRY_CHARS * entries
+
+
 def _lines(text: str) -> list[tuple[int, int]]:
     """The content lines of ``text``: (hash of the line with its whitespace collapsed,
     its length)."""
@@ -57,14 +83,21 @@ def boilerplate_ids(items: Iterable[tuple[str, str, str]], min_docs: int | None 
         raise ConfigError(f"min_docs must be an integer of at least 2, got {min_docs!r}")
     chunks: list[tuple[str, str, list[tuple[int, int]]]] = []
     per_doc: dict[str, set[int]] = defaultdict(set)
+    contents: dict[str, list[str]] = defaultdict(list)  # per document: its contents chunks
+    n_chunks: Counter[str] = Counter()
     for chunk_id, doc_id, text in items:
         lines = _lines(text or "")
         chunks.append((chunk_id, doc_id, lines))
         per_doc[doc_id].update(h for h, _ in lines)
+        n_chunks[doc_id] += 1
+        if is_contents(text or ""):
+            contents[doc_id].append(chunk_id)
+    navigation = {cid for doc_id, ids in contents.items() if len(ids) < n_chunks[doc_id]
+                  for cid in ids}
     if min_docs is None:
         min_docs = max(MIN_DOCS, math.ceil(MIN_SHARE * len(per_doc)))
     if len(per_doc) < min_docs:
-        return set()
+        return navigation
     docs_of: Counter[int] = Counter()
     for hashes in per_doc.values():
         docs_of.update(hashes)
@@ -86,8 +119,8 @@ def boilerplate_ids(items: Iterable[tuple[str, str, str]], min_docs: int | None 
         lengths = content[doc_id]
         return sum(lengths[h] for h in repeated[doc_id]) / sum(lengths.values())
 
-    return {cid for doc_id, ids in flagged.items() if share(doc_id) <= COPY_SHARE
-            for cid in ids}
+    return navigation | {cid for doc_id, ids in flagged.items() if share(doc_id) <= COPY_SHARE
+                         for cid in ids}
 
 
 def row_boilerplate_ids(rows: Iterable[Mapping[str, Any]], min_docs: int | None = None) -> set[str]:
