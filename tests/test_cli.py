@@ -144,6 +144,36 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
     assert code == 2 and "data.txt: binary file" in err
 
 
+def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):
+    """A built site ships its search index and libraries minified (rustdoc's book as
+    Rust ships it: 7,128 of its 8,237 chunks came from five such files). Real
+    bundles (Playwright's, a pinned test dependency) and hand-written modules from the
+    same package: the bundles are passed over and counted; one named explicitly is
+    read."""
+    import shutil
+
+    import playwright
+
+    lib = Path(playwright.__file__).parent / "driver" / "package" / "lib"
+    bundles = sorted((lib / "vite" / "traceViewer").rglob("*.js"))
+    bundles = [f for f in bundles if f.stat().st_size > 20_000][:3]
+    written = [lib / "serverRegistry.js", lib / "tools" / "cli-client" / "program.js"]
+    assert len(bundles) == 3 and all(f.is_file() for f in written)
+    site = tmp_path / "site"
+    site.mkdir()
+    for f in bundles + written:
+        shutil.copy(f, site / f.name)
+    (site / "theme.min.css").write_text("a{color:red}\n")
+    (site / "guide.md").write_text("# Guide\n\nHow the site is built.\n")
+    code, out, err = run(capsys, "chunk", str(site), "--no-progress")
+    assert code == 0, err
+    read = {Path(json.loads(line)["source"]).name for line in out.splitlines()}
+    assert read == {"guide.md", "serverRegistry.js", "program.js"}
+    assert "chunkwise: skipped 4 files that are not documents: minified 4" in err.splitlines()
+    code, out, err = run(capsys, "chunk", str(site / bundles[0].name), "--no-progress")
+    assert code == 0 and len(out.splitlines()) > 5
+
+
 def test_an_index_kept_beside_the_documents_is_not_read_as_documents(capsys, tmp_path):
     """A LanceDB index inside the folder holds JSON files of its own
     (``chunks.lance/_versions/latest_version_hint.json``): chunk (which knows no

@@ -302,18 +302,38 @@ def _walked(f: Path, walk: Walk, top: Path | None = None) -> bool:
     if ext in NOT_DOCUMENTS:
         walk.skip(f, ext)
         return False
-    if f.suffix.lower() not in _BINARY_DOCUMENTS and _has_nul(f):
+    if f.suffix.lower() in _BINARY_DOCUMENTS:
+        return True
+    head = _head(f)
+    if b"\x00" in head:
         walk.skip(f, "binary")
+        return False
+    if ext in _MINIFIABLE and (f.name.lower().endswith((".min." + ext, "-min." + ext))
+                               or _minified(head)):
+        walk.skip(f, "minified")
         return False
     return True
 
 
-def _has_nul(path: Path) -> bool:
+#: scripts and style sheets a site ships minified (one line of thousands of characters)
+_MINIFIABLE = frozenset({"js", "mjs", "cjs", "css"})
+
+
+def _head(path: Path) -> bytes:
+    """A file's first 8 KB (empty when it cannot be read: reading it will say why)."""
     try:
         with path.open("rb") as stream:
-            return b"\x00" in stream.read(8192)
+            return stream.read(8192)
     except OSError:
-        return False  # reading it will say why
+        return b""
+
+
+def _minified(head: bytes) -> bool:
+    """Whether a script's first 8 KB read as minified or generated (a site's search
+    index, a bundled library): lines of 200 characters on average, one of 1,000 or
+    more. Hand-written code averages under 50."""
+    lines = head.split(b"\n")
+    return len(head) >= 2048 and max(map(len, lines)) >= 1000 and len(head) / len(lines) >= 200
 
 
 def _walkable(folder_name: str) -> bool:
