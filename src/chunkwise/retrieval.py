@@ -150,6 +150,7 @@ class RowSearch:
         self._retrievers: dict[tuple[str, bool, bool], tuple[Retriever, list[int]]] = {}
         self._allowed: dict[tuple[Filter, bool, bool], np.ndarray] = {}
         self._boilerplate: set[str] | None = None
+        self._doc_rows: dict[str, int] | None = None
 
     @property
     def boilerplate(self) -> set[str]:
@@ -193,21 +194,22 @@ class RowSearch:
         retr, which = self._retriever(retriever, expand, include_boilerplate)
         if not which:
             return []
+        fetch = k * COPIES_FETCH
         if not where:  # scored once (the query embedded once), ranked as rank() does
             scores = retr.scores([query])[0]
-            order = retr._top(scores[None, :], [""], len(which) if expand else k)[0]
+            order = retr._top(scores[None, :], [""], len(which) if expand else fetch)[0]
         else:
             allowed = self._allowed_rows(where, expand, which, include_boilerplate)
             scores = np.full(len(which), -np.inf, dtype=np.float32)
             if len(allowed):
                 scores[allowed] = retr.scores([query], allowed)[0]
-            depth = len(allowed) if expand else min(k, len(allowed))
+            depth = len(allowed) if expand else min(fetch, len(allowed))
             order = [int(i) for i in allowed[np.argsort(-scores[allowed], kind="stable")][:depth]]
         hits = [Hit(float(scores[i]), self.rows[which[i]]) for i in order]
         if include_boilerplate:
             hits = self.marked(hits)
         if not expand:
-            return hits
+            return collapse_copies(hits, self.doc_rows)[:k]
         by_id = {r["id"]: r for r in self.rows}
         out: list[Hit] = []
         taken: set[str] = set()
@@ -216,9 +218,18 @@ class RowSearch:
             if parent["id"] not in taken:
                 taken.add(parent["id"])
                 out.append(Hit(hit.score, parent))
-            if len(out) == k:
+            if len(out) == fetch:
                 break
-        return out
+        return collapse_copies(out, self.doc_rows)[:k]
+
+    @property
+    def doc_rows(self) -> dict[str, int]:
+        """Rows per document, counted once."""
+        if self._doc_rows is None:
+            self._doc_rows = {}
+            for r in self.rows:
+                self._doc_rows[r["doc_id"]] = self._doc_rows.get(r["doc_id"], 0) + 1
+        return self._doc_rows
 
     def marked(self, hits: list[Hit]) -> list[Hit]:
         """The hits, those that are boilerplate with ``metadata.boilerplate`` set."""
@@ -309,16 +320,46 @@ def dense_search(store: Store, vector: np.ndarray, k: int, where: Filter | None,
     (asked for more while they took places) or, with ``include_boilerplate``, marked."""
     from .boilerplate import marked
 
-    if include_boilerplate or not boilerplate:
-        hits = filtered_search(store, vector, k, where)
-        return [Hit(h.score, marked(h.row)) if h.row["id"] in boilerplate else h for h in hits]
-    fetch = k
+    fetch = k * COPIES_FETCH
     while True:
         found = filtered_search(store, vector, fetch, where)
-        kept = [h for h in found if h.row["id"] not in boilerplate]
-        if len(kept) >= k or len(found) < fetch:
-            return kept[:k]
+        if include_boilerplate:
+            kept = [Hit(h.score, marked(h.row)) if h.row["id"] in boilerplate else h
+                    for h in found]
+        else:
+            kept = [h for h in found if h.row["id"] not in boilerplate]
+        distinct = collapse_copies(kept)
+        if len(distinct) >= k or len(found) < fetch:
+            return distinct[:k]
         fetch *= 4
+
+
+#: hits asked for per hit returned, so that copies folded together leave k
+COPIES_FETCH = 3
+
+
+def collapse_copies(hits: list[Hit], doc_rows: dict[str, int] | None = None) -> list[Hit]:
+    """Hits of the same text (whitespace aside) in several documents as one (a page
+    and the site's print-all page, one guide in two folders: each took a place of
+    the top k), in rank order: the best-ranked copy, among equal scores the one from
+    the document with the fewest rows (``doc_rows``: the page, not the print-all), its
+    row given ``copies``: where the others are (``doc_id``, ``source``, ``start``,
+    ``end``). A hit with no copy is returned as it was."""
+    groups: dict[str, list[Hit]] = {}
+    for h in hits:
+        groups.setdefault(" ".join(str(h.row.get("text") or "").split()), []).append(h)
+    out: list[Hit] = []
+    for group in groups.values():
+        if len(group) == 1:
+            out.append(group[0])
+            continue
+        top = group[0].score
+        equal = [h for h in group if abs(h.score - top) <= 1e-6 * max(1.0, abs(top))]
+        best = min(equal, key=lambda h: (doc_rows or {}).get(h.row.get("doc_id") or "", 0))
+        copies = [{f: h.row.get(f) for f in ("doc_id", "source", "start", "end")}
+                  for h in group if h is not best]
+        out.append(Hit(best.score, {**best.row, "copies": copies}))
+    return out
 
 
 def search_rows(rows: list[dict[str, Any]], vectors: np.ndarray, query: str, embedder: Any,

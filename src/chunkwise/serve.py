@@ -308,6 +308,7 @@ def _add_routes(app: FastAPI, searcher: Searcher) -> None:
 
 def _fields(row: dict[str, Any]) -> dict[str, Any]:
     out = {f: row.get(f) for f in HIT_FIELDS}
+    out["copies"] = row.get("copies") or []
     if isinstance(out["metadata"], str):  # stored as JSON text
         out["metadata"] = stored_metadata(out["metadata"])
     return out

@@ -64,6 +64,8 @@ def cmd_search(args: argparse.Namespace) -> int:
               + (f"\n   {trail}" if trail else ""))
         text = " ".join(r["text"].split())
         print(f"   {text[:300]}{'...' if len(text) > 300 else ''}")
+        for copy in r.get("copies") or ():
+            print(f"   also in {copy['source'] or copy['doc_id']}:{copy['start']}-{copy['end']}")
     return 0
 
 
