@@ -43,7 +43,8 @@ _DROP = {"script", "style", "noscript", "template", "svg", "canvas", "iframe", "
          "map", "audio", "video", "embed"}
 #: chrome when it is not inside the page's article or main element
 _CHROME_TAGS = {"nav", "header", "footer", "aside", "menu"}
-_CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search"}
+_CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "menu",
+                 "menubar", "toolbar"}
 #: whole class or id names that mark navigation chrome on sites that do not use <nav>
 _CHROME_NAMES = re.compile(
     r"^(?:nav|navbar|navigation|menu|main-menu|breadcrumbs?|cookie|cookies|cookie-banner|"
