@@ -435,6 +435,39 @@ def test_json_keys_and_record_tails_join_their_neighbours(monkeypatch):
     assert len(_fragments(text, before, 160)) >= 5
 
 
+def test_a_record_cut_in_parts_names_itself_in_their_context():
+    """The parts of a record too big for one chunk said only ``$.requirements[3]`` or
+    ``$.components[0]``, not which requirement or which component (issue 21): a
+    record's naming member (``name``, ``title``, ``id``, ...) now follows the path."""
+    import importlib.metadata
+
+    sbom = next(f for f in importlib.metadata.distribution("sentencex").files or []
+                if "sboms" in str(f) and str(f).endswith(".json"))
+    text = Path(str(sbom.locate())).read_text(encoding="utf-8")
+    value = json.loads(text)
+    chunks = chunkwise.chunk({"sbom.json": text}, strategy="json", format="json")
+    assert_invariants(text, chunks, 160, COUNT)
+    named = 0
+    for c in chunks:
+        m = re.match(r"\$\.components\[(\d+)\]", c.metadata["json_path"])
+        if m and not c.text.lstrip().startswith("{"):  # a later part of a component
+            name = value["components"][int(m.group(1))]["name"]
+            assert c.context.startswith(f"{m.group(0)}") and f"(name: {name})" in c.context
+            named += 1
+    assert named >= 10
+    words = ["request", "token", "session", "data", "audit", "client", "server", "must"]
+    records = [{"id": f"V{i}.1", "title": f"{words[i % 8]} {words[(i + 3) % 8]} rule {i}",
+                "description": " ".join(words[(i * j) % 8] for j in range(200)),
+                "levels": [1, 2]} for i in range(6)]
+    text = json.dumps({"requirements": records}, indent=2)
+    chunks = chunkwise.chunk({"r.json": text}, strategy="json", format="json")
+    assert_invariants(text, chunks, 160, COUNT)
+    for i, record in enumerate(records):
+        parts = [c for c in chunks if c.metadata["json_path"].startswith(f"$.requirements[{i}]")]
+        assert len(parts) > 1 and all(f"(title: {record['title']})" in c.context
+                                      for c in parts), [c.context for c in parts]
+
+
 @FAST
 @given(value=json_values, indent=st.sampled_from([None, 2]), size=st.sampled_from([24, 64]))
 def test_json_leaves_no_fragment_that_fits_with_its_neighbour(value, indent, size):

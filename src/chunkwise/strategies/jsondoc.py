@@ -79,6 +79,40 @@ def children(text: str, start: int, path: str) -> list[_Element]:
     return out
 
 
+#: members that name a record, best first (else its first short scalar member)
+_NAMING_KEYS = ("name", "title", "id", "key", "slug", "label", "type")
+
+
+def _label(text: str, members: list[_Element], path: str) -> str:
+    """``name: ahash``: a record's member that names it (a record: an object that is
+    an array's element), a string or number of at most 60 characters, by
+    :data:`_NAMING_KEYS`, else its first such member; "" for an array or an object
+    without one."""
+    short: dict[str, str] = {}
+    for m in members:
+        if not m.path.startswith(path + ".") and not m.path.startswith(path + "["):
+            continue
+        raw = text[m.value_start:m.end].rstrip().rstrip(",").rstrip()
+        if len(raw) > 62 or raw[:1] in ("{", "[") or raw in ("null", "true", "false"):
+            continue
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, str) and not value.strip():
+            continue
+        key = m.path[len(path):].lstrip(".")
+        if key.startswith("["):  # an array's element, or a quoted key
+            if not key.startswith('["'):
+                continue
+            key = json.loads(key[1:-1])
+        short.setdefault(key, " ".join(str(value).split()))
+    for key in _NAMING_KEYS:
+        if key in short:
+            return f"{key}: {short[key]}"
+    return next((f"{k}: {v}" for k, v in short.items()), "")
+
+
 def root(text: str) -> _Element | None:
     start = _skip(text, 0)
     if start >= len(text):
@@ -182,22 +216,30 @@ class JsonChunker(Chunker):
         n = self.tokenizer.count(ctx + text[s:e])
         return n if n <= self.limit else None
 
-    def _ctx(self, inherited: str, path: str) -> str:
-        ctx = inherited + path + "\n"
-        if self.tokenizer.count(ctx) > self.limit // 2 or len(ctx) > self.max_chars // 2:
-            return inherited
-        return ctx
+    def _ctx(self, inherited: str, path: str, labels: tuple[str, ...] = ()) -> str:
+        """The JSON path in context, with the labels of the records it is inside
+        (``$.components[0].hashes (name: ahash)``) where they fit, else the path alone."""
+        for line in ((f"{path} ({'; '.join(labels)})",) if labels else ()) + (path,):
+            ctx = inherited + line + "\n"
+            if self.tokenizer.count(ctx) <= self.limit // 2 and len(ctx) <= self.max_chars // 2:
+                return ctx
+        return inherited
 
     def _value(self, index: DocumentIndex, el: _Element, inherited: str,
-               fallback: Packer) -> list[Piece]:
+               fallback: Packer, labels: tuple[str, ...] = ()) -> list[Piece]:
         """One element: whole if it fits, else its members in runs (its opening and
-        closing brackets joined to the first and last run where they fit)."""
+        closing brackets joined to the first and last run where they fit); an object
+        opened so names itself in its parts' context by a short member (``name: ...``)."""
         text = index.text
-        ctx = self._ctx(inherited, el.path)
+        ctx = self._ctx(inherited, el.path, labels)
         n = self._fits(ctx, el.start, el.end, text)
         if n is not None:
             return [Piece(el.start, el.end, n, ctx, kind="json", metadata={"json_path": el.path})]
         units = children(text, el.value_start, el.path)
+        own = _label(text, units, el.path) if el.path.endswith("]") else ""
+        if own:
+            labels = (*labels, own)
+            ctx = self._ctx(inherited, el.path, labels)
         if not units:  # a scalar too big: a very long string
             pieces = fallback.pack(el.start, el.end, ctx)
             for p in pieces:
@@ -207,7 +249,7 @@ class JsonChunker(Chunker):
         lead = head[0] if text[head[0]:head[1]].strip() else None  # the key, the bracket
         trail = tail[1] if text[tail[0]:tail[1]].strip() else None  # the closing bracket
         body = self._units(index, units, el.path, Span(el.start, el.end, inherited), fallback,
-                           lead, trail)
+                           lead, trail, labels)
         out: list[Piece] = []
         if lead is not None and body[0].start != lead:  # no room for the key: on its own
             out.extend(self._tagged(fallback.pack(head[0], head[1], ctx), el.path))
@@ -223,12 +265,13 @@ class JsonChunker(Chunker):
 
     def _units(self, index: DocumentIndex, units: list[_Element], path: str, span: Span,
                fallback: Packer, lead: int | None = None,
-               trail: int | None = None) -> list[Piece]:
+               trail: int | None = None, labels: tuple[str, ...] = ()) -> list[Piece]:
         """Runs of whole sibling elements packed up to the budget. ``lead``: where the
         first run starts if it has room (the container's key and opening bracket);
-        ``trail``: where the last run ends if it has room (the closing bracket)."""
+        ``trail``: where the last run ends if it has room (the closing bracket);
+        ``labels``: of the records the elements are inside."""
         text = index.text
-        ctx = self._ctx(span.context, path)
+        ctx = self._ctx(span.context, path, labels)
         out: list[Piece] = []
         group: list[_Element] = []
         group_n = 0
@@ -270,7 +313,7 @@ class JsonChunker(Chunker):
             if n is not None:
                 group, group_n = [el], n
                 continue
-            out.extend(self._value(index, el, span.context, fallback))
+            out.extend(self._value(index, el, span.context, fallback, labels))
             lead_open = False
         if group and trail is not None:  # the closing bracket joins the last run
             n = self._fits(ctx, start_of(group[0]), trail, text)
