@@ -303,3 +303,24 @@ def test_sizes_by_kind_are_part_of_the_stored_configuration(capsys, tmp_path, st
     assert code == 2 and "kind_sizes.reference 224 -> None" in err
     code, out, err = _run(capsys, *base, "--db", default)
     assert code == 0 and _summary(out)[4] == 0  # the stored configuration: nothing to embed
+
+
+def test_the_summary_names_documents_that_gave_no_text(tmp_path, capsys, static_embedder):
+    """httpx's folder holds an empty ``py.typed``: the first run said "documents 52 (51
+    changed" and nothing of which. A document read that gives no chunk (an empty file,
+    a page whose text its scripts make) is named, as nothing of it can be found."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text("# Guide\n\nHow the service rotates its keys.\n")
+    (docs / "py.typed").write_text("")
+    (docs / "app.html").write_text("<html><body><div id='root'></div>"
+                                   "<script>render()</script></body></html>")
+    db = tmp_path / "idx"
+    code, out, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                         "--no-progress")
+    assert code == 0, err
+    assert "documents 3 (1 changed, 0 removed, 2 without text: app.html, py.typed)" in out, out
+    code, out, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                          "--no-progress")
+    # the index holds nothing of them, so they are read again, and named again
+    assert code == 0 and "(0 changed, 0 removed, 2 without text: app.html, py.typed)" in out

@@ -34,6 +34,9 @@ class IndexReport:
     unchanged: int = 0
     #: their chunks (counted in ``chunks`` and ``reused``, not in the rate)
     unchanged_chunks: int = 0
+    #: documents read that gave no chunk (an empty file, a page whose text is made by
+    #: its scripts): named in the summary, as nothing of them can be found
+    empty: list[str] = field(default_factory=list)
 
     def note_unchanged(self, doc_id: str, rows: int) -> None:
         """A document whose file was not read again: its rows stay, all reused."""
@@ -53,8 +56,13 @@ class IndexReport:
         per_s = (self.chunks - self.unchanged_chunks) / seconds if seconds > 0 else 0.0
         rate = (f" ({per_s:,.0f} chunks/s)" if per_s >= 10 else f" ({per_s:.1f} chunks/s)"
                 if self.chunks > self.unchanged_chunks and seconds > 0 else "")
+        empty = ""
+        if self.empty:
+            names = ", ".join(self.empty[:3]) + (f" and {len(self.empty) - 3} more"
+                                                 if len(self.empty) > 3 else "")
+            empty = f", {len(self.empty):,} without text: {names}"
         return (f"documents {self.documents:,} ({self.changed:,} changed, {self.removed:,} "
-                f"removed) chunks {self.chunks:,} ({self.embedded:,} embedded, "
+                f"removed{empty}) chunks {self.chunks:,} ({self.embedded:,} embedded, "
                 f"{self.reused:,} reused) {seconds:.1f} s{rate}"
                 + (f"; {self.unchanged:,} files unchanged, not read again" if self.unchanged
                    else ""))
@@ -129,6 +137,8 @@ def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: di
     moved = [r for r in rows if r["id"] in stored and stored[r["id"]] != r["row_hash"]]
     stale = set(stored) - {r["id"] for r in rows}
     report.documents += 1
+    if not rows:
+        report.empty.append(doc_id)
     report.chunks += len(rows)
     report.embedded += len(fresh)
     report.reused += len(rows) - len(fresh)
