@@ -205,6 +205,19 @@ def test_summary_and_progress(capsys):
     assert code == 0 and "sized by kind" not in out
 
 
+def test_the_summary_names_documents_that_gave_no_text(capsys, tmp_path):
+    (tmp_path / "guide.md").write_text("# Guide\n\nHow the service rotates its keys.\n")
+    (tmp_path / "py.typed").write_text("")
+    (tmp_path / "app.html").write_text("<html><body><div id='root'></div>"
+                                       "<script>render()</script></body></html>")
+    code, out, _ = run(capsys, "chunk", str(tmp_path), "--summary", "-o", str(tmp_path / "o"))
+    assert code == 0
+    assert "documents 3  chunks 1" in out
+    assert f"documents without text 2: {tmp_path / 'app.html'}, {tmp_path / 'py.typed'}" in out
+    code, out, _ = run(capsys, "chunk", str(tmp_path / "guide.md"), "--summary")
+    assert code == 0 and "without text" not in out
+
+
 def test_separators_option(capsys, tmp_path):
     f = tmp_path / "s.txt"
     f.write_text("a b c|d e f|g h i")

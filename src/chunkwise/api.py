@@ -264,6 +264,9 @@ class ChunkStats:
     max_tokens: int = 0
     by_strategy: dict[str, int] = dataclasses.field(default_factory=dict)
     by_kind: dict[str, int] = dataclasses.field(default_factory=dict)
+    #: the documents that gave no chunk (an empty file, a page whose text its scripts
+    #: make), by source
+    empty: list[str] = dataclasses.field(default_factory=list)
     _last: Document | None = None
 
     def add(self, doc: Document | None, chunks: list[Chunk]) -> bool:
@@ -274,9 +277,13 @@ class ChunkStats:
             self.tokens += c.token_count
             self.max_tokens = max(self.max_tokens, c.token_count)
         if doc is self._last and doc is not None:
+            if chunks and self.empty and self.empty[-1] == (doc.source or doc.doc_id):
+                self.empty.pop()  # a later window of it gave text
             return False
         self._last = doc
         self.documents += 1
+        if not chunks and doc is not None:
+            self.empty.append(doc.source or doc.doc_id)
         chosen = chunks[0].metadata.get("strategy") if chunks else None
         if chosen:
             self.by_strategy[chosen] = self.by_strategy.get(chosen, 0) + 1

@@ -175,6 +175,9 @@ def _summary(chunker: Any, stats: Any, elapsed: float, failed: list[str]) -> Non
     print(", ".join(f"{k} {shown(v)}" for k, v in cfg.items() if v is not None))
     print(f"documents {stats.documents}  chunks {stats.chunks}  mean tokens {stats.mean:.1f}  "
           f"max tokens {stats.max_tokens}  time {elapsed:.2f}s")
+    if stats.empty:
+        print(f"documents without text {len(stats.empty)}: " + ", ".join(stats.empty[:3])
+              + (f" and {len(stats.empty) - 3} more" if len(stats.empty) > 3 else ""))
     if stats.by_strategy:
         print("documents by strategy: " + ", ".join(
             f"{name} {n}" for name, n in sorted(stats.by_strategy.items())))
