@@ -139,3 +139,24 @@ def test_a_theme_menu_outside_the_content_is_chrome():
     assert "Rust is the language." in doc.text and "ships with a tool" in doc.text
     chunks = chunkwise.chunk(doc)
     assert [c.text for c in chunks if c.token_count < 5] == []
+
+
+def test_a_redirect_stub_is_a_page_without_text():
+    """rustdoc's book keeps its moved pages as stubs (``<meta http-equiv="refresh"
+    content="0; URL=...">``, "Redirecting to... the-doc-attribute.html."): 6 chunks of
+    that sentence. A page that sends the reader on at once with little text of its own
+    now has none (the summaries name it among the documents without text); a page that
+    refreshes itself later, or has text of its own, keeps its text."""
+    stub = ('<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; '
+            'URL=write-documentation/the-doc-attribute.html"><title>Redirecting</title></head>'
+            '<body><p>Redirecting to... <a href="write-documentation/the-doc-attribute.html">'
+            'write-documentation/the-doc-attribute.html</a>.</p></body></html>')
+    doc = parse(stub, "the-doc-attribute.html", fmt="html")
+    assert doc.text == "" and doc.metadata["redirect"] == \
+        "write-documentation/the-doc-attribute.html"
+    assert chunkwise.chunk(doc) == []
+    body = "<p>" + "The scoreboard is updated every five minutes during the match. " * 8 + "</p>"
+    for refresh in ('content="300"', 'content="0; url=/live"'):
+        page = f'<html><head><meta http-equiv="refresh" {refresh}></head><body>{body}</body></html>'
+        kept = parse(page, "live.html", fmt="html")
+        assert "updated every five minutes" in kept.text, refresh

@@ -326,6 +326,12 @@ def _landmark_prose(b: _Raw) -> bool:
     return b.kind in ("code", "table") or _is_prose(b)
 
 
+#: a refresh that sends the reader on: its delay and the address
+_REFRESH = re.compile(r"\s*(\d+(?:\.\d+)?)\s*[;,]\s*(?:url\s*=\s*)?(\S.*)", re.I)
+#: a page that redirects at once and holds fewer characters than this is a stub
+REDIRECT_STUB_CHARS = 300
+
+
 def _page_metadata(tree: Any) -> dict[str, Any]:
     """<title>, <html lang>, and the <meta> fields a RAG user cites."""
     meta: dict[str, Any] = {"format": "html"}
@@ -344,6 +350,12 @@ def _page_metadata(tree: Any) -> dict[str, Any]:
         key = (attrs.get("name") or attrs.get("property") or "").lower()
         if key in wanted and attrs.get("content"):
             meta.setdefault(wanted[key], _clean(attrs["content"]))
+    for node in tree.css("meta"):  # <meta http-equiv="refresh" content="0; URL=...">
+        attrs = node.attributes or {}
+        if (attrs.get("http-equiv") or "").lower() == "refresh":
+            m = _REFRESH.match(attrs.get("content") or "")
+            if m and float(m.group(1)) <= 1:
+                meta["redirect"] = m.group(2).strip("'\" ")
     canonical = tree.css_first("link[rel=canonical]")
     if canonical is not None and (canonical.attributes or {}).get("href"):
         meta["url"] = canonical.attributes["href"]
@@ -401,6 +413,8 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
         walker.flush()
     raw = [b for b in walker.blocks if b.text.strip() or b.rows]
     metadata = _page_metadata(tree)
+    if metadata.get("redirect") and sum(len(b.text) for b in raw) < REDIRECT_STUB_CHARS:
+        raw = []  # "Redirecting to ...": a moved page's stub, nothing of its own
     if main_content and raw:
         raw = _main_content(raw, text, metadata, source or doc_id)
     out = TextBuilder()
