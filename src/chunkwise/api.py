@@ -267,23 +267,24 @@ class ChunkStats:
     #: the documents that gave no chunk (an empty file, a page whose text its scripts
     #: make), by source
     empty: list[str] = dataclasses.field(default_factory=list)
-    _last: Document | None = None
+    _last: Document | str | None = None
 
-    def add(self, doc: Document | None, chunks: list[Chunk]) -> bool:
+    def add(self, doc: Document | str | None, chunks: list[Chunk]) -> bool:
         """Count a pair; True when it starts a document (not more of a file read in
-        windows)."""
+        windows). ``doc``: the document, or its name (as the Ray engine gives it)."""
         self.chunks += len(chunks)
         for c in chunks:
             self.tokens += c.token_count
             self.max_tokens = max(self.max_tokens, c.token_count)
+        name = doc if isinstance(doc, str) or doc is None else (doc.source or doc.doc_id)
         if doc is self._last and doc is not None:
-            if chunks and self.empty and self.empty[-1] == (doc.source or doc.doc_id):
+            if chunks and self.empty and self.empty[-1] == name:
                 self.empty.pop()  # a later window of it gave text
             return False
         self._last = doc
         self.documents += 1
-        if not chunks and doc is not None:
-            self.empty.append(doc.source or doc.doc_id)
+        if not chunks and name is not None:
+            self.empty.append(name)
         chosen = chunks[0].metadata.get("strategy") if chunks else None
         if chosen:
             self.by_strategy[chosen] = self.by_strategy.get(chosen, 0) + 1

@@ -49,8 +49,7 @@ def create_server(uri: str) -> Any:
         them: path (a folder like 'guide/' or a glob like '**/*.md'), kind (prose,
         table, code, ...), strategy, page (3 or [3, 7]), metadata ({key: value}).
         Passages repeated across many documents (licence headers, footers) are left
-        out unless include_boilerplate; a passage found word for word in several
-        documents is one hit, its copies listing where the others are."""
+        out unless include_boilerplate; a passage in several documents is one hit."""
         if isinstance(k, bool) or not 1 <= k <= 100:
             raise ToolError(f"k must be between 1 and 100, got {k}")
         try:
