@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -25,20 +26,27 @@ pytestmark = pytest.mark.slow
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="module")
-def served(docs_index) -> Iterator[tuple[str, Path]]:
-    """(base URL, the docs folder): ``chunkwise serve`` over the docs index."""
+@contextmanager
+def _serving(db: Path) -> Iterator[str]:
+    """The base URL of ``chunkwise serve --db db`` on a free port, stopped after."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "serve", "--db",
-                             str(docs_index / "idx"), "--port", str(port)],
+                             str(db), "--port", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_serving(url, proc)
-        yield url, docs_index / "docs"
+        yield url
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def served(docs_index) -> Iterator[tuple[str, Path]]:
+    """(base URL, the docs folder): ``chunkwise serve`` over the docs index."""
+    with _serving(docs_index / "idx") as url:
+        yield url, docs_index / "docs"
 
 
 def _check_citations(hits: list[dict], docs: Path) -> None:
@@ -197,32 +205,22 @@ def test_the_web_page_says_where_a_hit_is_in_code_and_in_a_transcript(tmp_path, 
     shutil.copy(data / "transcripts" / "call.vtt", docs)
     with Index(str(tmp_path / "idx")) as index:
         index.sync(docs, embedder=static_embedder)
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "serve", "--db",
-                             str(tmp_path / "idx"), "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_serving(url, proc)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                page = browser.new_page()
-                page.goto(url + "/")
-                for query, path, shown in (
-                        ("total price of the cart", "shop.py", r"lines \d+-\d+ Cart\.total"),
-                        ("what did they say on the call", "call.vtt",
-                         r"\d\d:\d\d:\d\d\.\d{3}-\d\d:\d\d:\d\d\.\d{3}")):
-                    page.fill("#query", query)
-                    page.fill("#path", path)
-                    page.press("#query", "Enter")
-                    page.wait_for_function(
-                        "document.querySelector('.hit') && [...document.querySelectorAll('.hit')]"
-                        f".every(h => h.dataset.docId === '{path}')")
-                    metas = page.locator(".hit .meta").all_inner_texts()
-                    assert any(re.search(shown, m) for m in metas), metas
-            finally:
-                browser.close()
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=30)
+    with _serving(tmp_path / "idx") as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(url + "/")
+            for query, path, shown in (
+                    ("total price of the cart", "shop.py", r"lines \d+-\d+ Cart\.total"),
+                    ("what did they say on the call", "call.vtt",
+                     r"\d\d:\d\d:\d\d\.\d{3}-\d\d:\d\d:\d\d\.\d{3}")):
+                page.fill("#query", query)
+                page.fill("#path", path)
+                page.press("#query", "Enter")
+                page.wait_for_function(
+                    "document.querySelector('.hit') && [...document.querySelectorAll('.hit')]"
+                    f".every(h => h.dataset.docId === '{path}')")
+                metas = page.locator(".hit .meta").all_inner_texts()
+                assert any(re.search(shown, m) for m in metas), metas
+        finally:
+            browser.close()
