@@ -90,8 +90,6 @@ def _label(text: str, members: list[_Element], path: str) -> str:
     without one."""
     short: dict[str, str] = {}
     for m in members:
-        if not m.path.startswith(path + ".") and not m.path.startswith(path + "["):
-            continue
         raw = text[m.value_start:m.end].rstrip().rstrip(",").rstrip()
         if len(raw) > 62 or raw[:1] in ("{", "[") or raw in ("null", "true", "false"):
             continue
