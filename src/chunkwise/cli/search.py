@@ -17,7 +17,8 @@ def add_parser(sub: Any) -> None:
         "search", help="search an index: ranked chunks with their citations",
         description="Rank the index's chunks for a question with the evaluation's retriever "
                     "and print each with its source, character span, page (a source file's lines "
-                    "and symbol, a transcript's times) and heading trail.")
+                    "and symbol, a transcript's times) and heading trail; a passage found word "
+                    "for word in several documents is one hit, 'also in' naming the others.")
     sq.add_argument("query", metavar="QUESTION")
     sq.add_argument("--db", required=True, metavar="URI", help="the index (see index --help)")
     sq.add_argument("-k", type=int, default=5, help="how many chunks (default: 5)")
