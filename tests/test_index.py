@@ -4,6 +4,7 @@ a real documentation folder: 243 Markdown files of FastAPI's and Pydantic's docs
 (tests/data/docs, MIT)."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -207,6 +208,27 @@ def test_a_killed_run_is_finished_by_the_next(tmp_path, capsys, static_embedder,
     assert _state(killed) == final
     if store == "postgres":  # one transaction per document: none was left half-written
         assert all(half[doc] == final[doc] for doc in half)
+
+
+def test_an_interrupted_run_says_what_it_left(tmp_path, static_embedder):
+    """Ctrl-C during `index` said "no partial output was left", as `chunk` does; an
+    index keeps what the run wrote, searchable, and the next run reuses it."""
+    import signal
+
+    docs = _docs(tmp_path / "docs")
+    db = f"lancedb://{tmp_path}/idx"
+    proc = subprocess.Popen([sys.executable, "-m", "chunkwise.cli", "index", str(docs), "--db",
+                             db, "--embedder", static_embedder, "--no-progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not _state(db):  # until it has begun writing
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted; what the index holds stays searchable; the next run finishes the " \
+           "rest" in err and "no partial output" not in err and "Traceback" not in err
 
 
 def test_expand_returns_parents_of_a_hierarchical_index(capsys, tmp_path, static_embedder):

@@ -65,6 +65,13 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise Terminated()
 
 
+def _left(command: str) -> str:
+    """What an interrupted command left behind."""
+    if command == "index":  # what it wrote stays, and is reused
+        return "what the index holds stays searchable; the next run finishes the rest"
+    return "no partial output was left"
+
+
 def _forget_keyboard_interrupt() -> None:
     """CPython marks a KeyboardInterrupt that left code run from a string (``exec``
     or ``eval`` of source: a dataclass or namedtuple being made while a module is
@@ -127,11 +134,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 0
     except KeyboardInterrupt:
-        error("interrupted; no partial output was left")
+        error(f"interrupted; {_left(args.command)}")
         _forget_keyboard_interrupt()
         return EXIT_INTERRUPTED
     except Terminated:
-        error("terminated; no partial output was left")
+        error(f"terminated; {_left(args.command)}")
         return EXIT_TERMINATED
     finally:
         if device is None:
