@@ -342,8 +342,8 @@ def collapse_copies(hits: list[Hit], doc_rows: dict[str, int] | None = None) -> 
     """Hits of the same text (whitespace aside) in several documents as one (a page
     and the site's print-all page, one guide in two folders: each took a place of
     the top k), in rank order: the best-ranked copy, among equal scores the one from
-    the document with the fewest rows (``doc_rows``: the page, not the print-all), its
-    row given ``copies``: where the others are (``doc_id``, ``source``, ``start``,
+    the document with the fewest rows (``doc_rows``: the page, not the print-all) at
+    the best copy's score, its row given ``copies``: where the others are (``doc_id``, ``source``, ``start``,
     ``end``). A hit with no copy is returned as it was."""
     groups: dict[str, list[Hit]] = {}
     for h in hits:
@@ -358,7 +358,8 @@ def collapse_copies(hits: list[Hit], doc_rows: dict[str, int] | None = None) -> 
         best = min(equal, key=lambda h: (doc_rows or {}).get(h.row.get("doc_id") or "", 0))
         copies = [{f: h.row.get(f) for f in ("doc_id", "source", "start", "end")}
                   for h in group if h is not best]
-        out.append(Hit(best.score, {**best.row, "copies": copies}))
+        # the group's score (its rank), not the chosen copy's: equal within 1e-6
+        out.append(Hit(top, {**best.row, "copies": copies}))
     return out
 
 
