@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 import numpy as np
@@ -10,6 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
+from chunkwise.readers import parse
 from chunkwise.tokens import get_tokenizer
 
 from helpers import (
@@ -182,6 +184,56 @@ def test_no_chunk_of_prose_under_min_tokens_but_a_whole_small_document(strategy,
     assert_invariants(text, chunks, chunker.limit, independent_minilm_count())
     if len(chunks) > 1:
         assert [c.text for c in chunks if c.token_count < chunker.min_tokens] == []
+
+
+#: Markdown of prose, code blocks ending in closers (``});``, ``]``) and HTML comments
+#: and tags before long blocks: the markup and punctuation a cut can leave alone
+_CODE_LINE = st.one_of(st.from_regex(r"  [a-z]{1,8}\([a-z]{0,6}\);", fullmatch=True),
+                       st.sampled_from(["});", "  }", "]", "  ],", "}"]))
+_MARKDOWN_PARTS = st.one_of(
+    st.from_regex(r"[A-Z][a-z]{1,6}( [a-z]{1,7}){0,14}[.:]", fullmatch=True),
+    st.lists(_CODE_LINE, min_size=1, max_size=40).map(
+        lambda lines: "```js\n" + "\n".join(lines + ["});"]) + "\n```"),
+    st.sampled_from(["<!-- lint disable -->", "<a id=\"old\"></a>", "<table>\n<tr>",
+                     "</tr>\n</table>", "## Part"]),
+)
+_MARKUP = re.compile(r"<!--.*?-->|<[^<>]*>|^```\w*$", re.DOTALL | re.MULTILINE)
+
+
+def wordless(text: str) -> bool:
+    return not any(ch.isalnum() for ch in _MARKUP.sub(" ", text))
+
+
+_MARKDOWN = st.lists(_MARKDOWN_PARTS, min_size=1, max_size=14).map(
+    lambda parts: "# Title\n\nSome words first.\n\n" + "\n\n".join(parts))
+
+
+@pytest.mark.parametrize("strategy", ["section", "recursive", "fixed"])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_MARKDOWN, size=st.integers(48, 160))
+def test_no_chunk_of_markup_or_punctuation_alone_where_it_fits_beside_words(strategy, text,
+                                                                             size):
+    """A piece with no letter or digit outside markup (a closing fence, ``});``,
+    ``</tr></table>``, an HTML comment) goes with the text after it, or, ending a
+    span, with the piece before (or the cut before it moves back): one stays only
+    when it fits with neither neighbour."""
+    chunker = chunkwise.get_chunker(strategy, size=size)
+    doc = parse(text, "d.md", "markdown") if strategy == "section" else \
+        chunkwise.Document(text=text, doc_id="d")
+    chunks = chunker.chunk_document(doc)
+    assert_invariants(text, chunks, chunker.limit, independent_minilm_count())
+
+    def fits(ctx: str, lo: int, hi: int) -> bool:
+        return (len(ctx) + hi - lo <= chunker.max_chars
+                and chunker.tokenizer.count(ctx + text[lo:hi]) <= chunker.limit)
+
+    for i, c in enumerate(chunks):
+        if wordless(c.text):
+            assert not (i + 1 < len(chunks) and fits(chunks[i + 1].context, c.start,
+                                                     chunks[i + 1].end)), c.text
+            assert not (i > 0 and fits(chunks[i - 1].context, chunks[i - 1].start, c.end)), \
+                c.text
 
 
 def test_min_tokens_is_checked_and_kept_out_of_the_description_by_default():

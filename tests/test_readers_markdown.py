@@ -176,6 +176,30 @@ def test_markup_only_anchors_start_the_next_section_not_a_chunk(parser):
         assert anchored and all("\n#" in c.text for c in anchored)  # with their heading
 
 
+NODE_API = ROOT / "tests" / "data" / "nodejs-api"
+
+
+@pytest.mark.parametrize("name, alone", [
+    ("domain.md", "});\n```"),  # the last lines of a code block cut at lines
+    ("cli-allow-worker.md", "```"),  # a closing fence, its opening one in context
+    ("os.md", "</tr>\n</table>"),  # the end of an HTML table
+    ("crypto-private-encrypt.md", "<!--lint disable maximum-line-length remark-lint-->"),
+])
+def test_node_api_pages_have_no_chunk_of_markup_or_punctuation_alone(name, alone):
+    """Node.js's API pages with the defaults: each gave a chunk of no words (found using
+    chunkwise on its docs); the closer goes with the lines before it, the comment with
+    the list after it."""
+    path = NODE_API / name
+    text = path.read_text(encoding="utf-8")
+    assert alone in text
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert [c.text for c in chunks if c.text.strip() == alone] == []
+    holder = next(c for c in chunks if alone in c.text)
+    words = holder.text.replace(alone, " ")
+    assert sum(ch.isalpha() for ch in words) >= 10  # with words of its own
+
+
 @pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
 def test_mkdocs_empty_link_anchors_start_the_next_section(parser):
     """Pydantic's docs keep old anchors as ``[](){#id}`` after two HTML comments: 12

@@ -68,6 +68,28 @@ _LOOK_BEHIND = 256
 #: how far back a window's sentences are found from, at most, for a paragraph's start
 _SENTENCE_LOOK_BEHIND = 1 << 14
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
+#: what carries no words: HTML comments and tags, code fence lines (with their info
+#: string); a piece of only these and punctuation (``});`` and a closing fence,
+#: ``</tr></table>``, ``<!-- lint disable -->``) is no chunk where it can be joined
+_MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]*$",
+                     re.DOTALL | re.MULTILINE)
+_WORD = re.compile(r"[^\W_]")  # a letter or a digit
+
+
+def _masked(text: str) -> str:
+    """``text`` with its markup (:data:`_MARKUP`) blanked, same length."""
+    return _MARKUP.sub(lambda m: " " * len(m.group()), text)
+
+
+def wordless(text: str) -> bool:
+    """Whether ``text`` has no letter or digit outside markup."""
+    first = _WORD.search(text)
+    if first is None:
+        return True
+    head = text[:first.start()]
+    if "<" not in head and "`" not in head and "~" not in head:
+        return False  # (most texts: their first letter is outside any markup)
+    return _WORD.search(_masked(text)) is None
 
 
 def _paragraph_start(text: str, lo: int) -> int:
@@ -564,6 +586,10 @@ class Packer:
                 cur = self._start(prev_end, index.skip_space(prev_end, hi), lo)
                 piece = self._next(cur, hi, levels, context, ctx_tokens, prev_end)
                 assert piece is not None
+            if piece.end < hi_content and self._bare(piece):
+                # markup or punctuation alone: it goes with what follows, where that fits
+                past = index.skip_space(piece.end, hi)  # (a cut in the space is trimmed back)
+                piece = self._next(cur, hi, levels, context, ctx_tokens, past) or piece
             pieces.append(piece)
             prev_end = piece.end
             if piece.end >= hi_content:
@@ -572,19 +598,23 @@ class Packer:
             if self.overlap and overlap_levels:
                 nxt = self._overlap_start(piece.start, piece.end, overlap_levels)
             cur = self._start(nxt, index.skip_space(nxt, hi), lo)
-        if self.min_size and len(pieces) > 1 and pieces[-1].token_count < self.min_size:
-            # the first piece keeps the floor it was given (a heading stays with text)
-            keep = (index.skip_space(first_floor, hi) if len(pieces) == 2
-                    and first_floor is not None else pieces[-2].start)
-            pieces[-2:] = self._balance_tail(pieces[-2], pieces[-1], hi, levels, context,
-                                             ctx_tokens, keep)
+        if len(pieces) > 1:
+            last = pieces[-1]
+            bare = self._bare(last)
+            if bare or (self.min_size and last.token_count < self.min_size):
+                # the first piece keeps the floor it was given (a heading stays with text)
+                keep = (index.skip_space(first_floor, hi) if len(pieces) == 2
+                        and first_floor is not None else pieces[-2].start)
+                pieces[-2:] = self._balance_tail(pieces[-2], last, hi, levels, context,
+                                                 ctx_tokens, keep, bare)
         return pieces
 
     def _balance_tail(self, a: Piece, b: Piece, hi: int, levels: _LazyLevels, context: str,
-                      ctx_tokens: int, keep: int) -> list[Piece]:
-        """A span's last piece under ``min_size`` tokens (a lone ``-->``, a ``}``): joined
-        to the one before when both fit the budget; else the cut between them moved
-        back to the furthest boundary that leaves the last piece ``min_size`` tokens,
+                      ctx_tokens: int, keep: int, bare: bool = False) -> list[Piece]:
+        """A span's last piece under ``min_size`` tokens (a lone ``-->``, a ``}``), or
+        ``bare`` (no word outside markup: a closing fence, ``});``): joined to the one
+        before when both fit the budget; else the cut between them moved back to the
+        furthest boundary that leaves the last piece ``min_size`` tokens (and a word),
         when both still fit (the first still ending after ``keep``); else the two as
         they are."""
         index = self.index
@@ -595,19 +625,25 @@ class Packer:
             n = index.counter.count(context + text[a.start:b.end])
             if n <= self.limit:
                 return [Piece(a.start, b.end, n, context)]
-        # a cut with at least min_size tokens after it and at most the limit: the
-        # furthest boundary of the highest level between those two positions
+        # a cut with at least min_size tokens after it (and a word, when bare) and at
+        # most the limit: the furthest boundary of the highest level between the two
         tokens = index.tokens
         total = int(index.before(b.end))
         starts, cum = tokens.starts, tokens.cum
         count = cum.dtype.type  # searched in the array's own type (no copy of it)
+        j = int(cum.searchsorted(count(total - (self.limit - ctx_tokens)), side="left"))
+        floor = max(keep, int(starts[j]) - 1 if j < len(starts) else b.end)
         k = int(cum.searchsorted(count(total - (self.min_size - ctx_tokens)),
                                 side="right")) - 1
-        j = int(cum.searchsorted(count(total - (self.limit - ctx_tokens)), side="left"))
-        if self.min_size <= ctx_tokens or k < 0:
+        if (self.min_size <= ctx_tokens or k < 0) and not bare:
             return [a, b]
-        cap = int(starts[k]) if k < len(starts) else b.end
-        floor = max(keep, int(starts[j]) - 1 if j < len(starts) else b.end)
+        cap = int(starts[k]) if 0 <= k < len(starts) and self.min_size > ctx_tokens else b.end
+        worded = self._last_word(a.start, a.end, b.end)
+        if worded > a.start:  # a word on each side of the cut (where there are words)
+            cap = min(cap, worded)
+            floor = max(floor, self._first_word_end(a.start, a.end))
+        elif bare:
+            return [a, b]
         if cap <= floor:
             return [a, b]
         first = self._next(a.start, hi, levels, context, ctx_tokens, floor, cap=cap)
@@ -615,10 +651,44 @@ class Packer:
             return [a, b]
         nxt = self._start(first.end, index.skip_space(first.end, hi), a.start)
         second = self._next(nxt, hi, levels, context, ctx_tokens, nxt)
-        if (second is None or second.end != b.end or second.token_count < self.min_size
-                or first.token_count < self.min_size):
+        if (second is None or second.end != b.end or first.token_count < self.min_size
+                or second.token_count < self.min_size
+                or (worded > a.start and (self._bare(second) or self._bare(first)))):
             return [a, b]
         return [first, second]
+
+    def _bare(self, piece: Piece) -> bool:
+        """Whether a piece has no word outside markup (:func:`wordless`)."""
+        text = self.index.text
+        if piece.start < len(text) and text[piece.start].isalnum():
+            return False  # (most pieces: a word first)
+        return wordless(text[piece.start:piece.end])
+
+    def _first_word_end(self, start: int, end: int) -> int:
+        """Where the first word outside markup in ``text[start:end]`` ends (``end``
+        when there is none)."""
+        masked = _masked(self.index.text[start:end])
+        first = _WORD.search(masked)
+        if first is None:
+            return end
+        i = first.start()
+        while i < len(masked) and _WORD.match(masked[i]):
+            i += 1
+        return start + i
+
+    def _last_word(self, start: int, end: int, hi: int) -> int:
+        """Where the last word outside markup in ``text[start:end]`` starts (``start``
+        when there is none: no cut can leave one after it); markup is read up to
+        ``hi`` (a tag ``end`` cuts is no word)."""
+        masked = _masked(self.index.text[start:hi])
+        i = end - start
+        while i > 0 and not _WORD.match(masked[i - 1]):
+            i -= 1
+        while i > 0 and _WORD.match(masked[i - 1]):
+            i -= 1
+        if self.line_starts:  # the cut before its line
+            i = masked.rfind("\n", 0, i) + 1
+        return start + i
 
     def _start(self, floor: int, first: int, lo: int) -> int:
         """Where a piece starts: its first non-space character, or (``line_starts``)

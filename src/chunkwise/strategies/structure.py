@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import ChunkConfig
-from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
+from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span, wordless
 from ..errors import ConfigError
 from ..levels import TOKEN, WORD, Pattern, Positions
 from ..types import Block, ChunkKind
@@ -319,7 +319,40 @@ class StructuredPacking:
                 pending.append(block)
         if cur < section.end:
             pieces.extend(self._prose(cur, section.end, ctx, pending))
-        return pieces
+        return self._join_bare(pieces) if len(pieces) > 1 else pieces
+
+    def _join_bare(self, pieces: list[Piece]) -> list[Piece]:
+        """A piece of markup or punctuation alone between a section's parts (an HTML
+        comment before a table or after a code block cut at lines: each packed on its
+        own) joined to the part after it, or, ending the section, to the one before,
+        where the two fit."""
+        text = self.doc.text
+        out = list(pieces)
+        i = 0
+        while i < len(out) and len(out) > 1:
+            p = out[i]
+            if not wordless(text[p.start:p.end]):
+                i += 1
+                continue
+            if i + 1 < len(out) and (joined := self._joined(p, out[i + 1], out[i + 1])):
+                out[i:i + 2] = [joined]
+            elif i > 0 and (joined := self._joined(out[i - 1], p, out[i - 1])):
+                out[i - 1:i + 1] = [joined]
+            else:
+                i += 1
+        return out
+
+    def _joined(self, a: Piece, b: Piece, like: Piece) -> Piece | None:
+        """``a`` and ``b`` as one piece like ``like`` (its context, kind, metadata), if
+        that fits."""
+        limit = self.table_limit if like.kind == "table" else self.limit
+        if b.end - a.start + len(like.context) > self.max_chars:
+            return None
+        n = self.count(like.context + self.doc.text[a.start:b.end])
+        if n > limit:
+            return None
+        return dataclasses.replace(like, start=a.start, end=b.end, token_count=n,
+                                   metadata=dict(like.metadata))
 
     def _too_big(self, ctx: str, block: Block) -> bool:
         return (block.end - block.start + len(ctx) > self.max_chars
