@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
@@ -470,6 +470,9 @@ def test_a_record_cut_in_parts_names_itself_in_their_context():
 
 @FAST
 @given(value=json_values, indent=st.sampled_from([None, 2]), size=st.sampled_from([24, 64]))
+# a record's closing bracket joined to the tail after it, then both fit with the
+# member before under the outer path (a second join the first pass did not try)
+@example(value=[{"0": None, "": "0\x1f00061"}, None], indent=None, size=24)
 def test_json_leaves_no_fragment_that_fits_with_its_neighbour(value, indent, size):
     text = json.dumps(value, indent=indent, ensure_ascii=False)
     chunks = chunkwise.chunk({"v.json": text}, strategy="json", format="json", size=size)

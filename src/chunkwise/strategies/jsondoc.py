@@ -180,12 +180,14 @@ class JsonChunker(Chunker):
         small = max(self.config.min_size, self.limit // self.FRAGMENT_SHARE)
         out: list[Piece] = []
         for p in pieces:
-            if out and (out[-1].token_count < small or p.token_count < small):
-                joined = self._joined(out[-1], p, text)
-                if joined is not None:
-                    out[-1] = joined
-                    continue
             out.append(p)
+            # a joined piece may join the one before it in turn (a record's last
+            # member, then its closing bracket, then under the outer path both fit)
+            while len(out) > 1 and (out[-2].token_count < small or out[-1].token_count < small):
+                joined = self._joined(out[-2], out[-1], text)
+                if joined is None:
+                    break
+                out[-2:] = [joined]
         return out
 
     def _joined(self, a: Piece, b: Piece, text: str) -> Piece | None:
