@@ -200,6 +200,36 @@ def test_node_api_pages_have_no_chunk_of_markup_or_punctuation_alone(name, alone
     assert sum(ch.isalpha() for ch in words) >= 10  # with words of its own
 
 
+@pytest.mark.parametrize("intro", ["Example: Using `Cipher` and piped streams:",
+                                   "Example: Using the [`cipher.update()`][] and "
+                                   "[`cipher.final()`][] methods:"])
+def test_a_line_introducing_a_long_code_block_starts_its_first_chunk(intro):
+    """Node.js's ``Cipher`` page: each example is a line ending in a colon, then a code
+    block too long for one chunk; the line was a chunk alone (19 and 37 tokens)."""
+    path = NODE_API / "crypto-cipher.md"
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    first = next(c for c in chunks if intro in c.text)
+    assert first.text.startswith(intro + "\n\n```mjs\n") and first.kind == "code"
+    assert first.metadata["code_part"] == 1 and first.token_count > 60
+
+
+@pytest.mark.parametrize("above", ["", "## Usage\n\n"])
+def test_an_introducing_line_goes_with_the_code_or_table_after_it(above):
+    lines = "\n".join(f"value_{i} = compute({i}, scale=2)" for i in range(80))
+    rows = "\n".join(f"| row {i} | value {i} |" for i in range(80))
+    text = (f"# Guide\n\nSome words before it all.\n\n{above}For example:\n\n```python\n"
+            f"{lines}\n```\n\nThe options are:\n\n| name | value |\n|---|---|\n{rows}\n")
+    chunks = chunkwise.chunk({"g.md": text}, "section", size=128, format="markdown")
+    assert_invariants(text, chunks, 128)
+    code = next(c for c in chunks if "For example:" in c.text)
+    assert code.kind == "code" and "value_0 = compute" in code.text
+    assert code.text.startswith(above + "For example:")  # a heading above comes too
+    table = next(c for c in chunks if "The options are:" in c.text)
+    assert table.kind == "table" and "| row 0 |" in table.text
+
+
 @pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
 def test_mkdocs_empty_link_anchors_start_the_next_section(parser):
     """Pydantic's docs keep old anchors as ``[](){#id}`` after two HTML comments: 12

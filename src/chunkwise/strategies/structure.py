@@ -290,12 +290,10 @@ class StructuredPacking:
             clipped = block.start < section.start or block.end > section.end
             if block.kind == "table":
                 lo, hi = max(block.start, section.start), min(block.end, section.end)
-                # headings alone before a table travel with it rather than make a
-                # chunk of one line
-                lead = cur if (not clipped and pending
-                               and all(b.kind == "heading" for b in pending)) else None
-                if lead is None and cur < lo:
-                    pieces.extend(self._prose(cur, lo, ctx, pending))
+                # headings alone before a table (and a line introducing it) travel
+                # with it rather than make a chunk of one line
+                lead = None if clipped else self._lead(cur, pending)
+                pieces.extend(self._before(cur, lead, lo, ctx, pending))
                 pieces.extend(self.table_pieces(block, ctx, lead, lo, hi))
                 cur, pending = hi, []
             elif block.kind == "front_matter" and not clipped:
@@ -309,10 +307,9 @@ class StructuredPacking:
                 # a code block that cannot fit is cut at lines; from the second piece
                 # on, its opening fence line (with the language) is in context.
                 # Headings alone before it travel with its first piece (a heading is
-                # never a chunk by itself)
-                lead = cur if pending and all(b.kind == "heading" for b in pending) else None
-                if lead is None and cur < block.start:
-                    pieces.extend(self._prose(cur, block.start, ctx, pending))
+                # never a chunk by itself), and so does a line introducing it
+                lead = self._lead(cur, pending)
+                pieces.extend(self._before(cur, lead, block.start, ctx, pending))
                 pieces.extend(self.code_pieces(block, ctx, lead))
                 cur, pending = block.end, []
             else:
@@ -320,6 +317,37 @@ class StructuredPacking:
         if cur < section.end:
             pieces.extend(self._prose(cur, section.end, ctx, pending))
         return self._join_bare(pieces) if len(pieces) > 1 else pieces
+
+    #: a paragraph ending in a colon of at most this share of the limit introduces the
+    #: code block or table after it ("Example: using ``Cipher`` and piped streams:")
+    INTRO_SHARE = 4
+
+    def _lead(self, cur: int, pending: list[Block]) -> int | None:
+        """Where the first piece of a code block or table too big for one chunk starts
+        when what is before it goes with it: headings alone (``cur``), or a short
+        paragraph ending in a colon that introduces it (its start, or ``cur`` when
+        only headings are above it); None: nothing goes with it."""
+        intro = pending[-1] if pending else None
+        if intro is not None and intro.kind == "paragraph":
+            said = self.doc.text[intro.start:intro.end].rstrip()
+            if not said.endswith(":") or \
+                    self.span_count("", intro.start, intro.end) > self.limit // self.INTRO_SHARE:
+                intro = None
+        else:
+            intro = None
+        above = pending[:-1] if intro is not None else pending
+        if pending and all(b.kind == "heading" for b in above):
+            return cur
+        return intro.start if intro is not None else None
+
+    def _before(self, cur: int, lead: int | None, start: int, ctx: str,
+                pending: list[Block]) -> list[Piece]:
+        """The prose of a section up to a code block or table starting at ``start``
+        (or up to what goes with it: ``lead``)."""
+        end = start if lead is None else lead
+        if cur >= end:
+            return []
+        return self._prose(cur, end, ctx, [b for b in pending if b.end <= end])
 
     def _join_bare(self, pieces: list[Piece]) -> list[Piece]:
         """A piece of markup or punctuation alone between a section's parts (an HTML
