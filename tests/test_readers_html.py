@@ -160,3 +160,42 @@ def test_a_redirect_stub_is_a_page_without_text():
         page = f'<html><head><meta http-equiv="refresh" {refresh}></head><body>{body}</body></html>'
         kept = parse(page, "live.html", fmt="html")
         assert "updated every five minutes" in kept.text, refresh
+
+
+def test_node_api_html_page_headings_code_and_title():
+    """Node.js's API docs as HTML (``string_decoder.html`` of v20.20.2): each heading
+    ends in its permalink ``<a class="mark" href="#...">#</a>`` (every trail read
+    ``String decoder #``), each example is one ``<pre>`` of two ``<code>`` elements (ES
+    module and CommonJS, one shown at a time) and a copy button (read as
+    ``...('node:string_decoder';const {...`` and ``// Prints: €copy``), and the page has
+    no ``<h1>`` of its own, so its ``<title>`` (``String decoder | Node.js v20.20.2
+    Documentation``) led every trail."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / "nodejs-api" / "string_decoder.html"
+    doc = read_path(path)
+    assert doc.title == "String decoder"
+    heads = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert "String decoder" in heads and "stringDecoder.write(buffer)" in heads
+    assert not [h for h in heads if h.endswith("#")]
+    assert "copy" not in doc.text.split()
+    assert "Prints: €\n" in doc.text + "\n"
+    assert "from 'node:string_decoder';\n\nconst { StringDecoder } = require(" in doc.text
+    chunks = chunkwise.chunk(path)
+    assert_invariants(doc.text, chunks, 254)
+    assert all(c.context.startswith("String decoder") and "#" not in c.context
+               and "Node.js v20" not in c.context for c in chunks)
+
+
+def test_permalinks_leave_headings_and_a_title_keeps_a_site_name_it_does_not_repeat():
+    page = ('<html><head><title>{title}</title></head><body><div>'
+            '<h2>Usage<a class="headerlink" href="#usage" title="Link">¶</a></h2>'
+            '<p>Words about usage of the tool in practice.</p>'
+            '<h2>C#</h2><p>The language, named with a sharp sign.</p>'
+            '<h3><a href="#x" class="anchor">#</a> Options</h3><p>Flags.</p></div></body></html>')
+    doc = parse(page.format(title="Usage – Tool docs"), "u.html", fmt="html")
+    heads = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert heads == ["Usage", "C#", "Options"]
+    assert doc.title == "Usage"
+    for title in ("Tool docs", "Tool - Usage", "Usage"):  # no site name to leave out
+        assert parse(page.format(title=title), "u.html", fmt="html").title == title

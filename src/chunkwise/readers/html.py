@@ -89,6 +89,52 @@ def _code_language(pre: Any) -> str | None:
     return None
 
 
+#: the text of a heading's permalink (``<a class="headerlink" href="#id">¶</a>`` in
+#: Sphinx and MkDocs, ``#`` in Node.js's docs): no part of the heading
+_PERMALINK_TEXT = {"#", "¶", "§", "🔗", "⚓", "link", "permalink", "anchor"}
+
+
+_TITLE_SEPARATOR = re.compile(r"\s+(?:\||-|–|—|·|::)\s+")
+
+
+def _site_title(title: str | None, first_heading: str | None) -> str | None:
+    """A page's ``<title>`` as its title where it has no ``<h1>``; less the site's
+    name after it (``Buffer | Node.js v20.20.2 Documentation``: ``Buffer``) when the
+    part before the separator is the page's first heading (each chunk's trail
+    would repeat it)."""
+    if title and first_heading:
+        head = _TITLE_SEPARATOR.split(title, maxsplit=1)[0]
+        if head != title and head.casefold() == first_heading.casefold():
+            return first_heading
+    return title
+
+
+def _heading_text(node: Any) -> str:
+    """A heading's words, without a permalink anchor's glyph (``Buffer #`` in
+    Node.js's docs, ``Usage ¶`` in Sphinx's): an ``<a href="#...">`` whose text is
+    only such a glyph, at the start or the end of the heading."""
+    text = _clean(node.text(deep=True, separator=" "))
+    for a in node.css("a[href^='#']"):
+        mark = _clean(a.text(deep=True))
+        if mark.lower() in _PERMALINK_TEXT:
+            if text.endswith(" " + mark):
+                text = text[:-len(mark) - 1].rstrip()
+            elif text.startswith(mark + " "):
+                text = text[len(mark) + 1:].lstrip()
+    return text
+
+
+def _pre_text(pre: Any) -> str:
+    """A ``<pre>``'s code; several ``<code>`` elements in one ``<pre>`` (Node.js's docs
+    give each example as an ES module and as CommonJS, one shown at a time) are
+    separated by a blank line instead of run together."""
+    codes = [c for c in pre.iter() if c.tag == "code"]
+    if len(codes) > 1 and _clean("".join(c.text(deep=True) for c in codes)) == _clean(
+            pre.text(deep=True)):
+        return "\n\n".join(c.text(deep=True).strip("\n") for c in codes)
+    return str(pre.text(deep=True)).strip("\n")
+
+
 @dataclass
 class _Raw:
     """A block found by the walk, before main-content selection and offsets."""
@@ -155,7 +201,7 @@ class _Walker:
             inside = in_content or tag in _CONTENT_TAGS or attrs.get("role") == "main"
             if tag in _HEADINGS:
                 self.flush()
-                text = _clean(child.text(deep=True, separator=" "))
+                text = _heading_text(child)
                 if text:
                     self.add(_Raw("heading", text, level=_HEADINGS[tag],
                                   meta={"tag": tag, "path": here}), inside)
@@ -175,7 +221,7 @@ class _Walker:
                 language = _code_language(child)
                 if language:
                     meta["language"] = language
-                self.add(_Raw("code", child.text(deep=True).strip("\n"), meta=meta), inside)
+                self.add(_Raw("code", _pre_text(child), meta=meta), inside)
             elif tag == "table" and _is_data_table(child):
                 self.flush()
                 self.table(child, here, inside)
@@ -409,6 +455,9 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
     walker = _Walker()
     root = tree.body or tree.root
     if root is not None:
+        # what is never content goes before any block's text is read (a copy button
+        # inside a <pre> made "Prints: €copy")
+        root.strip_tags([t for t in _DROP if t not in ("head", "meta", "link")])
         walker.walk(root, "body")
         walker.flush()
     raw = [b for b in walker.blocks if b.text.strip() or b.rows]
@@ -430,7 +479,8 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
             out.add_table(b.rows, trail.path, metadata=b.meta, has_header=b.has_header)
         else:
             out.add_block(b.kind, b.text, trail.path, metadata=b.meta)
-    title = title or metadata.get("title")
+    title = title or _site_title(metadata.get("title"), next(
+        (b.text for b in raw if b.kind == "heading"), None))
     return Document(text=out.text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(out.blocks), metadata=metadata)
 
