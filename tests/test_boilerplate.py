@@ -317,3 +317,38 @@ def test_search_leaves_a_manual_s_contents_out(tmp_path, static_embedder):
         assert hits and not any(is_contents(h.row["text"]) for h in hits)
         everything = index.search(query, k=3, retriever="bm25", include_boilerplate=True)
         assert is_contents(everything[0].row["text"]) and is_marked(everything[0].row)
+
+
+def test_a_markdown_page_s_link_definitions_are_navigation(tmp_path, static_embedder):
+    """Node.js's ``readline.md`` ends in its reference-style links' targets
+    (``[reading files]: #example-read-file-stream-line-by-line``); as chunks (two here,
+    279 over Node.js's 64 API pages) they ranked for their labels' words: second for
+    "how to read a file line by line". They are the page's own navigation, flagged
+    and left out of ranking like a book's contents; the prose around is not."""
+    import shutil
+    from pathlib import Path
+
+    from chunkwise.boilerplate import is_link_table
+
+    from helpers import ROOT
+
+    path = ROOT / "tests" / "data" / "nodejs-api" / "readline.md"
+    chunks = chunkwise.flag_boilerplate(chunkwise.chunk(Path(path)))
+    flagged = [c for c in chunks if c.metadata.get("boilerplate")]
+    assert [c.text.splitlines()[0] for c in flagged] == [
+        "[EOF character]: https://en.wikipedia.org/wiki/End-of-file#EOF_character",
+        "[reading files]: #example-read-file-stream-line-by-line"]
+    assert not [c for c in chunks if not c.metadata.get("boilerplate")
+                and is_link_table(c.text)]
+    assert not is_link_table("See [the guide][guide] for more.\n\n[guide]: guide.md")
+    assert is_link_table("[a]: a.md\n[`b()`]: <b c.md> \"B\"\n  [c d]: https://x.org/c")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(path, docs / "readline.md")
+    with chunkwise.Index(str(tmp_path / "idx")) as index:
+        index.sync(docs, chunkwise.get_chunker("auto"), embedder=static_embedder)
+        query = "how to read a file line by line"
+        hits = index.search(query, k=5, retriever="bm25")
+        assert hits and not any(is_link_table(h.row["text"]) for h in hits)
+        everything = index.search(query, k=5, retriever="bm25", include_boilerplate=True)
+        assert any(is_link_table(h.row["text"]) for h in everything)

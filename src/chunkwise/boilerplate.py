@@ -17,7 +17,9 @@ searchable.
 A document's own navigation is flagged the same way: a chunk that is a run of a
 table of contents' or a book index's entries (``2.1 Naming . . . . . 6``: dot-leader
 entries and little other text; :func:`is_contents`) ranked above the
-chapters it lists, for their titles' words (unless it is all its document has)."""
+chapters it lists, for their titles' words, and so did a run of Markdown link
+reference definitions (``[`fs.ReadStream`]: fs.md#class-fsreadstream``;
+:func:`is_link_table`), unless it is all its document has."""
 
 from __future__ import annotations
 
@@ -64,6 +66,28 @@ def is_contents(text: str) -> bool:
     return rest <= CONTENTS_ENTRY_CHARS * entries
 
 
+#: a Markdown link reference definition (``[fs.ReadStream]: fs.md#class-fsreadstream``):
+#: the target of a reference-style link, not text a reader sees
+_LINK_DEFINITION = re.compile(
+    r"^ {0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*(?:<[^>\n]*>|\S+)"
+    r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$", re.M)
+#: share of a chunk's non-space characters in link definitions that makes it the
+#: document's link table
+LINK_TABLE_SHARE = 0.8
+
+
+def is_link_table(text: str) -> bool:
+    """Whether ``text`` is a run of Markdown link reference definitions (at least
+    :data:`LINK_TABLE_SHARE` of its non-space characters): the list of
+    link targets GitHub-style Markdown keeps at a page's end (Node.js's API pages end
+    in 50 to 400 of them), which ranked for the words of its links' labels."""
+    found = _LINK_DEFINITION.findall(text) if "]:" in text else []
+    if not found:
+        return False
+    total = sum(not ch.isspace() for ch in text)
+    return sum(not ch.isspace() for ch in "".join(found)) >= LINK_TABLE_SHARE * total
+
+
 def _lines(text: str) -> list[tuple[int, int]]:
     """The content lines of ``text``: (hash of the line with its whitespace collapsed,
     its length)."""
@@ -90,7 +114,7 @@ def boilerplate_ids(items: Iterable[tuple[str, str, str]], min_docs: int | None 
         chunks.append((chunk_id, doc_id, lines))
         per_doc[doc_id].update(h for h, _ in lines)
         n_chunks[doc_id] += 1
-        if is_contents(text or ""):
+        if is_contents(text or "") or is_link_table(text or ""):
             contents[doc_id].append(chunk_id)
     navigation = {cid for doc_id, ids in contents.items() if len(ids) < n_chunks[doc_id]
                   for cid in ids}

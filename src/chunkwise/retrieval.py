@@ -293,7 +293,7 @@ def stored_boilerplate(store: Store) -> set[str]:
     path = (store.local_path / BOILERPLATE_FILE
             if store.local_path is not None and version is not None else None)
     rule = [bp.MIN_DOCS, bp.MIN_SHARE, bp.SHARE, bp.MIN_ALNUM, bp.COPY_SHARE,
-            bp.CONTENTS_ENTRY_CHARS]  # a file found by an earlier rule is found again
+            bp.CONTENTS_ENTRY_CHARS, bp.LINK_TABLE_SHARE]  # an earlier rule's file: found again
     if path is not None:
         try:
             data = json.loads(path.read_text("utf-8"))
