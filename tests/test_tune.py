@@ -56,7 +56,7 @@ def test_tune_on_the_bundled_docs_beats_or_matches_the_defaults(docs, static_emb
         assert config["strategy"] == "auto" and "(defaults)" in chosen_line
     else:
         assert size <= 254 and f"size {size}" in chosen_line
-    if size is None:  # a lead of one question or less on the tuning half is said
+    if size is None:  # a lead within chance on the tuning half is said
         means = [sum(_row(lines, x.split("  ")[0])[:3]) / 3 for x in lines[2:10]]
         assert any("the defaults stay" in x for x in lines) == (
             max(means) > sum(default[:3]) / 3 + 0.05)
@@ -146,25 +146,39 @@ def _trial(name: str, score: float) -> Trial:
 
 
 @given(st.lists(st.floats(0, 100), min_size=1, max_size=8), st.integers(1, 200))
-def test_a_configuration_replaces_the_defaults_only_by_more_than_one_question(scores, n):
+def test_a_configuration_replaces_the_defaults_only_by_more_than_chance(scores, n):
     """Hypothesis: the defaults (the first trial) stay unless the best on the tuning
-    half beats them by more than 100 / n points; then the best, the first of equals."""
+    half beats them by more than chance (one standard error of a recall at the
+    defaults' level on n questions, at least 100 / n points); then the best, the
+    first of equals."""
     trials = [_trial(f"c{i}", s) for i, s in enumerate(scores)]
     chosen = choose(trials, n)
     means = [objective(t.tuning) for t in trials]
-    if max(means) > means[0] + 100 / n:
+    p = means[0] / 100
+    if max(means) > means[0] + max(100 / n, 100 * (p * (1 - p) / n) ** 0.5):
         assert chosen is trials[means.index(max(means))]
     else:
         assert chosen is trials[0]
     assert objective(chosen.tuning) >= means[0]
 
 
-def test_one_question_ahead_is_not_enough():
-    """The bundled docs' case: 31 tuning questions, a lead of 2.2 points (less than
-    one question, 3.2) keeps the defaults; a lead of 4 points takes the challenger."""
-    defaults, close, far = _trial("auto", 65.6), _trial("auto 160", 67.8), _trial("x", 69.6)
+def test_a_lead_within_chance_is_not_enough():
+    """The bundled docs' cases: 31 tuning questions, a lead of 2.2 points (less than
+    one question, 3.2) keeps the defaults, and so does 7.5 points (auto 254 once:
+    2.3 questions, under the 8.9 points of one standard error at 53.8 %; it then
+    trailed the defaults by a question on the confirming half); 10 points takes the
+    challenger. With 400 questions a half the bar is one standard error (2.5 points
+    at 50 %), not one question (0.25)."""
+    from chunkwise.tune import margin
+
+    defaults, close = _trial("auto", 65.6), _trial("auto 160", 67.8)
     assert choose([defaults, close], 31) is defaults
-    assert choose([defaults, close, far], 31) is far
+    low, lead = _trial("auto", 53.8), _trial("auto 254", 61.3)
+    assert choose([low, lead], 31) is low
+    far = _trial("x", 63.9)
+    assert choose([low, lead, far], 31) is far
+    assert abs(margin([_trial("d", 50.0)], 400) - 2.5) < 1e-9
+    assert abs(margin([_trial("d", 100.0)], 31) - 100 / 31) < 1e-9
 
 
 @given(st.lists(st.tuples(st.sampled_from("abcde"), st.integers(0, 10**6)), max_size=60,

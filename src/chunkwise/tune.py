@@ -11,7 +11,8 @@ chosen on one half of questions made from it and confirmed on the other.
    on both halves with ``eval``'s retrieval (hybrid, k 5 by default).
 4. The winner is the best on the tuning half by the mean of recall, full evidence
    and recall within 1,000 retrieved tokens, if it beats the defaults there by more
-   than one question's worth (:func:`choose`; otherwise the defaults stay); the
+   than chance would (:func:`margin`: one standard error of a recall on the half's
+   questions, at least one question; otherwise the defaults stay); the
    confirming half's figures of the winner and the defaults are reported side by
    side, and the winner is written as ``chunkwise.toml``, which ``chunk``,
    ``index`` and ``eval`` read (:mod:`chunkwise.cli.settings`).
@@ -19,6 +20,7 @@ chosen on one half of questions made from it and confirmed on the other.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -147,15 +149,27 @@ def tune(documents: dict[str, Document], questions: Sequence[Question], *,
                  len(confirming))
 
 
+def margin(trials: Sequence[Trial], n_tuning: int) -> float:
+    """The lead (points of the objective) the tuning half cannot tell from chance:
+    one standard error of a recall of the defaults' level on ``n_tuning`` questions,
+    ``100 * sqrt(p (1 - p) / n)``, and never less than one question's worth
+    (``100 / n``). With 31 heuristic questions on the bundled docs that is 8.9
+    points: ``auto`` at 254 once led the defaults by 7.5 there (2.3 questions) and
+    trailed them by one question on the confirming half; with 100 questions a half
+    it is 5 points."""
+    n = max(1, n_tuning)
+    p = min(1.0, max(0.0, objective(trials[0].tuning) / 100.0))
+    return max(100.0 / n, 100.0 * math.sqrt(p * (1.0 - p) / n))
+
+
 def choose(trials: Sequence[Trial], n_tuning: int) -> Trial:
     """The best trial on the tuning half (the first of equals), if its objective beats
-    the first trial's (the defaults') by more than one question's worth of the
-    tuning half (100 / n_tuning points); else the first. A lead of one question is
-    what chance gives between two configurations: with 31 heuristic questions on
-    the bundled docs, ``auto`` at 160 led the defaults by 2.2 points on the tuning
-    half and trailed them by 6.6 recall on the confirming half."""
+    the first trial's (the defaults') by more than :func:`margin`; else the first. A
+    smaller lead is what chance gives between two configurations: with 31 heuristic
+    questions on the bundled docs, ``auto`` at 160 led the defaults by 2.2 points on
+    the tuning half and trailed them by 6.6 recall on the confirming half."""
     best, ahead = leader(trials)
-    return best if ahead > 100.0 / max(1, n_tuning) else trials[0]
+    return best if ahead > margin(trials, n_tuning) else trials[0]
 
 
 def leader(trials: Sequence[Trial]) -> tuple[Trial, float]:

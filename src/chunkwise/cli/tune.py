@@ -113,7 +113,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
 def table(tuned: Any) -> str:
     """Every configuration on both halves; the winner and the defaults marked."""
-    from ..tune import OBJECTIVE, leader
+    from ..tune import OBJECTIVE, leader, margin
 
     head = (f"{'config':<22}" + "".join(f"{'tune ' + k:>20}" for k in OBJECTIVE)
             + "".join(f"{'confirm ' + k:>23}" for k in OBJECTIVE))
@@ -127,6 +127,7 @@ def table(tuned: Any) -> str:
     best, ahead = leader(tuned.trials)
     if tuned.winner is tuned.default and ahead > 0:
         lines.append(f"{best.name} led the defaults on the tuning half by {ahead:.1f} points "
-                     f"(the mean of the three), not more than one question "
-                     f"({100 / max(1, tuned.n_tuning):.1f}): the defaults stay")
+                     f"(the mean of the three), not more than chance on "
+                     f"{tuned.n_tuning} questions ({margin(tuned.trials, tuned.n_tuning):.1f}"
+                     f"): the defaults stay")
     return "\n".join(lines)
