@@ -83,6 +83,8 @@ def _masked(text: str) -> str:
 
 def wordless(text: str) -> bool:
     """Whether ``text`` has no letter or digit outside markup."""
+    if text[:1].isalnum():
+        return False  # (most pieces: a word first)
     first = _WORD.search(text)
     if first is None:
         return True
@@ -638,10 +640,10 @@ class Packer:
         if (self.min_size <= ctx_tokens or k < 0) and not bare:
             return [a, b]
         cap = int(starts[k]) if 0 <= k < len(starts) and self.min_size > ctx_tokens else b.end
-        worded = self._last_word(a.start, a.end, b.end)
+        first_end, worded = self._word_bounds(a.start, a.end, b.end)
         if worded > a.start:  # a word on each side of the cut (where there are words)
             cap = min(cap, worded)
-            floor = max(floor, self._first_word_end(a.start, a.end))
+            floor = max(floor, first_end)
         elif bare:
             return [a, b]
         if cap <= floor:
@@ -659,36 +661,28 @@ class Packer:
 
     def _bare(self, piece: Piece) -> bool:
         """Whether a piece has no word outside markup (:func:`wordless`)."""
-        text = self.index.text
-        if piece.start < len(text) and text[piece.start].isalnum():
-            return False  # (most pieces: a word first)
-        return wordless(text[piece.start:piece.end])
+        return wordless(self.index.text[piece.start:piece.end])
 
-    def _first_word_end(self, start: int, end: int) -> int:
+    def _word_bounds(self, start: int, end: int, hi: int) -> tuple[int, int]:
         """Where the first word outside markup in ``text[start:end]`` ends (``end``
-        when there is none)."""
-        masked = _masked(self.index.text[start:end])
-        first = _WORD.search(masked)
-        if first is None:
-            return end
-        i = first.start()
-        while i < len(masked) and _WORD.match(masked[i]):
-            i += 1
-        return start + i
-
-    def _last_word(self, start: int, end: int, hi: int) -> int:
-        """Where the last word outside markup in ``text[start:end]`` starts (``start``
-        when there is none: no cut can leave one after it); markup is read up to
-        ``hi`` (a tag ``end`` cuts is no word)."""
+        when there is none) and where the last one starts (``start`` when there is
+        none: no cut can leave one after it); markup is read up to ``hi`` (a tag that
+        ``end`` cuts is no word)."""
         masked = _masked(self.index.text[start:hi])
-        i = end - start
-        while i > 0 and not _WORD.match(masked[i - 1]):
-            i -= 1
-        while i > 0 and _WORD.match(masked[i - 1]):
-            i -= 1
+        first = _WORD.search(masked, 0, end - start)
+        if first is None:
+            return end, start
+        i = first.start()
+        while i < end - start and _WORD.match(masked[i]):
+            i += 1
+        j = end - start
+        while j > 0 and not _WORD.match(masked[j - 1]):
+            j -= 1
+        while j > 0 and _WORD.match(masked[j - 1]):
+            j -= 1
         if self.line_starts:  # the cut before its line
-            i = masked.rfind("\n", 0, i) + 1
-        return start + i
+            j = masked.rfind("\n", 0, j) + 1
+        return start + i, start + j
 
     def _start(self, floor: int, first: int, lo: int) -> int:
         """Where a piece starts: its first non-space character, or (``line_starts``)
