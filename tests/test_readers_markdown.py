@@ -259,6 +259,10 @@ def test_mkdocs_empty_link_anchors_start_the_next_section(parser):
     ("Vec<T> and <span class=x>y</span>", "Vec<T> and y"),
     ("Use `<a>` tags", "Use `<a>` tags"),
     ("{#only}", "{#only}"),
+    ('Data <dfn title="as: parsing">conversion</dfn> { #data-conversion }', "Data conversion"),
+    ('Implementing `__get__` <a name="implementing"></a>', "Implementing `__get__`"),
+    ("`<T>` then <abbr>API</abbr> `x<b>`", "`<T>` then API `x<b>`"),
+    ("odd ` <kbd>Ctrl</kbd>", "odd ` Ctrl"),
 ])
 def test_heading_trails_leave_out_attribute_lists_and_inline_markup(raw, shown):
     from chunkwise.readers.structure import heading_text
@@ -278,3 +282,23 @@ def test_the_fastapi_docs_trails_carry_no_anchor_ids():
     assert "Request Files" in trails and not any("{ #" in h or "{#" in h for h in trails)
     heading = next(b for b in doc.blocks if b.kind == "heading")
     assert doc.text[heading.start:heading.end].endswith("{ #request-files }")  # source kept
+
+
+@pytest.mark.parametrize("page, heading", [
+    ("fastapi/tutorial/path-params.md", "Data conversion"),  # <dfn title="...">conversion</dfn>
+    ("pydantic/concepts/types.md", "Customizing validation with `__get_pydantic_core_schema__`"),
+])
+def test_the_bundled_docs_trails_carry_no_inline_tags(page, heading):
+    """FastAPI writes ``## Data <dfn title="also known as: ...">conversion</dfn>``, and
+    Pydantic ends headings holding a code span in an ``<a name="..."></a>`` anchor:
+    both tags stood in the trails."""
+    import tarfile
+
+    with tarfile.open(ROOT / "tests" / "data" / "docs" / "fastapi-pydantic-docs.tar.xz") as tar:
+        member = tar.extractfile(page)
+        assert member is not None
+        text = member.read().decode("utf-8")
+    doc = parse_markdown(text, page)
+    trails = {h for b in doc.blocks for h in b.headings}
+    assert heading in trails
+    assert not [h for h in trails if "<dfn" in h or "<a " in h]

@@ -12,17 +12,23 @@ from ..types import Block
 
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
-#: inline HTML that carries no words in a heading: anchors, comments, formatting tags
-_TAG = re.compile(r"<!--.*?-->|</?(?:a|span|sup|sub|small|em|strong|b|i|u|br|img)\b[^<>]*>",
+#: inline HTML that carries no words in a heading: anchors, comments, the tags of
+#: HTML's phrasing elements (``<dfn title="...">conversion</dfn>`` keeps its word)
+_TAG = re.compile(r"<!--.*?-->|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|em|font|i|img|"
+                  r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>",
                   re.IGNORECASE)
+#: a Markdown code span (its tags are words) or what lies between two of them
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|[^`]+|`+", re.DOTALL)
 
 
 def heading_text(raw: str) -> str:
     """A heading as the trail shows it: without its attribute list or inline HTML tags
-    (an ``<a id="x"></a>`` anchor), which carry no words; the block keeps the source."""
+    (an ``<a id="x"></a>`` anchor), which carry no words, outside code spans; the
+    block keeps the source."""
     text = _ATTRIBUTES.sub("", raw)
-    if "`" not in text:  # a tag inside a code span is words
-        text = _TAG.sub("", text)
+    if "<" in text:
+        text = "".join(part if part.startswith("`") else _TAG.sub("", part)
+                       for part in (m.group(0) for m in _CODE_SPAN.finditer(text)))
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     return text or raw
 
