@@ -659,6 +659,34 @@ def test_a_term_nearly_every_clause_uses_is_not_defined_in_every_chunk():
     assert '"Source Code Form" means' in with_def.context and with_def.token_count <= 160
 
 
+
+def _news(releases: int) -> str:
+    """A NEWS file as Valgrind ships it: releases newest first, each line of the form
+    ``3.3.1 fixes a bunch of bugs in 3.3.0`` (a number, then words, at a line's start)."""
+    out = []
+    for v in range(releases, 0, -1):
+        out.append(f"Release 3.{v}.0 ({v} June 20{v:02d})\n{'~' * 27}\n\n"
+                   f"3.{v}.0 fixes a bunch of bugs in 3.{v - 1}.0, adds support for newer\n"
+                   "systems, and improves the existing glibc support.\n\n"
+                   f"n-i-bz  Massif segfaults at exit in release {v}\n")
+    return "\n".join(out)
+
+
+def test_a_change_log_numbered_newest_first_is_no_contract():
+    """Valgrind's NEWS, read with its line breaks (dist.news.html, 844 chunks), was
+    chunked as a contract: its release lines (``3.3.1 fixes ...``) read as clauses,
+    ``in 3.3.0`` as references between them. A contract's clauses count up; a change
+    log's versions count down."""
+    from chunkwise.strategies.legal import looks_like_contract
+
+    news = _news(20)
+    assert not looks_like_contract(news)
+    assert {c.metadata["strategy"] for c in chunkwise.chunk({"NEWS": news})} != {"legal"}
+    assert looks_like_contract(CONTRACT)
+    root = Path(__file__).resolve().parents[1]
+    mpl = (root / "benchmarks/structured_eval/licenses/orjson-LICENSE-MPL-2.0").read_text()
+    assert looks_like_contract(mpl)
+
 SLA = '''1. Definitions
 
 1.1 "Service Credit" means the amount credited to the Customer for each hour the Service is unavailable beyond the agreed level.

@@ -199,3 +199,115 @@ def test_permalinks_leave_headings_and_a_title_keeps_a_site_name_it_does_not_rep
     assert doc.title == "Usage"
     for title in ("Tool docs", "Tool - Usage", "Usage"):  # no site name to leave out
         assert parse(page.format(title=title), "u.html", fmt="html").title == title
+
+
+def _docbook_chapter(n: int, title: str, sections: list[tuple[str, list[str]]],
+                     lead: str = "") -> str:
+    """A chapter page as DocBook's XSL stylesheets write it (Valgrind's manual as
+    Debian installs it, /usr/share/doc/valgrind/html): a navigation table, the
+    chapter's ``<h1>`` inside ``div.titlepage``, its table of contents (``div.toc``:
+    a ``<b>Table of Contents</b>`` label over a ``<dl>`` of links), a lead paragraph,
+    then one ``div.sect1`` per section."""
+    toc = "".join(f'<dt><span class="sect1"><a href="#s{i}">{n}.{i + 1}. {h}</a></span></dt>'
+                  for i, (h, _) in enumerate(sections))
+    body = "".join(
+        f'<div class="sect1"><div class="titlepage"><div><div><h2 class="title" '
+        f'style="clear: both"><a name="s{i}"></a>{n}.{i + 1}. {h}</h2></div></div></div>'
+        + "".join(f"<p>{p}</p>" for p in paras) + "</div>"
+        for i, (h, paras) in enumerate(sections))
+    return (f'<html><head><title>{n}. {title}</title><link rel="stylesheet" href="vg_basic.css">'
+            '</head><body><div><table class="nav" width="100%" summary="Navigation header">'
+            '<tr><td><a accesskey="p" href="prev.html"><img src="images/prev.png" alt="Prev">'
+            '</a></td><th align="center">Valgrind User Manual</th></tr></table></div>'
+            f'<div class="chapter"><div class="titlepage"><div><div><h1 class="title">'
+            f'<a name="ch{n}"></a>{n}. {title}</h1></div></div></div>'
+            f'<div class="toc"><p><b>Table of Contents</b></p><dl class="toc">{toc}</dl></div>'
+            + (f"<p>{lead}</p>" if lead else "") + body + "</div></body></html>")
+
+
+def test_a_docbook_chapter_title_heads_its_sections_and_its_contents_are_chrome():
+    """On Valgrind's manual every chapter's ``<h1>`` was dropped (the extractor keeps
+    its lead paragraph, but the contents between them are more than three blocks), so
+    the first chunk ("To use this tool, you must specify --tool=cachegrind") had no
+    trail and no chunk said which tool's chapter it came from; and on chapters without
+    a lead paragraph "Table of Contents" was left as a 9-token chunk. A heading stays
+    when the first kept block after it is its content or a heading below it; a
+    ``toc`` / ``table-of-contents`` element outside the main content is chrome."""
+    para = ("Cachegrind simulates how your program interacts with a machine's cache "
+            "hierarchy and (optionally) branch predictor, and it counts every instruction. ")
+    sections = [(h, [para * 2, para]) for h in ("Overview", "Using Cachegrind",
+                                                 "Cachegrind Command-line Options")]
+    page = _docbook_chapter(5, "Cachegrind: a cache and branch-prediction profiler", sections,
+                            "To use this tool, you must specify --tool=cachegrind on the "
+                            "Valgrind command line.")
+    chapter = "5. Cachegrind: a cache and branch-prediction profiler"
+    doc = parse(page, "cg-manual.html", fmt="html")
+    assert doc.text.startswith(chapter) and "Table of Contents" not in doc.text
+    chunks = chunkwise.chunk(doc)
+    assert chunks and all(c.headings[0] == chapter for c in chunks)
+    assert by_text(chunks, "--tool=cachegrind")[0].headings == (chapter,)
+    assert by_text(chunks, "Cachegrind simulates")[0].headings == (chapter, "5.1. Overview")
+    bare = _docbook_chapter(1, "Introduction", sections)  # no lead paragraph
+    doc = parse(bare, "manual-intro.html", fmt="html")
+    assert doc.text.startswith("1. Introduction") and "Table of Contents" not in doc.text
+    assert all(c.headings[0] == "1. Introduction" for c in chunkwise.chunk(doc))
+
+
+def test_line_breaks_part_lines_and_two_in_a_row_paragraphs():
+    """DocBook writes a NEWS file as ``<div class="literallayout"><p>`` lines ended by
+    ``<br>`` (Valgrind's dist.news.html, 844 chunks): each ``<br>`` was a space, so the
+    whole file was one paragraph and chunks began mid-line ("valgrind r8180). Release
+    3.3.0 (7 December"). A ``<br>`` is now a line break in a block's text and two or
+    more in a row a paragraph break; in headings and table cells a space."""
+    releases = []
+    for v in range(30, 0, -1):
+        lines = [f"Release 3.{v}.0 ({v} June 20{v:02d})", "~" * 27, "",
+                 f"3.{v}.0 fixes a bunch of bugs in 3.{v - 1}.0 and adds support for",
+                 "newer systems, improves the existing glibc support, and adds support",
+                 "for the SSSE3 (Core 2) instruction set on x86 and amd64 machines.", "",
+                 f"n-i-bz  Massif segfaults at exit in release {v}",
+                 f"n-i-bz  Memcheck asserts on Altivec code in release {v}"]
+        releases.append("<br>\n".join(lines))
+    page = ('<html><body><h1>2. NEWS</h1><div class="literallayout"><p><br>\n'
+            + "<br>\n<br>\n".join(releases) + '<br></p></div></body></html>')
+    doc = parse(page, "dist.news.html", fmt="html")
+    assert "Release 3.30.0 (30 June 2030)\n~~~" in doc.text
+    assert "3.30.0 fixes a bunch of bugs in 3.29.0 and adds support for\nnewer systems" in doc.text
+    paragraphs = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "paragraph"]
+    assert len(paragraphs) == 90
+    assert all(p.startswith(("Release", "3.", "n-i-bz")) for p in paragraphs)
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(doc.text, chunks, 254)
+    assert {c.metadata["strategy"] for c in chunks} == {"section"}  # versions are no clauses
+    for c in chunks:
+        assert c.text.startswith(("2. NEWS", "Release", "3.", "n-i-bz")), c.text[:40]
+    cells = parse('<html><body><h1>Cells <br>and headings</h1><table><tr><th>a</th><th>b</th>'
+                  '</tr><tr><td>one<br>two</td><td>x</td></tr></table></body></html>', "t.html",
+                  fmt="html")
+    assert cells.title == "Cells and headings" and "| one two | x |" in cells.text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.from_regex(r"[A-Za-z]{1,8}", fullmatch=True),
+                                   st.sampled_from(["", " ", "<br>", "<br><br>", " <br/> <br> ",
+                                                    "<b>", "</b>"])),
+                         min_size=1, max_size=12), min_size=1, max_size=4))
+def test_line_breaks_lose_no_word_and_keep_the_order(paragraphs):
+    """Whatever the ``<br>``s between words, every word is in the text, in order, on
+    the lines and in the paragraphs the breaks make."""
+    body = "".join("<p>" + "".join(f"{w} {sep}" for w, sep in words) + "</p>"
+                   for words in paragraphs)
+    doc = parse(f"<html><body><h1>T</h1>{body}</body></html>", "p.html", fmt="html-all")
+    assert doc.text.split()[1:] == [w for words in paragraphs for w, _ in words]
+    lines = [line for line in doc.text.split("\n") if line.strip()][1:]
+    expected: list[str] = []
+    for words in paragraphs:
+        line: list[str] = []
+        for w, sep in words:
+            line.append(w)
+            if "<br" in sep:
+                expected.append(" ".join(line))
+                line = []
+        if line:
+            expected.append(" ".join(line))
+    assert lines == expected

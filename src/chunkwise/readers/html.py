@@ -48,7 +48,8 @@ _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search
 #: whole class or id names that mark navigation chrome on sites that do not use <nav>
 _CHROME_NAMES = re.compile(
     r"^(?:nav|navbar|navigation|menu|main-menu|breadcrumbs?|cookie|cookies|cookie-banner|"
-    r"cookie-notice|cookie-consent|sidebar|site-header|site-footer|skip-link|skip-to-content)$",
+    r"cookie-notice|cookie-consent|sidebar|site-header|site-footer|skip-link|skip-to-content|"
+    r"toc|table-of-contents)$",
     re.I)
 _CONTENT_TAGS = {"article", "main"}
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
@@ -71,6 +72,26 @@ MAIN_CONTENT_MAX_CHARS = 8_000_000
 
 def _clean(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
+
+
+#: what a ``<br>`` becomes before the walk (U+2028 LINE SEPARATOR: whitespace to
+#: :func:`_clean`, so a space in headings, cells and links): in a block's text a line
+#: break, two or more in a row a paragraph break (DocBook's literal layout, a NEWS
+#: file as ``<p>`` lines, an old page's ``<br><br>`` paragraphs, a poem)
+_BR = "\u2028"
+_BR_PARAGRAPH = re.compile(r"\u2028\s*\u2028\s*")
+
+
+def _paragraphs(text: str) -> list[str]:
+    """A block's text as paragraphs, each line with its spaces collapsed."""
+    if _BR not in text:
+        return [_clean(text)]
+    out = []
+    for part in _BR_PARAGRAPH.split(text):
+        lines = [line for line in map(_clean, part.split(_BR)) if line]
+        if lines:
+            out.append("\n".join(lines))
+    return out
 
 
 _LANGUAGE_CLASS = re.compile(r"^(?:language|lang|highlight-source|highlight)-([\w+#.-]+)$")
@@ -131,8 +152,8 @@ def _pre_text(pre: Any) -> str:
     codes = [c for c in pre.iter() if c.tag == "code"]
     if len(codes) > 1 and _clean("".join(c.text(deep=True) for c in codes)) == _clean(
             pre.text(deep=True)):
-        return "\n\n".join(c.text(deep=True).strip("\n") for c in codes)
-    return str(pre.text(deep=True)).strip("\n")
+        return "\n\n".join(c.text(deep=True).replace(_BR, "\n").strip("\n") for c in codes)
+    return str(pre.text(deep=True)).replace(_BR, "\n").strip("\n")
 
 
 @dataclass
@@ -170,13 +191,21 @@ class _Walker:
 
     def flush(self) -> None:
         if self.inline:
-            text = _clean(" ".join(self.inline))
+            self.paragraphs("paragraph", " ".join(self.inline), self.inline_links,
+                            {"tag": "div", "path": self.inline_path}, self.inline_in_content)
             self.inline = []
-            if text:
-                self.add(_Raw("paragraph", text, link_chars=self.inline_links,
-                              meta={"tag": "div", "path": self.inline_path}),
-                         self.inline_in_content)
         self.inline_links = 0
+
+    def paragraphs(self, kind: str, text: str, link_chars: int, meta: dict[str, Any],
+                   in_content: bool) -> None:
+        """A block of text, one per paragraph where ``<br>``s in a row part them (the
+        links' characters shared out by length)."""
+        parts = _paragraphs(text)
+        total = sum(map(len, parts)) or 1
+        for part in parts:
+            if part:
+                self.add(_Raw(kind, part, link_chars=link_chars * len(part) // total,
+                              meta=dict(meta)), in_content)
 
     def add(self, block: _Raw, in_content: bool) -> None:
         block.in_content = in_content
@@ -187,7 +216,7 @@ class _Walker:
             tag = child.tag
             if tag == "-text":
                 text = child.text(deep=False)
-                if text and text.strip():
+                if text and (text.strip() or _BR in text):
                     if not self.inline:
                         self.inline_path, self.inline_in_content = path, in_content
                     self.inline.append(text)
@@ -207,12 +236,12 @@ class _Walker:
                                   meta={"tag": tag, "path": here}), inside)
             elif tag in _TEXT_BLOCKS and child.css_first("table, pre, ul, ol") is None:
                 self.flush()
-                self.add(_Raw(_TEXT_BLOCKS[tag], _clean(child.text(deep=True, separator=" ")),
-                              link_chars=_link_chars(child), meta={"tag": tag, "path": here}),
-                         inside)
+                self.paragraphs(_TEXT_BLOCKS[tag], child.text(deep=True, separator=" "),
+                                _link_chars(child), {"tag": tag, "path": here}, inside)
             elif tag == "li" and child.css_first("ul, ol, table, pre, p, div") is None:
                 self.flush()
-                self.add(_Raw("list_item", _clean(child.text(deep=True, separator=" ")),
+                self.add(_Raw("list_item", "\n".join(_paragraphs(
+                    child.text(deep=True, separator=" "))),
                               link_chars=_link_chars(child), meta={"tag": "li", "path": here}),
                          inside)
             elif tag == "pre":
@@ -225,8 +254,6 @@ class _Walker:
             elif tag == "table" and _is_data_table(child):
                 self.flush()
                 self.table(child, here, inside)
-            elif tag == "br":
-                continue
             elif tag == "a":
                 text = child.text(deep=True, separator=" ")
                 if text.strip():
@@ -437,11 +464,30 @@ def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
     for i, b in enumerate(raw):
         if b.kind == "heading" and not keep[i] and any(keep[i + 1:i + 4]):
             keep[i] = True
+    _keep_section_headings(raw, keep)
     selected = [b for b, k in zip(raw, keep) if k]
     if not selected:
         return raw
     _warn_if_little(raw, selected, name)
     return selected
+
+
+def _keep_section_headings(raw: list[_Raw], keep: list[bool]) -> None:
+    """A heading also stays when the first block after it that stays is its own
+    content (what the extractor dropped between them skipped: a DocBook chapter's
+    table of contents under its ``<h1>``) or a heading below it: a chapter's title
+    stays above the sections it holds, in their trails."""
+    following = 0  # what stays next: -1 content, a heading's level, 0 nothing
+    for i in range(len(raw) - 1, -1, -1):
+        b = raw[i]
+        if b.kind != "heading":
+            if keep[i]:
+                following = -1
+            continue
+        level = b.level or 1
+        if not keep[i] and (following == -1 or following > level):
+            keep[i] = True
+        following = level if keep[i] else 0
 
 
 def parse_html(text: str, doc_id: str, source: str | None = None,
@@ -458,6 +504,8 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
         # what is never content goes before any block's text is read (a copy button
         # inside a <pre> made "Prints: €copy")
         root.strip_tags([t for t in _DROP if t not in ("head", "meta", "link")])
+        for br in root.css("br"):
+            br.replace_with(_BR)
         walker.walk(root, "body")
         walker.flush()
     raw = [b for b in walker.blocks if b.text.strip() or b.rows]

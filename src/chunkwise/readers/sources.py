@@ -115,7 +115,9 @@ NOT_DOCUMENTS = frozenset({
     "so", "dylib", "o", "a", "lib", "obj", "class", "pyc", "pyo", "pyd", "wasm", "bin", "dat",
     "sqlite", "sqlite3", "db", "parquet", "arrow", "feather", "lance", "npy", "npz", "pkl",
     "pickle", "pt", "pth", "onnx", "safetensors", "gguf", "h5", "hdf5", "xls", "xlsx", "ppt",
-    "pptx", "odt", "ods", "odp", "doc", "rtf", "epub"
+    "pptx", "odt", "ods", "odp", "doc", "rtf", "epub",
+    # a built site's style sheets and source maps (generated JSON)
+    "css", "scss", "sass", "less", "map"
 })
 #: binary formats a reader reads: never skipped for the NUL bytes they hold
 _BINARY_DOCUMENTS = (".pdf", ".docx")
@@ -315,8 +317,9 @@ def _walked(f: Path, walk: Walk, top: Path | None = None) -> bool:
     return True
 
 
-#: scripts and style sheets a site ships minified (one line of thousands of characters)
-_MINIFIABLE = frozenset({"js", "mjs", "cjs", "css"})
+#: scripts a site ships minified (one line of thousands of characters; its style
+#: sheets are no documents at all)
+_MINIFIABLE = frozenset({"js", "mjs", "cjs"})
 
 
 def _head(path: Path) -> bytes:

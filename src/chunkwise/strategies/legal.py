@@ -260,9 +260,24 @@ def looks_like_contract(text: str, headings: list[str] | None = None) -> bool:
     numbers = {c.number.lower() for c in clauses}
     if len(numbers) < 5:  # five different clause numbers, not one repeated
         return False
+    if not _ascending(clauses):
+        return False  # numbered newest first: a change log's versions (3.3.1, 3.3.0, ...)
     refs = sum(1 for m in _REFERENCE.finditer(sample)
                if (m.group("a") or m.group("b") or "").lower() in numbers)
     return len(find_definitions(sample, clauses)) >= 2 or refs >= 2
+
+
+_DOTTED = re.compile(r"\d+(?:\.\d+)*")
+
+
+def _ascending(clauses: Sequence[Clause]) -> bool:
+    """Whether a text's numbered clauses mostly count up, as a contract's do: at
+    least half of the steps between two dotted numbers (``2`` -> ``2.1`` ->
+    ``3``) go up. A NEWS file's release lines (``3.3.1 fixes ...``) count down."""
+    ranks = [tuple(map(int, c.number.split("."))) for c in clauses
+             if _DOTTED.fullmatch(c.number)]
+    steps = list(zip(ranks, ranks[1:]))
+    return not steps or 2 * sum(b > a for a, b in steps) >= len(steps)
 
 
 @register("legal")
