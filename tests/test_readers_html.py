@@ -311,3 +311,47 @@ def test_line_breaks_lose_no_word_and_keep_the_order(paragraphs):
         if line:
             expected.append(" ".join(line))
     assert lines == expected
+
+
+def test_a_list_of_links_to_the_pages_own_sections_is_its_contents():
+    """Valgrind's FAQ (DocBook's ``qandaset``) opens with every question again as a
+    list of links to the answers below (``<dd>1.1. <a href="faq.html#faq.pronounce">How
+    do you pronounce "Valgrind"?</a>``): three chunks of questions without answers,
+    which rank for any question they repeat. A list of two or more links to the
+    page's own sections (``#id`` or ``this-page.html#id``) holding nearly all its
+    letters, before any of the page's text but headings, is its contents, dropped;
+    lists of links elsewhere, with words of their own, or further down (Node.js's
+    "The following methods ... are available:" over links to each) stay."""
+    questions = [("faq.pronounce", 'How do you pronounce "Valgrind"?',
+                  'The "Val" as in the word "value". The "grind" is pronounced with a short i.'),
+                 ("faq.whence", 'Where does the name "Valgrind" come from?',
+                  "From Nordic mythology: Valgrind is the main entrance to Valhalla."),
+                 ("faq.attach", "Is it possible to attach Valgrind to a running program?",
+                  "No. The environment that Valgrind provides for running programs is "
+                  "significantly different to that for normal programs.")]
+    contents = "".join(f'<dd>1.{i + 1}. <a href="faq.html#{a}">{q}</a></dd>'
+                       for i, (a, q, _) in enumerate(questions))
+    answers = "".join(f'<h3><a name="{a}"></a>1.{i + 1}. {q}</h3><p>{ans}</p>'
+                      for i, (a, q, ans) in enumerate(questions))
+    page = ('<html><body><div class="article"><h1>Valgrind Frequently Asked Questions</h1>'
+            f'<div class="qandaset"><dl><dt>1. <a href="faq.html#faq.background">Background'
+            f'</a></dt>{contents}</dl>{answers}</div>'
+            '<ul><li><a href="#faq.pronounce">Pronunciation</a>: how to say it aloud</li>'
+            '<li><a href="#faq.whence">The name</a>: where it comes from, and why</li></ul>'
+            '<ul><li><a href="other.html#x">Elsewhere one</a></li>'
+            '<li><a href="other.html#y">Elsewhere two</a></li></ul>'
+            "<p>The following methods of the resolver are available:</p>"
+            '<ul><li><a href="#faq.whence"><code>resolver.getServers()</code></a></li>'
+            '<li><a href="#faq.attach"><code>resolver.resolve4()</code></a></li></ul>'
+            "</div></body></html>")
+    doc = parse(page, "/docs/html/faq.html", fmt="html-all", doc_id="html/faq.html")
+    for _, q, _ in questions:
+        assert doc.text.count(q) == 1, q  # its heading over the answer, not the contents
+    assert "Background" not in doc.text
+    assert "how to say it aloud" in doc.text and "Elsewhere two" in doc.text
+    assert "resolver.getServers()\n\nresolver.resolve4()" in doc.text  # below text: content
+    same = parse(page.replace('href="faq.html#', 'href="#'), "faq.html", fmt="html-all")
+    assert "Background" not in same.text
+    chunks = chunkwise.chunk(parse(page, "faq.html", fmt="html"))
+    first = next(c for c in chunks if "pronounce" in c.text)
+    assert "The \"Val\" as in the word" in first.text

@@ -28,6 +28,7 @@ import warnings
 from array import array
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import PurePosixPath
 from typing import Any
 
 import numpy as np
@@ -170,6 +171,30 @@ class _Raw:
     in_content: bool = False  # inside the page's <article>/<main>
 
 
+_LISTS = {"ul", "ol", "dl"}
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _is_contents(node: Any, page: str) -> bool:
+    """A list of links to the page's own sections before any text of the page but
+    headings: its table of contents (DocBook's list of questions above an FAQ's
+    answers, kept by the extractor, ranked for the questions it repeats). Two such
+    links or more, and nearly all the list's letters (its numbering aside) in them.
+    Further down such a list is content ("The following methods are available:"
+    over links to each, in Node.js's docs)."""
+    links = [a for a in node.css("a[href]") if _in_page(a.attributes.get("href") or "", page)]
+    if len(links) < 2:
+        return False
+    letters = len(_LETTER.findall(node.text(deep=True)))
+    linked = sum(len(_LETTER.findall(a.text(deep=True))) for a in links)
+    return letters > 0 and linked >= 0.8 * letters
+
+
+def _in_page(href: str, page: str) -> bool:
+    target, _, fragment = href.partition("#")
+    return bool(fragment) and (not target or bool(page) and target.removeprefix("./") == page)
+
+
 def _is_chrome(tag: str, attrs: dict[str, Any], in_content: bool) -> bool:
     if in_content:
         return False
@@ -182,7 +207,9 @@ def _is_chrome(tag: str, attrs: dict[str, Any], in_content: bool) -> bool:
 
 
 class _Walker:
-    def __init__(self) -> None:
+    def __init__(self, page: str = "") -> None:
+        self.page = page  # the file's own name: links to page.html#x are in-page
+        self.text_seen = False  # a block other than a heading found yet
         self.blocks: list[_Raw] = []
         self.inline: list[str] = []  # loose text directly inside containers
         self.inline_path = ""
@@ -210,6 +237,7 @@ class _Walker:
     def add(self, block: _Raw, in_content: bool) -> None:
         block.in_content = in_content
         self.blocks.append(block)
+        self.text_seen = self.text_seen or block.kind != "heading"
 
     def walk(self, node: Any, path: str, in_content: bool = False) -> None:
         for child in node.iter(include_text=True):
@@ -225,6 +253,8 @@ class _Walker:
                 continue
             attrs = child.attributes or {}
             if _is_chrome(tag, attrs, in_content):
+                continue
+            if tag in _LISTS and not self.text_seen and _is_contents(child, self.page):
                 continue
             here = f"{path}>{tag}"
             inside = in_content or tag in _CONTENT_TAGS or attrs.get("role") == "main"
@@ -498,7 +528,7 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
         tree = LexborHTMLParser(text)
     except Exception as exc:  # the parser is lenient; this is a genuinely unreadable input
         raise InputError(source or doc_id, f"cannot parse HTML ({exc})") from None
-    walker = _Walker()
+    walker = _Walker(PurePosixPath((source or doc_id).replace("\\", "/")).name)
     root = tree.body or tree.root
     if root is not None:
         # what is never content goes before any block's text is read (a copy button
