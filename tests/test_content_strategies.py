@@ -713,3 +713,21 @@ def test_a_definition_longer_than_the_reserve_fills_the_room_a_short_clause_left
     # references_budget=0 still adds nothing
     none = chunkwise.chunk({"sla": SLA}, strategy="legal", size=64, references_budget=0)
     assert not any(c.metadata.get("references") for c in none)
+
+
+def test_a_wrapped_line_starting_with_parties_is_no_part():
+    """The GPL's hard-wrapped lines ``parties remain in full compliance.`` and
+    ``parties under the terms of this License.`` were read as clauses "Part i" (the
+    word ``Part`` run into a lower-case roman ``i``), two chunks' trails said
+    ``Part i``. A clause word and its number are whole words."""
+    from chunkwise.strategies.legal import find_clauses
+
+    root = Path(__file__).resolve().parents[1]
+    gpl = (root / "tests/data/licenses/GPL-2.0.txt").read_text()
+    chunks = chunkwise.chunk({"GPL-2": gpl})
+    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
+    assert not [h for c in chunks for h in c.headings if h.lower().startswith("part")]
+    assert {c.number for c in find_clauses(gpl)} >= {"0", "1", "2", "11", "12"}
+    made = find_clauses("Part II Terms\nparticular care\nSection 3A. Fees\n§4 Notices\n"
+                        "Articles of association\nPart IV. Annexes\n")
+    assert [c.number for c in made] == ["II", "3A", "4", "IV"]

@@ -32,8 +32,8 @@ from .base import Chunker, register
 
 _ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _NUMBERED = re.compile(
-    r"^[ \t>#*]*(?:(?P<word>Article|Section|Clause|Schedule|Part|§)\s*"
-    r"(?P<wnum>[0-9]+[A-Za-z]?(?:\.[0-9]+)*|[IVXLC]+)\.?"
+    r"^[ \t>#*]*(?:(?P<word>(?:Article|Section|Clause|Schedule|Part)\b|§)\s*"
+    r"(?P<wnum>[0-9]+[A-Za-z]?(?:\.[0-9]+)*|[IVXLC]+\b)\.?"
     r"|(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,4})(?:\.(?=\s)|(?=\s)))"
     r"[ \t]*[-–—:.]?[ \t]*(?P<title>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
 _LETTERED = re.compile(r"^[ \t]*\((?P<item>[a-z]{1,4})\)[ \t]+(?P<title>[^\n]*)$",
@@ -43,7 +43,7 @@ _DEFINITION = re.compile(
     r"[\"“](?P<term>[A-Z][^\"”\n]{1,80})[\"”]\s+(?:means|shall mean|has the meaning|refers to|"
     r"is defined as|includes)\b")
 _REFERENCE = re.compile(
-    r"\b(?:(?:Section|Clause|Article|Paragraph|Schedule|§)\s*(?P<a>[0-9]+[A-Za-z]?(?:\.[0-9]+)*"
+    r"\b(?:(?:(?:Section|Clause|Article|Paragraph|Schedule)\b|§)\s*(?P<a>[0-9]+[A-Za-z]?(?:\.[0-9]+)*"
     r"(?:\([a-z0-9]+\))*|[IVXLC]+\b)"
     r"|(?:as defined in|defined in|set out in|referred to in|under|pursuant to|in accordance "
     r"with|subject to|in)\s+(?P<b>[0-9]+(?:\.[0-9]+)+(?:\([a-z0-9]+\))*))",
