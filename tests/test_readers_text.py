@@ -107,3 +107,91 @@ def test_a_packing_strategy_with_its_own_split_still_gets_the_blocks():
 
     chunks = ByParagraph(size=32).chunk("One para.\n\nTwo para.\n\nThree.", doc_id="t")
     assert chunks and seen == [3]
+
+
+DATA = __import__("pathlib").Path(__file__).resolve().parent / "data" / "plain-text"
+
+
+def test_underlined_titles_are_headings_git_release_notes():
+    """Git's release notes (``Git v2.39 Release Notes`` over ``=====``, sections over
+    ``-----``) were read as paragraphs: no chunk said which release or section it came
+    from, and 40 releases' notes look alike. Underlined titles are headings, each
+    underline style a level in the order they appear."""
+    text = (DATA / "git-2.39.0-relnotes.txt").read_text()
+    doc = parse(text, "2.39.0.txt", fmt="text")
+    headings = [(b.level, doc.text[b.start:b.end].splitlines()[0])
+                for b in doc.blocks if b.kind == "heading"]
+    assert headings == [(1, "Git v2.39 Release Notes"), (2, "UI, Workflows & Features"),
+                        (2, "Performance, Internal Implementation, Development Support etc."),
+                        (2, "Fixes since v2.38")]
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(text, chunks, 254)
+    grep = by_text(chunks, '"git grep" learned to expand the sparse-index')[0]
+    assert grep.headings == ("Git v2.39 Release Notes", "UI, Workflows & Features")
+    assert all(c.headings[0] == "Git v2.39 Release Notes" for c in chunks)
+
+
+def test_restructuredtext_titles_labels_and_fields():
+    """pip's documentation is reStructuredText: an overlined and underlined title,
+    sections under ``*****``, ``=====`` and ``~~~~`` (levels by first appearance),
+    ``.. _label:`` targets and ``:orphan:`` before a title (which open its section
+    rather than end the one before), text right under a title's underline."""
+    text = (DATA / "pip-cli-pip.rst").read_text()
+    doc = parse(text, "pip.rst", fmt="text")
+    trail = {b.headings for b in doc.blocks if b.kind == "heading"}
+    assert ("pip", "Description", "Logging", "Console logging") in trail
+    assert ("pip", "General Options") in trail
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(text, chunks, 254)
+    for c in chunks:  # a label is never the end of a chunk: it opens the next title's
+        assert not c.text.rstrip().endswith(":`:"), c.text[-40:]
+    ux = (DATA / "pip-ux_research_design.rst").read_text()
+    trails = {c.headings for c in chunkwise.chunk({"ux.rst": ux})}
+    assert ("UX Research & Design", "How to contribute", "Report UX issues") in trails
+    one = ":orphan:\n\n=========\nCopyright\n=========\n\npip and this documentation is:\n"
+    doc = parse(one, "copyright.rst", fmt="text")
+    assert [c.headings for c in chunkwise.chunk(doc)] == [("Copyright",)]
+    moved = "Title\n=====\nText right under it, no blank line.\n\nMore\n----\nBody.\n"
+    doc = parse(moved, "m.txt", fmt="text")
+    assert [(b.kind, moved[b.start:b.end]) for b in doc.blocks] == [
+        ("heading", "Title\n====="), ("paragraph", "Text right under it, no blank line."),
+        ("heading", "More\n----"), ("paragraph", "Body.")]
+
+
+def test_a_rule_under_a_line_is_not_always_a_title():
+    """A lone underlined line inside a text (a signature over dashes, a total over a
+    rule), a transition (a rule alone), a rule far longer or shorter than the line
+    above: no headings."""
+    for text in ("Dear Ann,\n\nThe parcel arrived.\n\nBest,\nBob\n---\n\nP.S. Thanks.\n",
+                 "Items\n\nApples 3\nPears 4\n\n----------\n\nSome text after a transition.\n",
+                 "A sentence that is much longer than the rule under it\n---\n\nMore text.\n\n"
+                 "Another long sentence that is much longer than its rule\n===\n\nEnd.\n"):
+        doc = parse(text, "t.txt", fmt="text")
+        assert all(b.kind != "heading" for b in doc.blocks), text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from("=-~*^"), st.booleans(),
+                          st.from_regex(r"[A-Z][a-z]{2,9}( [a-z]{2,8}){0,3}", fullmatch=True),
+                          st.lists(st.from_regex(r"[A-Z][a-z]{1,8}( [a-z]{1,8}){3,12}\.",
+                                                 fullmatch=True), max_size=3)),
+                min_size=2, max_size=8))
+def test_underlined_titles_property(sections):
+    """Generated documents of underlined (some also overlined) titles over
+    paragraphs: every title is a heading, its level the rank of its style's first
+    appearance, every paragraph is one, and chunks keep the invariants."""
+    parts, styles, expected = [], [], []
+    for char, over, title, paras in sections:
+        rule = char * (len(title) + 2)
+        parts.append((f"{rule}\n" if over else "") + f"{title}\n{rule}")
+        if (char, over) not in styles:
+            styles.append((char, over))
+        expected.append((styles.index((char, over)) + 1, title))
+        parts.extend(paras)
+    text = "\n\n".join(parts) + "\n"
+    doc = parse(text, "doc.rst", fmt="text")
+    found = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert found == expected
+    assert sum(b.kind == "paragraph" for b in doc.blocks) == sum(len(s[3]) for s in sections)
+    chunks = chunkwise.chunk(doc, strategy="section", size=64)
+    assert_invariants(text, chunks, 64)

@@ -34,13 +34,17 @@ def heading_text(raw: str) -> str:
 
 
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
-                     r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?", re.DOTALL)
+                     r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?"
+                     r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:[ \t]*$",
+                     re.DOTALL | re.MULTILINE)
 
 
 def markup_only(text: str) -> bool:
     """Whether an HTML block carries no words: only tags and comments (an anchor
     ``<a id="old-name"></a>`` kept for links, ``<!-- notes -->``, an MDX comment, an
-    empty link that only carries an anchor, ``[](){#old-name}`` in MkDocs)."""
+    empty link that only carries an anchor, ``[](){#old-name}`` in MkDocs, a
+    reStructuredText label, ``.. _logging:``, or a field without a value,
+    ``:orphan:``)."""
     return not _MARKUP.sub("", text).strip()
 
 

@@ -9,7 +9,7 @@ import re
 from ..errors import InputError
 from ..types import Block, Document
 from .reader import Reader
-from .structure import HeadingTrail, blank_line_runs
+from .structure import HeadingTrail, anchors_to_headings, blank_line_runs
 
 # Share of C0 control characters (other than tab/newline/CR/FF) above which a
 # decodable file is still treated as binary.
@@ -110,13 +110,83 @@ def _chapter_level(para: str) -> int | None:
     return None
 
 
+#: a line of one punctuation character repeated: a title's underline (or overline)
+#: in reStructuredText, AsciiDoc's two-line titles, Markdown's setext headings and
+#: the NEWS files and release notes written like them
+_RULE = re.compile(r"([=\-~^*+#_\"'`:.<>])\1{2,}[ \t]*")
+
+
+def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
+    """A paragraph that opens with an underlined title (``Release Notes`` over
+    ``=============``, or between an overline and an underline of one character):
+    the title, its style (the character, overlined or not) and where its last rule
+    ends in ``para``; else None. A rule is at least half the title's length and at
+    most twice it (and two characters), the title is one line of words."""
+    lines = para.split("\n", 3)
+    over = _RULE.fullmatch(lines[0].rstrip("\r"))
+    if over is not None:  # ====== / Title / ======
+        if len(lines) < 3 or not _RULE.fullmatch(lines[2].rstrip("\r")) or \
+                lines[2].strip()[0] != over.group(1):
+            return None
+        title, rule, end = lines[1].strip(), lines[0].strip(), 2
+    else:
+        if len(lines) < 2 or lines[0][:1].isspace():
+            return None
+        under = _RULE.fullmatch(lines[1].rstrip("\r"))
+        if under is None:
+            return None
+        title, rule, end = lines[0].strip(), lines[1].strip(), 1
+    if not title or len(title) > 100 or not any(ch.isalnum() for ch in title) or \
+            not len(title) / 2 <= len(rule) <= 2 * len(title) + 2:
+        return None
+    stop = sum(len(line) + 1 for line in lines[:end]) + len(lines[end].rstrip("\r\n"))
+    return title, (rule[0], over is not None), stop
+
+
+def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str
+                         ) -> tuple[list[tuple[tuple[int, int], int]],
+                                    dict[tuple[int, int], tuple[int, str]]]:
+    """The paragraphs, each underlined title a span of its own (the text under it,
+    without a blank line between, another), and the titles' levels: each style a
+    level, in the order the styles first appear (reStructuredText's rule)."""
+    out: list[tuple[tuple[int, int], int]] = []
+    found: dict[tuple[int, int], tuple[int, str]] = {}
+    styles: list[tuple[str, bool]] = []
+    for (s, e), gap in kept:
+        head = text[s:e].lstrip()
+        s += len(text[s:e]) - len(head)
+        m = _underlined(head)
+        if m is None:
+            out.append(((s, e), gap))
+            continue
+        title, style, stop = m
+        if style not in styles:
+            styles.append(style)
+        found[(s, s + stop)] = (styles.index(style) + 1, title)
+        out.append(((s, s + stop), gap))
+        rest = text.find("\n", s + stop)
+        if rest != -1 and text[rest:e].strip():
+            out.append(((rest + 1, e), 1))
+    return out, found
+
+
+def _overlined(found: dict[tuple[int, int], tuple[int, str]], text: str) -> bool:
+    """Whether the one title found is overlined too (``=====`` / title / ``=====``:
+    reStructuredText's document title, after ``:orphan:`` or a ``.. meta::``)."""
+    (s, _), = found
+    return _RULE.fullmatch(text[s:text.find("\n", s)].rstrip("\r")) is not None
+
+
 def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     """Plain text: paragraphs, and headings where unambiguous (at least two of a kind
     in the document): numbered headings ("3.2 Accident reports": a one-line
     paragraph, no closing punctuation), and a book's part and chapter headings ("PART
     ONE", "CHAPTER IV", "VI" over its title, "I. A SCANDAL IN BOHEMIA": a paragraph
     of one or two short lines set off by two or more blank lines before it, or
-    opening the text)."""
+    opening the text); and, where two or more titles are underlined (``=====`` under
+    or over and under them: reStructuredText, AsciiDoc, release notes) or one opens
+    the text, those alone, each underline style a level in the order the styles
+    appear."""
     spans = []
     gaps = []  # the line breaks before each paragraph
     pos = 0
@@ -127,6 +197,11 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     spans.append((pos, len(text)))
     before = [3, *gaps]  # the text's start counts as a wide gap
     kept = [(span, gap) for span, gap in zip(spans, before) if text[span[0]:span[1]].strip()]
+    split, underlined = _underlined_headings(kept, text)
+    marked = len(underlined) >= 2 or len(underlined) == 1 and (
+        split[0][0] in underlined or _overlined(underlined, text))
+    if marked:  # two titles underlined or more, or one opening the text or overlined
+        kept = split
     spans = [span for span, _ in kept]
     candidates: dict[tuple[int, int], tuple[int, str]] = {}
     chapters: dict[tuple[int, int], tuple[int, str]] = {}
@@ -143,6 +218,8 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
         candidates = {}
     if len(chapters) >= 2:
         candidates.update(chapters)
+    if marked:  # the document marks its titles: nothing else is one
+        candidates = underlined
     blocks = []
     trail = HeadingTrail()
     for span in spans:
@@ -158,7 +235,8 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
             blocks.append(Block("heading", s, e, trail.path, level=level))
         else:
             blocks.append(Block("paragraph", s, e, trail.path))
-    return Document(text=text, doc_id=doc_id, source=source, blocks=tuple(blocks))
+    return Document(text=text, doc_id=doc_id, source=source,
+                    blocks=tuple(anchors_to_headings(blocks, text) if marked else blocks))
 
 
 TEXT = Reader(parse_text)
