@@ -148,7 +148,8 @@ def test_restructuredtext_titles_labels_and_fields():
     ux = (DATA / "pip-ux_research_design.rst").read_text()
     trails = {c.headings for c in chunkwise.chunk({"ux.rst": ux})}
     assert ("UX Research & Design", "How to contribute", "Report UX issues") in trails
-    one = ":orphan:\n\n=========\nCopyright\n=========\n\npip and this documentation is:\n"
+    one = (":orphan:\n\n:tocdepth: 2\n\n=========\nCopyright\n=========\n\n"
+           "pip and this documentation is:\n")
     doc = parse(one, "copyright.rst", fmt="text")
     assert [c.headings for c in chunkwise.chunk(doc)] == [("Copyright",)]
     moved = "Title\n=====\nText right under it, no blank line.\n\nMore\n----\nBody.\n"

@@ -35,7 +35,7 @@ def heading_text(raw: str) -> str:
 
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
                      r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?"
-                     r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:[ \t]*$",
+                     r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$",
                      re.DOTALL | re.MULTILINE)
 
 
@@ -43,8 +43,8 @@ def markup_only(text: str) -> bool:
     """Whether an HTML block carries no words: only tags and comments (an anchor
     ``<a id="old-name"></a>`` kept for links, ``<!-- notes -->``, an MDX comment, an
     empty link that only carries an anchor, ``[](){#old-name}`` in MkDocs, a
-    reStructuredText label, ``.. _logging:``, or a field without a value,
-    ``:orphan:``)."""
+    reStructuredText label, ``.. _logging:``, or a field without a value or with a
+    number, ``:orphan:``, ``:tocdepth: 2``)."""
     return not _MARKUP.sub("", text).strip()
 
 
