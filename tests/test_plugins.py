@@ -265,3 +265,27 @@ def test_without_the_plug_in_its_names_are_clear_errors(tmp_path):
         assert res.returncode == 2 and message in res.stderr and "Traceback" not in res.stderr
     res = run(dict(os.environ), "search", "x", "--db", "jsonfile://x.json", cwd=tmp_path)
     assert res.returncode == 2 and "unknown index URI" in res.stderr
+
+
+def test_a_broken_plug_in_leaves_every_other_format_working(tmp_path):
+    """A package whose reader's module is gone (uninstalled half-way, or a new
+    chunkwise's entry point met by an older checkout) made every command fail
+    (``format 'broken' ... cannot be loaded``) even on files it had nothing to do
+    with. It is left out with a warning; only asking for it by name is an error."""
+    site = tmp_path / "site"
+    info = site / "broken_plugin-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[chunkwise.readers]\nbroken = no_such_module_anywhere:READER\n")
+    (info / "RECORD").write_text("")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(site), env.get("PYTHONPATH")) if p)
+    doc = tmp_path / "notes.md"
+    doc.write_text("# Notes\n\nThe tide turns at noon.\n")
+    res = run(env, "chunk", str(doc), cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout.splitlines()[0])["headings"] == ["Notes"]
+    assert "format 'broken' from no_such_module_anywhere:READER cannot be loaded" in res.stderr
+    res = run(env, "chunk", str(doc), "--input-format", "broken", cwd=tmp_path)
+    assert res.returncode != 0 and "Traceback" not in res.stderr

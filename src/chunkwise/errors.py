@@ -95,5 +95,9 @@ class UnstableIdWarning(UserWarning):
     """Chunk ids cannot survive an edit: a text was given without a ``doc_id``."""
 
 
+class PluginWarning(UserWarning):
+    """A plug-in's entry point cannot be loaded: it is left out (the message says why)."""
+
+
 class ExtractionWarning(UserWarning):
     """An HTML page kept little of its text as main content (the message names it)."""

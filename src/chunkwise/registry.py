@@ -12,11 +12,12 @@ implementations, and adding one never means editing a chain of ``if``\\ s.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
 
-from .errors import ConfigError
+from .errors import ConfigError, PluginWarning
 
 T = TypeVar("T")
 
@@ -31,6 +32,7 @@ class Registry(Mapping[str, T], Generic[T]):
         self._check = check
         self._items: dict[str, T] = {}
         self._pending: dict[str, EntryPoint] | None = None
+        self._broken: dict[str, str] = {}  # name -> why its entry point did not load
 
     def register(self, name: str) -> Callable[[T], T]:
         """A decorator that registers its object under ``name``."""
@@ -59,14 +61,17 @@ class Registry(Mapping[str, T], Generic[T]):
         return self._pending
 
     def _load(self, name: str) -> None:
+        if name in self._broken:
+            raise ConfigError(self._broken[name])
         ep = self._entry_points().pop(name, None)
         if ep is None or name in self._items:
             return
         try:
             obj = ep.load()
         except Exception as exc:  # a broken plug-in must not break the built-ins
-            raise ConfigError(f"{self.what} {name!r} from {ep.value} cannot be loaded "
-                              f"({type(exc).__name__}: {exc})") from None
+            why = self._broken[name] = (f"{self.what} {name!r} from {ep.value} cannot be "
+                                        f"loaded ({type(exc).__name__}: {exc})")
+            raise ConfigError(why) from None
         if name not in self._items:  # loading the module may have registered it already
             self.add(name, obj)
 
@@ -90,8 +95,13 @@ class Registry(Mapping[str, T], Generic[T]):
         return name in self._items
 
     def _load_all(self) -> None:
+        """Every entry point loaded; one that fails is left out of the listing (a
+        warning says why) and is an error only where its name is asked for."""
         for name in list(self._entry_points()):
-            self._load(name)
+            try:
+                self._load(name)
+            except ConfigError as exc:
+                warnings.warn(f"{exc}: left out", PluginWarning, stacklevel=3)
 
     def __iter__(self) -> Iterator[str]:
         self._load_all()

@@ -101,6 +101,9 @@ def _return_freed_memory() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # library warnings (a skipped file, a page that kept little text, a plug-in that
+    # cannot be loaded while the options are listed) as one line each
+    warnings.showwarning = _show_warning
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -111,8 +114,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     if args.command == "chunk":
         _return_freed_memory()
-    # library warnings (a skipped file, a page that kept little text) as one line each
-    warnings.showwarning = _show_warning
     previous = None
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
