@@ -128,3 +128,26 @@ def test_every_cells_words_are_read_in_order(cells, as_lines):
     assert found == words
     chunks = chunkwise.chunk(doc, strategy="section", size=48)
     assert_invariants(doc.text, chunks, 48)
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.sampled_from(["cell_type", "source", "outputs",
+                                                        "output_type", "text", "data",
+                                                        "text/plain", "level", "input"]),
+                                       inner, max_size=5), max_leaves=30)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.sampled_from(["cells", "worksheets", "metadata", "nbformat"]), _JSON,
+                       max_size=4))
+def test_any_json_shaped_like_a_notebook_reads_or_is_a_clear_error(value):
+    """Cells, sources and outputs of any JSON type (a number for a source, a string
+    for the outputs): read, or an InputError naming the file; never a traceback."""
+    try:
+        doc = parse(json.dumps(value), "odd.ipynb")
+    except InputError as exc:
+        assert "odd.ipynb" in str(exc)
+        return
+    chunks = chunkwise.chunk(doc, strategy="section", size=48)
+    assert_invariants(doc.text, chunks, 48)
