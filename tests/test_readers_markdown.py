@@ -302,3 +302,39 @@ def test_the_bundled_docs_trails_carry_no_inline_tags(page, heading):
     trails = {h for b in doc.blocks for h in b.headings}
     assert heading in trails
     assert not [h for h in trails if "<dfn" in h or "<a " in h]
+
+
+def test_markdown_without_an_extension_is_read_as_markdown(tmp_path):
+    """A ``README`` or ``CONTRIBUTING`` with no extension, or a wheel's ``METADATA``
+    whose long description is Markdown, was read as plain text: ``## Install`` was
+    a paragraph, no chunk had a trail. Two headings with a Markdown link or fenced
+    code make it Markdown; reStructuredText (its ``~~~~`` underlines are no
+    fences), configuration files' ``#`` comments and scripts stay text. Checked on
+    every installed distribution's METADATA against the content type it declares."""
+    import sysconfig
+    from pathlib import Path
+
+    from chunkwise.readers import read_path, sniff_format
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    declared = {"markdown": 0, "found": 0, "other": 0}
+    for meta in site.glob("*.dist-info/METADATA"):
+        data = meta.read_bytes()
+        head = data[:20_000]
+        fmt = sniff_format(data[:65536], str(meta))
+        if b"text/markdown" in head:
+            declared["markdown"] += 1
+            declared["found"] += fmt == "markdown"
+        else:
+            declared["other"] += 1
+            assert fmt == "text", meta  # never Markdown when it says otherwise
+    assert declared["other"] >= 20 and declared["markdown"] >= 50
+    assert declared["found"] >= 0.75 * declared["markdown"]
+    readme = tmp_path / "README"
+    readme.write_text("# tool\n\nA tool. See [the docs](https://example.org).\n\n"
+                      "## Install\n\n```sh\npip install tool\n```\n")
+    doc = read_path(readme)
+    assert [b.headings for b in doc.blocks if b.kind == "code"] == [("tool", "Install")]
+    for text in ("#!/bin/sh\n# one\n# two\necho [a](b)\n",
+                 "# settings\nport = 8080\n# more settings\nurl = https://x.org/a_(b)\n"):
+        assert sniff_format(text.encode(), "config") == "text"

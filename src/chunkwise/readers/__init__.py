@@ -54,7 +54,24 @@ def sniff_format(data: bytes, name: str = "") -> str:
         return "pdf"
     if head.startswith((b"<!doctype html", b"<html")):
         return "html"
+    if looks_like_markdown(data[:65536]):
+        return "markdown"
     return "text"
+
+
+_ATX = re.compile(rb"^#{1,6}[ \t]+\S|^[ \t]{0,3}\w[^\n]*\n[ \t]{0,3}(?:=+|-+)[ \t]*\r?$", re.M)
+_FENCE = re.compile(rb"^ {0,3}```", re.M)
+_MD_LINK = re.compile(rb"\]\([^()\s]+\)")
+
+
+def looks_like_markdown(head: bytes) -> bool:
+    """Whether a file with no known extension (``README``, ``CONTRIBUTING``) is
+    Markdown: two headings or more (``## Install``, or a title over ``===`` /
+    ``---``), with a Markdown link or a fenced code block, and not a script (``#!``).
+    A configuration file's ``#`` comments come with neither."""
+    if head.startswith(b"#!") or len(_ATX.findall(head)) < 2:
+        return False
+    return _MD_LINK.search(head) is not None or len(_FENCE.findall(head)) >= 2
 
 
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)

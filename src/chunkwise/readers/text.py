@@ -113,7 +113,7 @@ def _chapter_level(para: str) -> int | None:
 #: a line of one punctuation character repeated: a title's underline (or overline)
 #: in reStructuredText, AsciiDoc's two-line titles, Markdown's setext headings and
 #: the NEWS files and release notes written like them
-_RULE = re.compile(r"([=\-~^*+#_\"'`:.<>])\1{2,}[ \t]*")
+_RULE = re.compile(r"[ \t]*([=\-~^*+#_\"'`:.<>])\1+[ \t]*")
 
 
 def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
@@ -121,7 +121,9 @@ def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
     ``=============``, or between an overline and an underline of one character):
     the title, its style (the character, overlined or not) and where its last rule
     ends in ``para``; else None. A rule is at least half the title's length and at
-    most twice it (and two characters), the title is one line of words."""
+    most twice it (and two characters), three characters or more unless the title is
+    shorter (``jq`` over ``==``); the title is one line of words; both may be
+    indented alike (a title centred with tabs)."""
     lines = para.split("\n", 3)
     over = _RULE.fullmatch(lines[0].rstrip("\r"))
     if over is not None:  # ====== / Title / ======
@@ -130,14 +132,15 @@ def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
             return None
         title, rule, end = lines[1].strip(), lines[0].strip(), 2
     else:
-        if len(lines) < 2 or lines[0][:1].isspace():
+        if len(lines) < 2:
             return None
         under = _RULE.fullmatch(lines[1].rstrip("\r"))
         if under is None:
             return None
         title, rule, end = lines[0].strip(), lines[1].strip(), 1
     if not title or len(title) > 100 or not any(ch.isalnum() for ch in title) or \
-            not len(title) / 2 <= len(rule) <= 2 * len(title) + 2:
+            not len(title) / 2 <= len(rule) <= 2 * len(title) + 2 or \
+            len(rule) < min(3, len(title)):
         return None
     stop = sum(len(line) + 1 for line in lines[:end]) + len(lines[end].rstrip("\r\n"))
     return title, (rule[0], over is not None), stop
