@@ -197,3 +197,16 @@ def test_underlined_titles_property(sections):
     assert sum(b.kind == "paragraph" for b in doc.blocks) == sum(len(s[3]) for s in sections)
     chunks = chunkwise.chunk(doc, strategy="section", size=64)
     assert_invariants(text, chunks, 64)
+
+
+def test_short_and_centred_underlined_titles():
+    """jq's README opens ``jq`` over ``==``; LLVM's Debian README centres its title
+    with tabs, its rule too. Both are titles; a two-character rule under a longer
+    line is not."""
+    for text, title in (("jq\n==\n\njq is a lightweight JSON processor.\n", "jq"),
+                        ("\t\tThe Debian LLVM Setup\n\t\t=====================\n\nAbstract\n"
+                         "--------\n\nDebian uses a default version.\n", "The Debian LLVM Setup")):
+        doc = parse(text, "README", fmt="text")
+        assert doc.blocks[0].kind == "heading" and doc.blocks[-1].headings[0] == title
+    doc = parse("Notes on it\n==\n\nText.\n\nMore notes\n--\n\nEnd.\n", "t", fmt="text")
+    assert all(b.kind != "heading" for b in doc.blocks)
