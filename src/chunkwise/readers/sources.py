@@ -30,7 +30,7 @@ from ..types import Document
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
                      ".tsv", ".json", ".jsonl", ".xml", ".docx", ".srt", ".vtt", ".py", ".js",
-                     ".ts", ".ipynb")
+                     ".ts", ".ipynb", ".adoc")
 
 
 @dataclass(frozen=True, slots=True)

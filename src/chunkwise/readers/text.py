@@ -131,6 +131,8 @@ def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
                 lines[2].strip()[0] != over.group(1):
             return None
         title, rule, end = lines[1].strip(), lines[0].strip(), 2
+        if len(rule) < len(title) or rule in ("----", "...."):
+            return None  # RST's rule; "----" / "$ ls" / "----" is an AsciiDoc listing
     else:
         if len(lines) < 2:
             return None

@@ -1,0 +1,73 @@
+"""AsciiDoc: section titles, delimited blocks, paragraphs; offsets into the file."""
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.readers import parse, read_path
+
+from helpers import assert_invariants, by_text
+
+DATA = Path(__file__).resolve().parent / "data" / "asciidoc"
+
+
+def test_jettys_readme_has_its_sections_and_listings():
+    """Eclipse Jetty's README.adoc was read as plain text: ``==== Quick Setup`` was
+    a paragraph (no trail said which part of the README a chunk came from) and the
+    ``----`` listings were prose a cut could fall inside."""
+    path = DATA / "jetty-README.adoc"
+    doc = read_path(path)
+    assert doc.metadata["format"] == "asciidoc"
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert heads == [(3, "ECLIPSE JETTY"), (4, "Quick Setup")]
+    codes = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "code"]
+    assert len(codes) == 4 and all(c.startswith("----\n$ java") or c.startswith("----\n$ export")
+                                   for c in codes)
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(doc.text, chunks, 254)
+    assert by_text(chunks, "--add-module=demos")[0].headings == ("ECLIPSE JETTY", "Quick Setup")
+    for c in chunks:  # a listing is never cut: it fits, and each chunk holds whole ones
+        assert c.text.count("----") % 2 == 0, c.text
+
+
+def test_titles_blocks_attributes_and_comments():
+    text = ("= User Guide\n:toc: left\n\nIntro paragraph.\n\n"
+            "== Install\n\n[source,python]\n.Installing it\n----\n== not a title\npip install x\n"
+            "----\n\n// a comment line\n=== From source\n\n====\n== inside an example\n====\n\n"
+            "Old Style Title\n---------------\n\nBody text.\n\n....\nliteral\n")
+    doc = parse(text, "guide.adoc")
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert heads == [(1, "User Guide"), (2, "Install"), (3, "From source"),
+                     (2, "Old Style Title")]
+    assert doc.title == "User Guide"
+    code = [b for b in doc.blocks if b.kind == "code"]
+    assert text[code[0].start:code[0].end].startswith("[source,python]\n.Installing it\n----")
+    assert code[0].metadata["language"] == "python"
+    assert text[code[-1].start:code[-1].end] == "....\nliteral"  # never closed: to the end
+    assert_invariants(text, chunkwise.chunk(doc, strategy="section", size=32), 32)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.one_of(
+    st.tuples(st.just("title"), st.integers(1, 4),
+              st.from_regex(r"[A-Z][a-z]{2,8}( [a-z]{2,6}){0,3}", fullmatch=True)),
+    st.tuples(st.just("para"), st.just(0),
+              st.from_regex(r"[A-Z][a-z]{1,8}( [a-z]{1,8}){3,15}\.", fullmatch=True)),
+    st.tuples(st.just("listing"), st.just(0),
+              st.from_regex(r"(== )?[a-z]{1,6} = [0-9]{1,3}", fullmatch=True))),
+    min_size=1, max_size=12))
+def test_asciidoc_property(parts):
+    """Generated documents: each title a heading of its level, nothing inside a
+    listing a title, and chunks that keep the invariants."""
+    out = []
+    for kind, level, body in parts:
+        out.append(f"{'=' * level} {body}" if kind == "title" else
+                   f"----\n{body}\n----" if kind == "listing" else body)
+    text = "\n\n".join(out) + "\n"
+    doc = parse(text, "gen.adoc")
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert heads == [(level, body) for kind, level, body in parts if kind == "title"]
+    assert sum(b.kind == "code" for b in doc.blocks) == sum(k == "listing" for k, _, _ in parts)
+    assert_invariants(text, chunkwise.chunk(doc, strategy="section", size=48), 48)
