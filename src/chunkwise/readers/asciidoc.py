@@ -57,23 +57,17 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
             level = _UNDERLINE.get(stripped[0])
             if len(para) == 1 and level is not None and \
                     abs(len(stripped) - len(text[para[0][0]:para[0][1]].strip())) <= 2:
-                heading = text[para[0][0]:para[0][1]].strip()
+                heading = text[para[0][0]:para[0][1]].strip()  # the two-line form
                 trail.push(level, heading)
                 blocks.append(Block("heading", para[0][0], end, trail.path, level=level))
                 title = title or (heading if level == 1 else None)
                 para.clear()
                 continue
-            opening = start
-            if para and all(_ATTRIBUTES.fullmatch(text[s:e].strip()) for s, e in para):
-                opening = para[0][0]  # "[source,java]" and a block title open it
-                found = next((m for s, e in para if (m := _SOURCE.match(text[s:e].strip()))),
-                             None)
-                language = found.group(1) if found else ""
-                para.clear()
-            else:
+            opening, language = _attributes(text, para)
+            if opening is None:
                 close_para()
-                language = ""
-            fence = (stripped, opening, language)
+            para.clear()
+            fence = (stripped, start if opening is None else opening, language)
             continue
         m = _TITLE.fullmatch(line)
         if m is not None and not para:
@@ -88,6 +82,16 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
         blocks.append(_delimited(fence, len(text.rstrip()), trail.path))
     return Document(text=text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(blocks), metadata={"format": "asciidoc"})
+
+
+def _attributes(text: str, para: list[tuple[int, int]]) -> tuple[int | None, str]:
+    """Where lines of block attributes and a block title before a delimiter start
+    (they open its block; None: the lines before are a paragraph) and the language
+    a ``[source,java]`` among them names."""
+    if not para or not all(_ATTRIBUTES.fullmatch(text[s:e].strip()) for s, e in para):
+        return None, ""
+    found = next((m for s, e in para if (m := _SOURCE.match(text[s:e].strip()))), None)
+    return para[0][0], found.group(1) if found else ""
 
 
 def _delimited(fence: tuple[str, int, str], end: int, path: tuple[str, ...]) -> Block:
