@@ -355,3 +355,30 @@ def test_a_list_of_links_to_the_pages_own_sections_is_its_contents():
     chunks = chunkwise.chunk(parse(page, "faq.html", fmt="html"))
     first = next(c for c in chunks if "pronounce" in c.text)
     assert "The \"Val\" as in the word" in first.text
+
+
+def test_a_table_of_contents_inside_the_content_is_chrome_too():
+    """docutils renders ``.. contents::`` inside the page's ``<main>`` as ``<nav
+    class="contents" role="doc-toc">`` (HTML5) or ``<div class="contents topic">``
+    (HTML4, Sphinx): "Guide Contents Install Configure Sub part" was the first chunk.
+    The ARIA role of a table of contents, or docutils' two classes, drop it wherever
+    it stands."""
+    toc = ('<p class="topic-title">Contents</p><ul><li><a href="#install" id="toc-1">Install'
+           '</a></li><li><a href="#configure" id="toc-2">Configure</a><ul><li>'
+           '<a href="#sub-part" id="toc-3">Sub part</a></li></ul></li></ul>')
+    body = ('<section id="install"><h2>Install</h2><p>Run the installer and follow the steps '
+            'shown on screen.</p></section><section id="configure"><h2>Configure</h2><p>Edit '
+            'the configuration file in your home folder.</p><section id="sub-part"><h3>Sub '
+            'part</h3><p>More about configuring the tool.</p></section></section>')
+    for wrapper in ('<nav class="contents" id="contents" role="doc-toc">{}</nav>',
+                    '<div class="contents topic" id="contents">{}</div>'):
+        page = (f'<html><body><main id="guide"><h1 class="title">Guide</h1>'
+                f'{wrapper.format(toc)}{body}</main></body></html>')
+        doc = parse(page, "guide.html", fmt="html")
+        assert "Contents" not in doc.text and doc.text.count("Sub part") == 1
+        assert by_text(chunkwise.chunk(doc), "Run the installer")[0].headings == (
+            "Guide", "Install")
+    kept = parse('<html><body><main><div class="topic"><p class="topic-title">Note</p>'
+                 '<p>A topic that is no contents stays.</p></div></main></body></html>',
+                 "t.html", fmt="html")
+    assert "A topic that is no contents stays." in kept.text

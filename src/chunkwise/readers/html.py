@@ -196,6 +196,9 @@ def _in_page(href: str, page: str) -> bool:
 
 
 def _is_chrome(tag: str, attrs: dict[str, Any], in_content: bool) -> bool:
+    if (attrs.get("role") or "") == "doc-toc" or {"contents", "topic"} <= set(
+            (attrs.get("class") or "").split()):
+        return True  # a table of contents, inside the content too (docutils, Sphinx)
     if in_content:
         return False
     if tag in _CHROME_TAGS:
