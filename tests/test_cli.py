@@ -345,3 +345,38 @@ def test_search_says_where_a_hit_is_in_the_terms_of_its_document(capsys, tmp_pat
         if file == "shop.py":  # a method alone, and a group of members by their names
             assert any(re.search(r", Cart\.total\)", w) for w in wheres), wheres
             assert any(re.search(r", Cart\.\w+, Cart\.\w+", w) for w in wheres), wheres
+
+
+def test_gzip_compressed_documents_are_read_by_the_name_inside(capsys, tmp_path, monkeypatch):
+    """Debian installs most documentation gzipped (1,909 ``.gz`` under /usr/share/doc
+    here: ``changelog.gz``, ``NEWS.Debian.gz``, pip's ``user_guide.rst.gz``); a folder
+    walk passed them over as archives. A gzip-compressed file is read as the document
+    inside, its format by the name without ``.gz``; a ``.tar.gz`` is still an archive;
+    bad gzip data or a bomb is an error naming the file."""
+    import gzip
+    import tarfile
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    guide = "User Guide\n==========\n\nRunning pip\n-----------\n\nRun it as a module.\n"
+    (docs / "user_guide.rst.gz").write_bytes(gzip.compress(guide.encode()))
+    (docs / "NEWS.gz").write_bytes(gzip.compress(b"Version 2\n\nNothing new.\n"))
+    with tarfile.open(docs / "bundle.tar.gz", "w:gz") as tar:
+        tar.add(docs / "NEWS.gz", arcname="NEWS.gz")
+    code, out, err = run(capsys, "chunk", str(docs), "--no-progress")
+    assert code == 0, err
+    rows = {Path(json.loads(line)["doc_id"]).name: json.loads(line) for line in out.splitlines()}
+    assert set(rows) == {"user_guide.rst.gz", "NEWS.gz"}
+    assert rows["user_guide.rst.gz"]["headings"] == ["User Guide", "Running pip"]
+    assert rows["NEWS.gz"]["text"] == "Version 2\n\nNothing new."
+    assert "skipped 1 file that is not a document: gz 1" in err
+    (docs / "broken.md.gz").write_bytes(b"\x1f\x8b\x08\x00not gzip at all")
+    code, out, err = run(capsys, "chunk", str(docs / "broken.md.gz"), "--no-progress")
+    assert code != 0 and "broken.md.gz: not valid gzip data" in err
+    import chunkwise.readers as readers
+
+    monkeypatch.setattr(readers, "GUNZIP_MAX_BYTES", 1 << 20)  # 256 MB by default
+    bomb = docs / "bomb.txt.gz"
+    bomb.write_bytes(gzip.compress(b"a" * (2 << 20)))
+    code, out, err = run(capsys, "chunk", str(bomb), "--no-progress")
+    assert code != 0 and "bomb.txt.gz: decompresses to more than 1 MB" in err

@@ -171,11 +171,15 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
         raise InputError(source, "too large to read into memory") from None
     except OSError as exc:
         raise InputError(source, exc.strerror or str(exc)) from None
+    named = source
+    if gzipped(path.name):  # README.gz, changelog.Debian.gz: the document inside
+        data = _gunzip(data, source)
+        named = source[:-3]
     # the bytes are held only here, so that a text format lets them go once decoded
     # (a long file's text is parsed without its bytes beside it)
     held = [data]
     del data
-    fmt, sniffed = _format(held[0], source, fmt)
+    fmt, sniffed = _format(held[0], named, fmt)
     if READERS[fmt].binary:
         raw = held.pop()
         return _guarded(source, fmt, lambda: _parse(raw, source, fmt, encoding,
@@ -183,6 +187,33 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
     text = _guarded(source, fmt, lambda: _decoded(held.pop(), source, fmt, encoding))
     return _guarded(source, fmt, lambda: _parse(text, source, fmt, encoding, doc_id or source,
                                                 sniffed, structure))
+
+
+#: the most bytes a compressed document may hold (a larger one is an error, not a
+#: machine out of memory: a gzip bomb is a few kB)
+GUNZIP_MAX_BYTES = 256 << 20
+
+
+def gzipped(name: str) -> bool:
+    """A gzip-compressed document (``README.gz``, ``notes.md.gz``), not an archive
+    (``.tar.gz``, ``.tgz``)."""
+    lower = name.lower()
+    return lower.endswith(".gz") and not lower.endswith(".tar.gz") and len(lower) > 3
+
+
+def _gunzip(data: bytes, source: str) -> bytes:
+    import gzip
+    import io
+    import zlib
+
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            out = stream.read(GUNZIP_MAX_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(source, f"not valid gzip data ({exc})") from None
+    if len(out) > GUNZIP_MAX_BYTES:
+        raise InputError(source, f"decompresses to more than {GUNZIP_MAX_BYTES >> 20} MB")
+    return out
 
 
 __all__ = ["FORMATS", "READERS", "Reader", "decode_bytes", "default_doc_id",

@@ -301,6 +301,13 @@ def _walked(f: Path, walk: Walk, top: Path | None = None) -> bool:
     if not _is_file(f):
         return False
     ext = f.suffix.lower().lstrip(".")
+    from . import gzipped
+
+    if ext == "gz" and gzipped(f.name):  # README.gz: the document inside, by its name
+        inner = Path(f.name[:-3]).suffix.lower().lstrip(".")
+        if inner not in NOT_DOCUMENTS:
+            return True
+        ext = inner
     if ext in NOT_DOCUMENTS:
         walk.skip(f, ext)
         return False
