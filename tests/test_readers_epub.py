@@ -119,3 +119,25 @@ def test_a_broken_book_is_a_clear_error_naming_it(tmp_path, content, message):
     with pytest.raises(InputError) as err:
         read_path(path)
     assert "broken.epub" in str(err.value) and message in str(err.value)
+
+
+EPUBCHECK = Path(__file__).resolve().parent / "data" / "epub"
+
+
+@pytest.mark.parametrize("name, version", [("epub3-minimal.epub", "3.0"),
+                                           ("epub2-ocf-minimal-valid.epub", "2.0"),
+                                           ("ocf-filepath-utf8-valid.epub", "3.0")])
+def test_epubchecks_valid_books(name, version):
+    """EPUBCheck's own conformance books (EPUB 2 and 3, a UTF-8 file path inside the
+    zip): "Call me Ishmael." under its chapter, the book's title from the package."""
+    doc = read_path(EPUBCHECK / name)
+    assert doc.title == f"Minimal EPUB {version}"
+    chunks = chunkwise.chunk(doc)
+    assert [c.text for c in chunks] == ["Loomings\n\nCall me Ishmael."]
+    assert chunks[0].headings == ("Loomings",)
+
+
+def test_epubchecks_unreadable_zip_is_an_error_naming_it():
+    with pytest.raises(InputError) as err:
+        read_path(EPUBCHECK / "ocf-zip-unreadable-no-end-header-fatal.epub")
+    assert "ocf-zip-unreadable-no-end-header-fatal.epub: not a readable EPUB book" in str(err.value)
