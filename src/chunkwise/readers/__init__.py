@@ -24,7 +24,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 #: the built-in formats, in the order their file extensions are claimed
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
-           "asciidoc", "epub")
+           "asciidoc", "epub", "man")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 
@@ -59,6 +59,10 @@ def sniff_format(data: bytes, name: str = "") -> str:
         return "html"
     if looks_like_markdown(data[:65536]):
         return "markdown"
+    from .man import looks_like_man
+
+    if looks_like_man(data[:8192].decode("utf-8", "replace")):
+        return "man"  # ls.1, jq.1.gz: a manual page has no extension of its own
     return "text"
 
 

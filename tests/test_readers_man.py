@@ -1,0 +1,77 @@
+"""Manual pages: roff's man and mdoc macros read as sections, paragraphs and code."""
+
+import gzip
+from pathlib import Path
+
+import chunkwise
+from chunkwise.readers import read_path, sniff_format
+
+from helpers import assert_invariants, by_text
+
+DATA = Path(__file__).resolve().parent / "data" / "man"
+
+
+def test_jqs_manual_page_reads_as_its_sections():
+    """Gzipped documents are now read (``/usr/share/man`` holds 23,869 pages), and a
+    page read as plain text was roff: ``.SH "FILTERS"``, ``\\fBjq\\fR \\- Command\\-line
+    JSON processor``. Now sections are headings under the page's name, escapes are
+    the characters a reader sees, ``.nf`` examples are code."""
+    doc = read_path(DATA / "jq.1.gz")
+    assert doc.metadata["format"] == "man" and doc.title == "jq(1)"
+    assert "\\f" not in doc.text and ".SH" not in doc.text and "\\-" not in doc.text
+    assert doc.text.startswith("jq(1)\n\nNAME\n\njq - Command-line JSON processor")
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(doc.text, chunks, 254)
+    assert by_text(chunks, "--seq")[0].headings[:2] == ("jq(1)", "FILTERS")
+    contains = by_text(chunks, "jq 'contains(\"bar\")'")[0]
+    assert contains.headings[-1] == "contains(element)"
+    assert "=> true\n\njq 'contains([\"baz\", \"bar\"])'" in doc.text  # the example's lines
+    code = [b for b in doc.blocks if b.kind == "code"]
+    assert len(code) > 50
+
+
+def test_mdoc_and_escapes_and_sniffing(tmp_path):
+    page = (".\\\" a comment\n.Dd March 3, 2026\n.Dt SSH_CONFIG 5\n.Os\n.Sh NAME\n.Nm ssh_config\n"
+            ".Nd OpenSSH client configuration file\n.Sh DESCRIPTION\n.Xr ssh 1\nobtains "
+            "configuration data from\n.Pa ~/.ssh/config .\n.Pp\nThe file contains keyword\\-"
+            "argument pairs, one per line \\(em as \\(lqHost\\(rq shows.\n.Bd -literal\n"
+            "Host *.example.com\n    User alice\n.Ed\n.Ss Patterns\nA pattern \\fIconsists\\fP "
+            "of zero or more characters.\n")
+    path = tmp_path / "ssh_config.5"
+    path.write_text(page)
+    assert sniff_format(page.encode(), "ssh_config.5") == "man"
+    doc = read_path(path)
+    assert doc.title == "ssh_config(5)"
+    assert "keyword-argument pairs, one per line — as “Host” shows." in doc.text
+    assert "ssh 1 obtains configuration data from ~/.ssh/config ." in doc.text
+    code = next(b for b in doc.blocks if b.kind == "code")
+    assert doc.text[code.start:code.end] == "Host *.example.com\n    User alice"
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert heads == [(1, "ssh_config(5)"), (2, "NAME"), (2, "DESCRIPTION"), (3, "Patterns")]
+    gz = tmp_path / "ssh_config.5.gz"
+    gz.write_bytes(gzip.compress(page.encode()))
+    assert read_path(gz).text == doc.text
+    for text in ("A note.\n.TH is not alone here\n", "Plain text, no requests.\n"):
+        assert sniff_format(text.encode(), "notes") == "text"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.one_of(
+    st.sampled_from([".TH X 1", ".SH NAME", ".SS Sub", ".PP", ".nf", ".fi", ".IP \\(bu 2",
+                     ".BR ls (1)", ".B \"bold words\"", ".\\\" comment", "", ".Bd", ".Ed",
+                     "\\fBjq\\fR \\- a \\(em b \\[ci] \\*(lq\\s-1x\\s0", ".RS", ".\"unbalanced"]),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)),
+    max_size=30))
+def test_any_roff_reads_and_chunks(lines):
+    """Any mix of requests, escapes and text: read without an error, every block its
+    text, chunks that keep the invariants."""
+    from chunkwise.readers.man import parse_man
+
+    doc = parse_man("\n".join(lines), "page.1")
+    for b in doc.blocks:
+        assert doc.text[b.start:b.end].strip()
+    assert_invariants(doc.text, chunkwise.chunk(doc, strategy="section", size=48), 48)
