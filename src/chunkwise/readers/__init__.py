@@ -24,7 +24,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 #: the built-in formats, in the order their file extensions are claimed
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
-           "asciidoc", "epub", "man")
+           "asciidoc", "epub", "man", "odt")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 
@@ -50,6 +50,9 @@ def sniff_format(data: bytes, name: str = "") -> str:
         return by_extension[ext]
     if data.startswith(b"PK\x03\x04") and data[30:58] == b"mimetypeapplication/epub+zip":
         return "epub"
+    if data.startswith(b"PK\x03\x04") and \
+            data[30:77] == b"mimetypeapplication/vnd.oasis.opendocument.text":
+        return "odt"
     if data.startswith(b"PK\x03\x04") and b"word/" in data[:65536]:
         return "docx"
     head = data[:1024].lstrip().lower()

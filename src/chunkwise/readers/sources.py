@@ -30,7 +30,7 @@ from ..types import Document
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
                      ".tsv", ".json", ".jsonl", ".xml", ".docx", ".srt", ".vtt", ".py", ".js",
-                     ".ts", ".ipynb", ".adoc", ".epub")
+                     ".ts", ".ipynb", ".adoc", ".epub", ".odt")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +115,12 @@ NOT_DOCUMENTS = frozenset({
     "so", "dylib", "o", "a", "lib", "obj", "class", "pyc", "pyo", "pyd", "wasm", "bin", "dat",
     "sqlite", "sqlite3", "db", "parquet", "arrow", "feather", "lance", "npy", "npz", "pkl",
     "pickle", "pt", "pth", "onnx", "safetensors", "gguf", "h5", "hdf5", "xls", "xlsx", "ppt",
-    "pptx", "odt", "ods", "odp", "doc", "rtf",
+    "pptx", "ods", "odp", "doc", "rtf",
     # a built site's style sheets and source maps (generated JSON)
     "css", "scss", "sass", "less", "map"
 })
 #: binary formats a reader reads: never skipped for the NUL bytes they hold
-_BINARY_DOCUMENTS = (".pdf", ".docx", ".epub")
+_BINARY_DOCUMENTS = (".pdf", ".docx", ".epub", ".odt")
 
 
 @dataclass(frozen=True)
