@@ -48,11 +48,10 @@ def sniff_format(data: bytes, name: str = "") -> str:
     by_extension = extension_formats()
     if ext in by_extension:
         return by_extension[ext]
-    if data.startswith(b"PK\x03\x04") and data[30:58] == b"mimetypeapplication/epub+zip":
-        return "epub"
-    if data.startswith(b"PK\x03\x04") and \
-            data[30:77] == b"mimetypeapplication/vnd.oasis.opendocument.text":
-        return "odt"
+    if data.startswith(b"PK\x03\x04") and data[30:38] == b"mimetype":
+        for mimetype, zipped in _ZIP_MIMETYPES.items():  # the package's first entry
+            if data[38:38 + len(mimetype)] == mimetype:
+                return zipped
     if data.startswith(b"PK\x03\x04") and b"word/" in data[:65536]:
         return "docx"
     head = data[:1024].lstrip().lower()
@@ -69,6 +68,9 @@ def sniff_format(data: bytes, name: str = "") -> str:
     return "text"
 
 
+#: a zipped package's ``mimetype`` entry, stored first -> its format
+_ZIP_MIMETYPES = {b"application/epub+zip": "epub",
+                  b"application/vnd.oasis.opendocument.text": "odt"}
 _ATX = re.compile(rb"^#{1,6}[ \t]+\S|^[ \t]{0,3}\w[^\n]*\n[ \t]{0,3}(?:=+|-+)[ \t]*\r?$", re.M)
 _FENCE = re.compile(rb"^ {0,3}```", re.M)
 _MD_LINK = re.compile(rb"\]\([^()\s]+\)")

@@ -114,7 +114,8 @@ class _Page:
             elif request is None:
                 self.code[1].append(inline(line))
             elif name in _TEXT:
-                self.code[1].append(_macro_text(name, request))
+                self.code[1].append(_set_words(name, _words(request[1]) if len(request) > 1
+                                               else []))
         elif request is None:
             if line.strip():
                 self.para.append(inline(line))
@@ -146,14 +147,13 @@ class _Page:
             if name == "IP" and args and inline(args[0]).strip() not in ("", "•"):
                 self.para.append(inline(args[0]))  # its tag starts the paragraph
         elif name in _TEXT:
-            self.para.append(("" if name in _ALTERNATING else " ").join(map(inline, args)))
+            self.para.append(_set_words(name, args))
 
 
-def _macro_text(name: str, request: list[str]) -> str:
+def _set_words(name: str, args: list[str]) -> str:
     """The words a font or semantic macro sets: alternating fonts run together
     (``.BR ls (1)`` is ``ls(1)``), the others spaced."""
-    words = [inline(w) for w in _words(request[1])] if len(request) > 1 else []
-    return ("" if name in _ALTERNATING else " ").join(words)
+    return ("" if name in _ALTERNATING else " ").join(map(inline, args))
 
 
 MAN = Reader(parse_man)

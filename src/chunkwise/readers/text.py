@@ -116,6 +116,12 @@ def _chapter_level(para: str) -> int | None:
 _RULE = re.compile(r"[ \t]*([=\-~^*+#_\"'`:.<>])\1+[ \t]*")
 
 
+_RULE_LINE = re.compile(r"^[ \t]*([=\-~^*+#_\"'`:.<>])\1+[ \t]*\r?$", re.M)
+_NON_SPACE = re.compile(r"\S")
+#: characters of a paragraph's start that hold any title with its rules
+_TITLE_HEAD = 1024
+
+
 def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
     """A paragraph that opens with an underlined title (``Release Notes`` over
     ``=============``, or between an overline and an underline of one character):
@@ -157,10 +163,13 @@ def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str
     out: list[tuple[tuple[int, int], int]] = []
     found: dict[tuple[int, int], tuple[int, str]] = {}
     styles: list[tuple[str, bool]] = []
+    if _RULE_LINE.search(text) is None:  # no rule anywhere (a book, a note): no title
+        return kept, found
     for (s, e), gap in kept:
-        head = text[s:e].lstrip()
-        s += len(text[s:e]) - len(head)
-        m = _underlined(head)
+        first = _NON_SPACE.search(text, s, e)
+        s = first.start() if first is not None else s
+        # a title and its rules are three lines of a few hundred characters at most
+        m = _underlined(text[s:min(e, s + _TITLE_HEAD)])
         if m is None:
             out.append(((s, e), gap))
             continue
