@@ -697,3 +697,24 @@ def test_a_lancedb_index_with_a_data_file_gone_is_a_one_line_error_and_repairs(
     assert code == 0 and "3 documents" in out and out.rstrip().endswith("clean")
     code, out, err = _run(capsys, "search", "topic 15", "--db", db)
     assert code == 0 and "note2.md" in out
+
+
+def test_two_first_runs_at_once_both_open_the_new_index(tmp_path, monkeypatch):
+    """Two ``chunkwise index DOCS --db NEW`` started together (found by hand: the
+    second died with a FileExistsError traceback): each saw no folder, and the one
+    that created it second failed. The folder another run made in between is used."""
+    import pathlib
+
+    from chunkwise.index.lance import LanceStore
+
+    db = tmp_path / "db"
+    db.mkdir()  # the other run made it after this one looked
+    real_exists = pathlib.Path.exists
+
+    def exists(self, *args, **kwargs):
+        return False if self == db else real_exists(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "exists", exists)
+    store = LanceStore(str(db))
+    monkeypatch.undo()
+    assert store.local_path == pathlib.Path(os.path.realpath(db))

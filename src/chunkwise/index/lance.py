@@ -111,7 +111,7 @@ class LanceStore(Store):
         if not folder.exists():
             if not create:
                 raise ConfigError(f"no index at {path} (build one with chunkwise index)")
-            folder.mkdir(parents=True)
+            folder.mkdir(parents=True, exist_ok=True)  # two first runs at once
         self.local_path = Path(os.path.realpath(folder))
         self.db = lancedb.connect(path)
         self._table: Any = None
