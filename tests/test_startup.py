@@ -95,3 +95,74 @@ def test_a_bert_models_width_is_read_without_loading_its_weights():
     assert model.dim == 384
     assert getattr(model, "_numpy", None) is None  # neither the NumPy pass nor torch loaded
     assert model.embed(["a query"]).shape == (1, 384)
+
+
+def test_lancedb_is_imported_without_pandas_and_pyarrow_sees_pandas_once_imported(tmp_path):
+    res = _python(f"""
+import json, math, sys
+from chunkwise.index.lancedb_import import import_lancedb
+import overrides, pydantic
+checked = overrides.override
+lancedb = import_lancedb()
+db = lancedb.connect({str(tmp_path / "db")!r})
+table = db.create_table("t", data=[{{"x": 1.0, "s": "a"}}, {{"x": 2.0, "s": "b"}}])
+rows = table.search().where("x > 1.5").to_list()
+before = "pandas" in sys.modules
+import pandas as pd
+import pyarrow as pa
+nulls = pa.array(pd.Series([1.0, math.nan])).null_count  # pandas' NaN is a null
+frame = table.to_pandas()
+back = pa.Table.from_pandas(pd.DataFrame({{"x": [1.5, math.nan]}})).column("x").null_count
+from lance_namespace_urllib3_client.models import ListTablesResponse
+listed = ListTablesResponse(tables=["a"]).tables  # a model built on first use
+class Base(pydantic.BaseModel):
+    n: int
+print(json.dumps({{"rows": [r["s"] for r in rows], "pandas_before": before,
+                  "frame": frame["s"].tolist(), "nulls": nulls, "back": back,
+                  "listed": listed, "override": overrides.override is checked,
+                  "defer": pydantic.BaseModel.model_config.get("defer_build"),
+                  "complete": Base.__pydantic_complete__}}))
+""")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["pandas_before"] is False  # importing lancedb did not import pandas
+    assert out["rows"] == ["b"] and out["frame"] == ["a", "b"]
+    assert out["nulls"] == 1 and out["back"] == 1  # pyarrow treats pandas objects as such
+    assert out["listed"] == ["a"]
+    # what the import changed is restored: the checking decorator, pydantic's config
+    assert out["override"] is True and out["defer"] is None and out["complete"] is True
+
+
+def test_pandas_imported_first_is_used_as_is():
+    res = _python("""
+import json, math, sys
+import pandas as pd
+from chunkwise.index.lancedb_import import import_lancedb
+import_lancedb()
+import pyarrow as pa
+print(json.dumps({"nulls": pa.array(pd.Series([1.0, math.nan])).null_count}))
+""")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == {"nulls": 1}
+
+
+def test_index_and_search_of_a_lancedb_index_start_its_import_at_once(tmp_path):
+    res = _python(f"""
+import json, sys, threading
+from chunkwise.cli.main import _open_early
+seen = {{}}
+for argv in (["chunk", "x.md"], ["search", "q", "--db", "qdrant+local://x"],
+             ["index", "docs", "--db", {str(tmp_path / "idx")!r}]):
+    _open_early(argv)
+    seen[argv[0]] = [t.name for t in threading.enumerate() if t.name.startswith("chunkwise-")]
+from chunkwise.index.lancedb_import import import_lancedb
+threads = [threading.Thread(target=import_lancedb) for _ in range(3)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps({{"seen": seen, "lancedb": hasattr(import_lancedb(), "connect")}}))
+""")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["seen"]["chunk"] == [] and out["seen"]["search"] == []
+    assert out["seen"]["index"] == ["chunkwise-import-lancedb"]
+    assert out["lancedb"] is True

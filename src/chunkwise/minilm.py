@@ -64,7 +64,6 @@ class NumpyBert:
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config["layer_norm_eps"])
         self.w: dict[str, Any] = load_file(str(folder / "model.safetensors"))
-        self._t: dict[str, np.ndarray] = {}
         self.prefix = "bert." if "bert.embeddings.word_embeddings.weight" in self.w else ""
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()
@@ -82,9 +81,10 @@ class NumpyBert:
                           + self._p(name + ".bias"), dtype=np.float32)
 
     def _dense(self, x: np.ndarray, name: str) -> np.ndarray:
-        if name not in self._t:  # (out, in) as stored; x @ W.T is faster from a copy
-            self._t[name] = np.ascontiguousarray(self._p(name + ".weight").T)
-        return np.asarray(x @ self._t[name] + self._p(name + ".bias"))
+        # (out, in) as stored: BLAS reads the transpose in place (a transposed copy of
+        # every matrix cost a new process ~0.09 s before its first vector, and no
+        # time after it)
+        return np.asarray(x @ self._p(name + ".weight").T + self._p(name + ".bias"))
 
     def embed_one(self, text: str) -> np.ndarray:
         enc = self.tokenizer.encode(text)

@@ -104,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # library warnings (a skipped file, a page that kept little text, a plug-in that
     # cannot be loaded while the options are listed) as one line each
     warnings.showwarning = _show_warning
+    _open_early(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -148,6 +149,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.environ[DEVICE_ENV] = device
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _open_early(argv: Sequence[str]) -> None:
+    """``index`` or ``search`` of a LanceDB index: its import starts now, on a thread,
+    while the options are parsed, the chunker built and the files walked."""
+    words = list(argv)
+    if not words or words[0] not in ("index", "search"):
+        return
+    for word, value in zip(words, words[1:] + [""]):
+        uri = value if word == "--db" else word[5:] if word.startswith("--db=") else None
+        if uri and ("://" not in uri or uri.startswith("lancedb://")):
+            from ..index.lancedb_import import prefetch
+
+            prefetch()
+            return
 
 
 def run() -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import sys
-import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -18,61 +16,9 @@ import numpy as np
 from ..errors import ConfigError, StoreError
 from ..filters import Filter, prefix_range, pushdown
 from ..sinks import arrow_schema
+from .lancedb_import import import_lancedb
 from .lock import file_lock, writer_running
 from .store import CONFIG_TABLE, TABLE, Hit, Store, batches, sql_quote
-
-#: the generated REST client of Lance namespaces, imported by ``lancedb`` on import
-#: (``lance_namespace``) though an embedded index never calls it
-_REST_CLIENT = "lance_namespace_urllib3_client"
-
-
-def import_lancedb() -> Any:
-    """``import lancedb``, without running the REST namespace client's package
-    ``__init__`` until something reads a name from it.
-
-    That ``__init__`` imports every API class of the client, hundreds of methods each
-    wrapped in pydantic's ``validate_call`` (measured: ~0.7 of the ~1.7 s that
-    ``import lancedb`` takes here, on every ``index`` and ``search``). The package is
-    put in ``sys.modules`` with its path set, so its submodules (the models that
-    ``lancedb`` imports) load as usual; the first name read from the package itself
-    runs its ``__init__`` then, whole. Anything unexpected: the plain import."""
-    if "lancedb" not in sys.modules and _REST_CLIENT not in sys.modules:
-        try:
-            _defer_package_init(_REST_CLIENT)
-        except Exception:  # pragma: no cover - another layout of the package
-            sys.modules.pop(_REST_CLIENT, None)
-    import lancedb
-
-    return lancedb
-
-
-def _defer_package_init(name: str) -> None:
-    import importlib.util
-
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
-        return
-    module = importlib.util.module_from_spec(spec)
-    loader = spec.loader
-    lock = threading.Lock()
-
-    def __getattr__(attr: str) -> Any:
-        with lock:
-            if "__getattr__" in module.__dict__:
-                del module.__dict__["__getattr__"]
-                try:
-                    loader.exec_module(module)
-                except BaseException:
-                    sys.modules.pop(name, None)
-                    raise
-        try:
-            return module.__dict__[attr]
-        except KeyError:
-            raise AttributeError(f"module {name!r} has no attribute {attr!r}") from None
-
-    module.__dict__["__getattr__"] = __getattr__
-    sys.modules[name] = module
-
 
 #: where in Lance's Rust sources an error was raised (", /root/.cargo/.../local.rs:273:40")
 _RUST_PLACE = re.compile(r",?\s*/\S+\.rs:\d+:\d+")
