@@ -323,6 +323,31 @@ def test_references_budget_zero_adds_nothing():
     assert_invariants(CONTRACT, chunks, 96, COUNT)
 
 
+_TERM_WORDS = st.sampled_from(["License", "Licensor", "Work", "Works", "Derivative",
+                                "Service", "Credit", "Service Credit", "a", "é", "(b)",
+                                "Contributor's", "the", "Affiliate"])
+
+
+@given(terms=st.lists(st.lists(_TERM_WORDS, min_size=1, max_size=3).map(" ".join),
+                      max_size=8),
+       words=st.lists(st.one_of(_TERM_WORDS, st.sampled_from([" ", ". ", "\n", "-", "s",
+                                                             "_", "x", ","])),
+                      max_size=40))
+@example(terms=["Service", "Service Credit"], words=["Service Credit", " ", "Service"])
+@example(terms=["Work", "Works", "Service Credit", "Service"],
+         words=["Works", " ", "Work", ".", "Service", " ", "Credits", " ", "Service Credit"])
+def test_defined_terms_first_uses_are_those_each_terms_own_search_finds(terms, words):
+    from chunkwise.strategies.legal import TermUses
+
+    text = "".join(words)
+    expected = {}
+    for term in terms:
+        m = re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text)
+        if m:
+            expected[term] = m.start()
+    assert TermUses(terms).first_uses(text) == expected
+
+
 # -- JSON -------------------------------------------------------------------------------
 
 def test_json_is_cut_at_elements_with_paths():

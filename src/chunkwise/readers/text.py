@@ -116,6 +116,7 @@ def _chapter_level(para: str) -> int | None:
 _RULE = re.compile(r"[ \t]*([=\-~^*+#_\"'`:.<>])\1+[ \t]*")
 
 
+_RULE_CHARS = frozenset("=-~^*+#_\"'`:.<>")
 _RULE_LINE = re.compile(r"^[ \t]*([=\-~^*+#_\"'`:.<>])\1+[ \t]*\r?$", re.M)
 _NON_SPACE = re.compile(r"\S")
 #: characters of a paragraph's start that hold any title with its rules
@@ -154,6 +155,21 @@ def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
     return title, (rule[0], over is not None), stop
 
 
+def _ruled(text: str, s: int, head: int) -> bool:
+    """Whether the first or second line of the paragraph at ``s`` may be a rule (its
+    first character past blanks is a rule's): what :func:`_underlined` needs, found
+    without slicing the paragraph."""
+    if text[s] in _RULE_CHARS:
+        return True
+    nl = text.find("\n", s, head)
+    if nl == -1:
+        return False
+    j = nl + 1
+    while j < head and text[j] in " \t":
+        j += 1
+    return j < head and text[j] in _RULE_CHARS
+
+
 def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str
                          ) -> tuple[list[tuple[tuple[int, int], int]],
                                     dict[tuple[int, int], tuple[int, str]]]:
@@ -169,7 +185,8 @@ def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str
         first = _NON_SPACE.search(text, s, e)
         s = first.start() if first is not None else s
         # a title and its rules are three lines of a few hundred characters at most
-        m = _underlined(text[s:min(e, s + _TITLE_HEAD)])
+        head = min(e, s + _TITLE_HEAD)
+        m = _underlined(text[s:head]) if _ruled(text, s, head) else None
         if m is None:
             out.append(((s, e), gap))
             continue
@@ -191,6 +208,33 @@ def _overlined(found: dict[tuple[int, int], tuple[int, str]], text: str) -> bool
     return _RULE.fullmatch(text[s:text.find("\n", s)].rstrip("\r")) is not None
 
 
+def _numbered_or_chapters(kept: list[tuple[tuple[int, int], int]], text: str
+                          ) -> dict[tuple[int, int], tuple[int, str]]:
+    """The paragraphs that are headings when the document marks none itself: numbered
+    headings (two or more) and a book's part and chapter headings (two or more)."""
+    candidates: dict[tuple[int, int], tuple[int, str]] = {}
+    chapters: dict[tuple[int, int], tuple[int, str]] = {}
+    for (s, e), gap in kept:
+        lead = s
+        while text[lead] in " \t":
+            lead += 1
+        if not text[lead].isdecimal() and gap < 3:
+            continue  # neither a numbered heading (a digit first) nor a chapter's
+        para = text[s:e]
+        m = NUMBERED_HEADING.match(para) if text[lead].isdecimal() else None
+        if m and not para.rstrip().endswith((".", ":", ";", ",", "?", "!")):
+            candidates[(s, e)] = (m.group("num").count(".") + 1, para.strip())
+        elif gap >= 3:
+            level = _chapter_level(para)
+            if level is not None:
+                chapters[(s, e)] = (level, " ".join(para.split()))
+    if len(candidates) < 2:
+        candidates = {}
+    if len(chapters) >= 2:
+        candidates.update(chapters)
+    return candidates
+
+
 def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     """Plain text: paragraphs, and headings where unambiguous (at least two of a kind
     in the document): numbered headings ("3.2 Accident reports": a one-line
@@ -210,30 +254,15 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
         gaps.append(text.count("\n", start, end) or text.count("\r", start, end))
     spans.append((pos, len(text)))
     before = [3, *gaps]  # the text's start counts as a wide gap
-    kept = [(span, gap) for span, gap in zip(spans, before) if text[span[0]:span[1]].strip()]
+    kept = [(span, gap) for span, gap in zip(spans, before)
+            if _NON_SPACE.search(text, span[0], span[1])]
     split, underlined = _underlined_headings(kept, text)
     marked = len(underlined) >= 2 or len(underlined) == 1 and (
         split[0][0] in underlined or _overlined(underlined, text))
     if marked:  # two titles underlined or more, or one opening the text or overlined
         kept = split
     spans = [span for span, _ in kept]
-    candidates: dict[tuple[int, int], tuple[int, str]] = {}
-    chapters: dict[tuple[int, int], tuple[int, str]] = {}
-    for (s, e), gap in kept:
-        para = text[s:e]
-        m = NUMBERED_HEADING.match(para)
-        if m and not para.rstrip().endswith((".", ":", ";", ",", "?", "!")):
-            candidates[(s, e)] = (m.group("num").count(".") + 1, para.strip())
-        elif gap >= 3:
-            level = _chapter_level(para)
-            if level is not None:
-                chapters[(s, e)] = (level, " ".join(para.split()))
-    if len(candidates) < 2:
-        candidates = {}
-    if len(chapters) >= 2:
-        candidates.update(chapters)
-    if marked:  # the document marks its titles: nothing else is one
-        candidates = underlined
+    candidates = underlined if marked else _numbered_or_chapters(kept, text)
     blocks = []
     trail = HeadingTrail()
     for span in spans:

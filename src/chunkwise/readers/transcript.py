@@ -153,12 +153,20 @@ def speaker_lines(text: str) -> list[re.Match[str]]:
 def looks_like_transcript(text: str) -> bool:
     """Clearly a transcript: most non-empty lines start with a speaker, at least
     three of them, from at least two speakers."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in text.splitlines() if line and not line.isspace()]
     if len(lines) < 3:
         return False
-    found = [m for m in speaker_lines(text) if m.group("speaker").lower() not in _NOT_SPEAKERS]
-    speakers = {m.group("speaker") for m in found}
-    return len(found) >= 3 and len(speakers) >= 2 and len(found) >= 0.6 * len(lines)
+    need = 0.6 * len(lines)
+    speakers: set[str] = set()
+    found = 0
+    for i, line in enumerate(lines):
+        if found + len(lines) - i < need:
+            return False  # too few lines left to make most of them a speaker's
+        m = _LINE.match(line)
+        if m and m.group("speaker").lower() not in _NOT_SPEAKERS:
+            found += 1
+            speakers.add(m.group("speaker"))
+    return found >= 3 and len(speakers) >= 2 and found >= need
 
 
 def parse_speaker_text(text: str, doc_id: str, source: str | None = None) -> Document:

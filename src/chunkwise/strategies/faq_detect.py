@@ -39,6 +39,8 @@ def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[QA
     stops: list[int] = []
     for b in index.blocks_in(lo, hi):
         tag = b.metadata.get("tag")
+        if b.kind != "heading" and tag not in _QUESTION_TAGS:
+            continue  # a paragraph, a list, code...: neither a question nor a stop
         body = text[b.start:b.end].strip()
         if tag in _QUESTION_TAGS or (b.kind == "heading" and body.rstrip("#").rstrip()
                                      .endswith("?")):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +38,9 @@ _NUMBERED = re.compile(
     r"[ \t]*[-–—:.]?[ \t]*(?P<title>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
 _LETTERED = re.compile(r"^[ \t]*\((?P<item>[a-z]{1,4})\)[ \t]+(?P<title>[^\n]*)$",
                        re.MULTILINE)
-_INLINE = re.compile(r"(?<=[:;])[ \t]+(?:and[ \t]+|or[ \t]+)?\((?P<item>[a-z]{1,4})\)[ \t]+")
+#: an item in running text after a colon or semicolon ("...: (a) the Services; and (b)");
+#: the colon is matched, not looked behind for: the same items, found ~5x faster
+_INLINE = re.compile(r"[:;][ \t]+(?:and[ \t]+|or[ \t]+)?\((?P<item>[a-z]{1,4})\)[ \t]+")
 _DEFINITION = re.compile(
     r"[\"“](?P<term>[A-Z][^\"”\n]{1,80})[\"”]\s+(?:means|shall mean|has the meaning|refers to|"
     r"is defined as|includes)\b")
@@ -87,6 +89,35 @@ class Clause:
         if len(sentence) > 240:
             sentence = sentence[:237].rsplit(" ", 1)[0] + "..."
         return f"{self.name}: {sentence}"
+
+
+class TermUses:
+    """Where each defined term is first used in a text, as a whole word or phrase
+    (case as defined), in one pass over the text for all the terms.
+
+    One pattern finds, at each place, the longest term used there (the terms in
+    order of length); the shorter terms used at the same place are the longer one's
+    own beginnings that end a word there, known from the terms alone. What it finds
+    is what searching the text for each term alone finds (tested)."""
+
+    def __init__(self, terms: Iterable[str]):
+        by_length = sorted({t for t in terms if t}, key=len, reverse=True)
+        self.pattern = re.compile(r"(?<!\w)(?=(" + "|".join(map(re.escape, by_length))
+                                  + r")(?!\w))") if by_length else None
+        word = re.compile(r"\w")
+        self.inner: dict[str, list[str]] = {
+            t: [u for u in by_length if len(u) < len(t) and t.startswith(u)
+                and not word.match(t, len(u))] for t in by_length}
+
+    def first_uses(self, text: str) -> dict[str, int]:
+        found: dict[str, int] = {}
+        if self.pattern is None:
+            return found
+        for m in self.pattern.finditer(text):
+            term = m.group(1)
+            for t in (term, *self.inner[term]):
+                found.setdefault(t, m.start())
+        return found
 
 
 @dataclass(slots=True)
@@ -194,14 +225,13 @@ def _informative(text: str, clauses: list[Clause],
     tops = [c for c in clauses if c.level == 1]
     if len(tops) < 6:
         return definitions
-    bodies = [text[c.start:c.end] for c in tops]
-    out = {}
-    for term, d in definitions.items():
-        used = re.compile(rf"(?<!\w){re.escape(term)}(?!\w)")
-        share = sum(1 for b in bodies if used.search(b)) / len(bodies)
-        if share <= UBIQUITOUS:
-            out[term] = d
-    return out
+    terms = TermUses(definitions)
+    using: dict[str, int] = {}  # term -> how many top-level clauses use it
+    for c in tops:
+        for term in terms.first_uses(text[c.start:c.end]):
+            using[term] = using.get(term, 0) + 1
+    return {term: d for term, d in definitions.items()
+            if using.get(term, 0) / len(tops) <= UBIQUITOUS}
 
 
 def find_definitions(text: str, clauses: list[Clause]) -> dict[str, Definition]:
@@ -247,6 +277,17 @@ def _heading_lines_end(text: str, lo: int, hi: int) -> int | None:
     return end
 
 
+def _few_numbers(text: str) -> bool:
+    """Fewer than five different numbers open a line (what a contract's clauses need,
+    checked before the clause tree is built: most documents stop here)."""
+    numbers: set[str] = set()
+    for m in _NUMBERED.finditer(text):
+        numbers.add((m.group("num") or m.group("wnum") or "").lower())
+        if len(numbers) >= 5:
+            return False
+    return True
+
+
 def looks_like_contract(text: str, headings: list[str] | None = None) -> bool:
     """Clearly a contract or regulation: five numbered clauses or more, and defined
     terms or cross-references between clauses; where the document has headings
@@ -256,15 +297,19 @@ def looks_like_contract(text: str, headings: list[str] | None = None) -> bool:
         if numbered < 0.6 * len(headings):
             return False  # a structured document that mentions clauses: section
     sample = text[:200_000]
+    if _few_numbers(sample):
+        return False
     clauses = [c for c in find_clauses(sample) if "(" not in c.number]
     numbers = {c.number.lower() for c in clauses}
     if len(numbers) < 5:  # five different clause numbers, not one repeated
         return False
     if not _ascending(clauses):
         return False  # numbered newest first: a change log's versions (3.3.1, 3.3.0, ...)
-    refs = sum(1 for m in _REFERENCE.finditer(sample)
-               if (m.group("a") or m.group("b") or "").lower() in numbers)
-    return len(find_definitions(sample, clauses)) >= 2 or refs >= 2
+    if len(find_definitions(sample, clauses)) >= 2:
+        return True
+    refs = (m for m in _REFERENCE.finditer(sample)
+            if (m.group("a") or m.group("b") or "").lower() in numbers)
+    return next(refs, None) is not None and next(refs, None) is not None  # two or more
 
 
 _DOTTED = re.compile(r"\d+(?:\.\d+)*")
@@ -494,14 +539,18 @@ class LegalChunker(Chunker):
             items.append((m.start(), f"See {target.summary(index.text)}",
                           {"ref": m.group(0).strip(), "clause": target.number,
                            "heading": target.heading}))
+        terms = index.memo.get("legal-terms")
+        if terms is None or terms[0] is not definitions:  # once per document
+            terms = index.memo["legal-terms"] = (definitions, TermUses(definitions))
+        uses = terms[1].first_uses(text)
         for term, d in definitions.items():
             if term in seen or (piece.start <= d.start and d.end <= piece.end) or \
                     (d.clause is not None and d.clause in seen):
                 continue  # the definition is in the chunk, or its clause already in context
-            used = re.search(rf"(?<!\w){re.escape(term)}(?!\w)", text)
-            if used:
+            used = uses.get(term)
+            if used is not None:
                 seen.add(term)
-                items.append((used.start(), d.sentence, {"term": term, "clause": d.clause}))
+                items.append((used, d.sentence, {"term": term, "clause": d.clause}))
         if not items or not self.references_budget:
             return piece
         count = self.tokenizer.count
