@@ -24,7 +24,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 #: the built-in formats, in the order their file extensions are claimed
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
-           "asciidoc", "epub", "man", "odt")
+           "asciidoc", "epub", "man", "odt", "info")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 
@@ -59,6 +59,10 @@ def sniff_format(data: bytes, name: str = "") -> str:
         return "pdf"
     if head.startswith((b"<!doctype html", b"<html")):
         return "html"
+    from .info import looks_like_info
+
+    if looks_like_info(data[:65536]):
+        return "info"  # find.info-1: a split manual's parts have no extension of their own
     if looks_like_markdown(data[:65536]):
         return "markdown"
     from .man import looks_like_man

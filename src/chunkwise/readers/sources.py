@@ -119,8 +119,9 @@ NOT_DOCUMENTS = frozenset({
     # a built site's style sheets and source maps (generated JSON)
     "css", "scss", "sass", "less", "map"
 })
-#: binary formats a reader reads: never skipped for the NUL bytes they hold
-_BINARY_DOCUMENTS = (".pdf", ".docx", ".epub", ".odt")
+#: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
+#: skipped for the NUL bytes they hold
+_BINARY_DOCUMENTS = (".pdf", ".docx", ".epub", ".odt", ".info")
 
 
 @dataclass(frozen=True)

@@ -196,6 +196,12 @@ REFERENCE_SIZE = 224
 KIND_SIZES = {"narrative": NARRATIVE_SIZE, "reference": REFERENCE_SIZE}
 
 
+#: formats that are reference manuals whatever they hold: numbered sections and the
+#: licence many append (GNU's manuals end in the GFDL, with its defined terms and
+#: cross-references) make no contract of them
+_MANUALS = ("info", "man")
+
+
 @register("auto")
 class AutoChunker(SectionChunker):
     """The strategy each document needs: ``code`` for source files, ``transcript`` for
@@ -277,8 +283,8 @@ class AutoChunker(SectionChunker):
             choice = "transcript"
         elif looks_like_faq(doc, index):
             choice = "faq"
-        elif looks_like_contract(doc.text, [doc.text[b.start:b.end] for b in index.blocks
-                                            if b.kind == "heading"]):
+        elif fmt not in _MANUALS and looks_like_contract(
+                doc.text, [doc.text[b.start:b.end] for b in index.blocks if b.kind == "heading"]):
             choice = "legal"
         else:
             choice = "section" if self.structure_aware(doc) else "recursive"
