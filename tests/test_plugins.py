@@ -289,3 +289,23 @@ def test_a_broken_plug_in_leaves_every_other_format_working(tmp_path):
     assert "format 'broken' from no_such_module_anywhere:READER cannot be loaded" in res.stderr
     res = run(env, "chunk", str(doc), "--input-format", "broken", cwd=tmp_path)
     assert res.returncode != 0 and "Traceback" not in res.stderr
+
+
+def test_a_builtin_format_missing_from_stale_entry_points_is_said_not_a_crash(monkeypatch):
+    """Found using it: an environment whose editable install predates a reader (its
+    entry points lack ``ipynb``) crashed on every file with ``KeyError: 'ipynb'``."""
+    from importlib.metadata import entry_points
+
+    import chunkwise.readers as readers
+    from chunkwise.errors import PluginWarning
+    from chunkwise.registry import Registry
+
+    stale = Registry("chunkwise.readers", "format", lambda obj: True)
+    stale._pending = {ep.name: ep for ep in entry_points(group="chunkwise.readers")
+                      if ep.name != "ipynb"}
+    monkeypatch.setattr(readers, "READERS", stale)
+    monkeypatch.setattr(readers, "_by_extension", (-1, {}))
+    with pytest.warns(PluginWarning, match="'ipynb' is not registered.*pip install -e"):
+        table = readers.extension_formats()
+    assert table[".md"] == "markdown" and ".ipynb" not in table
+    assert readers.sniff_format(b"# Title\n\nText.\n", "notes.md") == "markdown"

@@ -36,10 +36,29 @@ def extension_formats() -> dict[str, str]:
         names = [*FORMATS, *(n for n in READERS.names() if n not in FORMATS)]
         table: dict[str, str] = {}
         for name in names:
-            for ext in READERS[name].extensions:
+            try:
+                extensions = READERS[name].extensions
+            except (KeyError, ConfigError):
+                _unregistered(name)
+                continue
+            for ext in extensions:
                 table.setdefault(ext, name)
         _by_extension = (len(READERS), table)
     return _by_extension[1]
+
+
+def _unregistered(name: str) -> None:
+    """A built-in format the installation's entry points lack (a checkout newer than
+    its ``pip install``): said once, and its files read as the other formats allow;
+    a plug-in that cannot be loaded was said already."""
+    if name in FORMATS and name not in READERS.declared():
+        import warnings
+
+        from ..errors import PluginWarning
+
+        warnings.warn(f"format {name!r} is not registered: chunkwise's installed entry "
+                      "points are older than its code (install it again: pip install -e .)",
+                      PluginWarning, stacklevel=3)
 
 
 def sniff_format(data: bytes, name: str = "") -> str:
