@@ -17,7 +17,8 @@ index never uses, measured here (``python -X importtime``, Python 3.11):
   it only marks the method, as ``typing.override``, which lancedb uses from 3.12, does;
 - the pydantic schemas of lancedb's and the namespace client's models (~0.1 s): built
   when a model is first used rather than when its class is made (pydantic's
-  ``defer_build``, for the classes made during the import only).
+  ``defer_build``, for the classes made during the import only: a user's subclass of
+  lancedb's ``LanceModel`` is built as usual).
 
 Each of these is undone once the import ends, is skipped when the package is not
 there or is laid out otherwise, and falls back to the plain import.
@@ -211,9 +212,24 @@ def _pydantic_deferred() -> Iterator[None]:
         return
     config: Any = BaseModel.model_config
     before = dict(config)
+    known = _models(BaseModel)
     config["defer_build"] = True
     try:
         yield
     finally:
         config.clear()
         config.update(before)
+        for model in _models(BaseModel) - known:  # made meanwhile: lancedb's LanceModel,
+            model.model_config.pop("defer_build", None)  # which users subclass, among them
+
+
+def _models(base: Any) -> set[Any]:
+    """Every subclass of ``base``, at any depth."""
+    found: set[Any] = set()
+    todo = [base]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                todo.append(sub)
+    return found
