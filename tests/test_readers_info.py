@@ -63,6 +63,9 @@ def test_found_by_content_split_manuals_tabs_and_codings(tmp_path):
     doc = read_path(path)
     assert doc.text == "2 Usage\n\nRun 'tool' on a file.  Café au lait."  # as latin-1
     assert doc.blocks[0].headings == ("tool", "2 Usage")  # the manual's name above
+    crlf = tmp_path / "crlf.info"
+    crlf.write_bytes(part.replace("\n", "\r\n").encode("latin-1"))
+    assert read_path(crlf).text == doc.text
     main = tmp_path / "tool.info"  # a split manual's main file: the list of its parts
     main.write_text("This is tool.info, produced by makeinfo version 7.0 from tool.texi.\n\n"
                     "\x1f\nIndirect:\ntool.info-1: 120\n\x1f\nTag Table:\n(Indirect)\n"

@@ -94,7 +94,7 @@ class _Manual:
         if menu is not None:  # a node's menu is the last thing in it
             body = body[:menu.start()]
         top = m.group(2).strip() == "Top"
-        for para in re.split(r"\n[ \t]*\n", body):
+        for para in re.split(r"\n[ \t\r]*\n", body):
             self.paragraph(para.rstrip(), top)
 
     def paragraph(self, para: str, top: bool) -> None:
