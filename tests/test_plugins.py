@@ -300,7 +300,7 @@ def test_a_builtin_format_missing_from_stale_entry_points_is_said_not_a_crash(mo
     from chunkwise.errors import PluginWarning
     from chunkwise.registry import Registry
 
-    stale = Registry("chunkwise.readers", "format", lambda obj: True)
+    stale: Registry[object] = Registry("chunkwise.readers", "format", lambda obj: True)
     stale._pending = {ep.name: ep for ep in entry_points(group="chunkwise.readers")
                       if ep.name != "ipynb"}
     monkeypatch.setattr(readers, "READERS", stale)
