@@ -382,3 +382,29 @@ def test_a_table_of_contents_inside_the_content_is_chrome_too():
                  '<p>A topic that is no contents stays.</p></div></main></body></html>',
                  "t.html", fmt="html")
     assert "A topic that is no contents stays." in kept.text
+
+
+def test_a_texinfo_html_node_reads_without_navigation_glyphs_or_faq():
+    """Found using it on libffi's manual (makeinfo's HTML, /usr/share/doc/libffi8/html):
+    every page's first chunk was its "Next: Structures , Up: Types [ Index ]" line
+    (and its last one ended in it again), every defined term kept its permalink's
+    "¶", and a definition list of types made the page an FAQ: 26 chunks of one term
+    each on this page (every <dt> counted as a question). Valgrind's option lists
+    (lk-manual.html) were chunked the same way."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent / "data" / "texinfo-html" / "Primitive-Types.html"
+    doc = read_path(page)
+    assert "Next:" not in doc.text and "[ Index ]" not in doc.text and "¶" not in doc.text
+    chunks = chunkwise.chunk(doc)
+    assert {c.metadata["strategy"] for c in chunks} == {"section"}
+    assert len(chunks) <= 8
+    uint8 = by_text(chunks, "ffi_type_uint8\n\nAn unsigned, 8-bit integer type.")
+    assert uint8 and uint8[0].headings[-1] == "2.3.1 Primitive Types"
+    # a definition list whose terms ask questions is still an FAQ
+    faq = ("<html><body><h1>Kettles</h1><dl><dt>What is the warranty?</dt><dd>Two years on "
+           "every kettle we sell.</dd><dt>Who pays return postage?</dt><dd>We do, with the "
+           "label we send.</dd><dt>How fast are refunds?</dt><dd>Within five working days."
+           "</dd></dl></body></html>")
+    assert {c.metadata["strategy"] for c in chunkwise.chunk({"faq.html": faq}, format="html")} \
+        == {"faq"}

@@ -47,10 +47,12 @@ _CHROME_TAGS = {"nav", "header", "footer", "aside", "menu"}
 _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "menu",
                  "menubar", "toolbar"}
 #: whole class or id names that mark navigation chrome on sites that do not use <nav>
+#: (``header`` and ``nav-panel``: the Next/Previous/Up line makeinfo 6 and 7 set above
+#: and below every node of a Texinfo manual in HTML)
 _CHROME_NAMES = re.compile(
     r"^(?:nav|navbar|navigation|menu|main-menu|breadcrumbs?|cookie|cookies|cookie-banner|"
     r"cookie-notice|cookie-consent|sidebar|site-header|site-footer|skip-link|skip-to-content|"
-    r"toc|table-of-contents)$",
+    r"toc|table-of-contents|header|nav-panel)$",
     re.I)
 _CONTENT_TAGS = {"article", "main"}
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
@@ -269,8 +271,11 @@ class _Walker:
                                   meta={"tag": tag, "path": here}), inside)
             elif tag in _TEXT_BLOCKS and child.css_first("table, pre, ul, ol") is None:
                 self.flush()
-                self.paragraphs(_TEXT_BLOCKS[tag], child.text(deep=True, separator=" "),
-                                _link_chars(child), {"tag": tag, "path": here}, inside)
+                # a term's permalink glyph (makeinfo's "ffi_type_void ¶") is no text
+                text = _heading_text(child) if tag == "dt" else child.text(deep=True,
+                                                                           separator=" ")
+                self.paragraphs(_TEXT_BLOCKS[tag], text, _link_chars(child),
+                                {"tag": tag, "path": here}, inside)
             elif tag == "li" and child.css_first("ul, ol, table, pre, p, div") is None:
                 self.flush()
                 self.add(_Raw("list_item", "\n".join(_paragraphs(

@@ -42,8 +42,10 @@ def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[QA
         if b.kind != "heading" and tag not in _QUESTION_TAGS:
             continue  # a paragraph, a list, code...: neither a question nor a stop
         body = text[b.start:b.end].strip()
-        if tag in _QUESTION_TAGS or (b.kind == "heading" and body.rstrip("#").rstrip()
-                                     .endswith("?")):
+        if tag == "summary" or ((tag == "dt" or b.kind == "heading")
+                                and body.rstrip("#").rstrip().endswith("?")):
+            # a term a definition list defines is no question (an API reference's
+            # types, a glossary, an option list): a <dt> asks when it ends in "?"
             starts.setdefault(b.start, body.lstrip("#").strip())
         elif b.kind == "heading" and b.start not in starts:
             stops.append(b.start)
