@@ -408,3 +408,29 @@ def test_a_texinfo_html_node_reads_without_navigation_glyphs_or_faq():
            "</dd></dl></body></html>")
     assert {c.metadata["strategy"] for c in chunkwise.chunk({"faq.html": faq}, format="html")} \
         == {"faq"}
+
+
+def test_a_page_naming_no_charset_and_not_utf8_reads_as_browsers_read_it(tmp_path):
+    """Found using it on libxslt's pages (/usr/share/doc/libxslt1-dev/html/xslt.html:
+    Latin-1, no <meta charset>): "not valid UTF-8 (byte 18407)"; browsers read such a
+    page as Windows-1252."""
+    import pytest
+
+    from chunkwise.errors import InputError
+
+    body = "<html><head><title>News</title></head><body><p>Fix typos (Jan Pokorný), " \
+           "“quotes” – 5 €.</p></body></html>"
+    legacy = tmp_path / "news.html"
+    legacy.write_bytes(body.encode("cp1252"))
+    assert "Fix typos (Jan Pokorný), “quotes” – 5 €." in read_path(legacy).text
+    odd = tmp_path / "odd.html"  # 0x81: undefined in Windows-1252, Latin-1 then
+    odd.write_bytes(b"<p>caf\xe9 \x81</p>")
+    assert "café" in read_path(odd).text
+    declared = tmp_path / "declared.html"  # says UTF-8 and is not: an error, as before
+    declared.write_bytes(b'<meta charset="utf-8"><p>caf\xe9</p>')
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        read_path(declared)
+    text = tmp_path / "notes.txt"  # plain text names no charset: still an error
+    text.write_bytes("Pokorný".encode("latin-1"))
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        read_path(text)

@@ -168,8 +168,31 @@ def _guarded(source: str, fmt: str, read: Callable[[], T]) -> T:
 
 def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
     if READERS[fmt].html_charset and encoding is None:
+        if _CHARSET.search(data[:4096]) is None and not data.lstrip().startswith(
+                (b"<?xml", codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and \
+                b"\x00" not in data and not _utf8(data):
+            # a page that names no charset and is not UTF-8: what browsers read it as
+            # (libxslt's own pages, written in Latin-1 with no <meta charset>)
+            return data.decode("cp1252", errors="strict") if _cp1252(data) else \
+                data.decode("latin-1")
         return decode_bytes(data, source, _declared_charset(data))
     return decode_bytes(data, source, encoding)
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _cp1252(data: bytes) -> bool:
+    try:
+        data.decode("cp1252")
+    except UnicodeDecodeError:  # one of the five bytes Windows-1252 leaves undefined
+        return False
+    return True
 
 
 def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
