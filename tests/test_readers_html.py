@@ -434,3 +434,18 @@ def test_a_page_naming_no_charset_and_not_utf8_reads_as_browsers_read_it(tmp_pat
     text.write_bytes("Pokorný".encode("latin-1"))
     with pytest.raises(InputError, match="not valid UTF-8"):
         read_path(text)
+
+
+def test_an_xml_declarations_encoding_is_used(tmp_path):
+    """Found using it on libxslt's tutorial (``libxslt_pipes.xml.gz``, DocBook whose
+    declaration names iso-8859-2): "not valid UTF-8 (byte 17410)"."""
+    import gzip
+
+    xml = '<?xml version="1.0" encoding="iso-8859-2"?>\n<article><para>Łódź ą</para></article>\n'
+    path = tmp_path / "pipes.xml.gz"
+    path.write_bytes(gzip.compress(xml.encode("iso-8859-2")))
+    assert "Łódź ą" in read_path(path).text
+    page = tmp_path / "page.xhtml.html"
+    page.write_bytes(b'<?xml version="1.0" encoding="UTF-8"?><html><body><p>caf\xc3\xa9</p>'
+                     b'</body></html>')
+    assert "café" in read_path(page).text

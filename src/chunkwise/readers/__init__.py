@@ -166,7 +166,26 @@ def _guarded(source: str, fmt: str, read: Callable[[], T]) -> T:
                                  f"({type(exc).__name__}: {str(exc)[:200]})") from None
 
 
+_XML_ENCODING = re.compile(rb"""\A\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
+
+
+def _xml_encoding(data: bytes) -> str | None:
+    """The encoding an XML declaration names (``<?xml version="1.0"
+    encoding="iso-8859-2"?>``), when Python knows it and it is not UTF-8."""
+    m = _XML_ENCODING.match(data[:1024])
+    if m is None:
+        return None
+    name = m.group(1).decode("ascii").lower()
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return None
+    return None if codecs.lookup(name).name == "utf-8" else name
+
+
 def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
+    if encoding is None and (named := _xml_encoding(data)) is not None:
+        return decode_bytes(data, source, named)  # an XML file (XHTML, DocBook) says
     if READERS[fmt].html_charset and encoding is None:
         if _CHARSET.search(data[:4096]) is None and not data.lstrip().startswith(
                 (b"<?xml", codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and \
