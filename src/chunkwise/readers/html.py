@@ -148,6 +148,12 @@ def _heading_text(node: Any) -> str:
     return text
 
 
+def _block_text(node: Any, tag: str) -> str:
+    """A text block's words; a defined term's without its permalink glyph (makeinfo's
+    ``ffi_type_void ¶``)."""
+    return _heading_text(node) if tag == "dt" else str(node.text(deep=True, separator=" "))
+
+
 def _pre_text(pre: Any) -> str:
     """A ``<pre>``'s code; several ``<code>`` elements in one ``<pre>`` (Node.js's docs
     give each example as an ES module and as CommonJS, one shown at a time) are
@@ -271,10 +277,7 @@ class _Walker:
                                   meta={"tag": tag, "path": here}), inside)
             elif tag in _TEXT_BLOCKS and child.css_first("table, pre, ul, ol") is None:
                 self.flush()
-                # a term's permalink glyph (makeinfo's "ffi_type_void ¶") is no text
-                text = _heading_text(child) if tag == "dt" else child.text(deep=True,
-                                                                           separator=" ")
-                self.paragraphs(_TEXT_BLOCKS[tag], text, _link_chars(child),
+                self.paragraphs(_TEXT_BLOCKS[tag], _block_text(child, tag), _link_chars(child),
                                 {"tag": tag, "path": here}, inside)
             elif tag == "li" and child.css_first("ul, ol, table, pre, p, div") is None:
                 self.flush()
