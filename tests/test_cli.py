@@ -1,3 +1,4 @@
+import gzip
 import json
 import re
 import subprocess
@@ -142,6 +143,15 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
     # named explicitly, a binary file is still an error
     code, out, err = run(capsys, "chunk", str(tmp_path / "data.txt"))
     assert code == 2 and "data.txt: binary file" in err
+    # TeX's DVI, gzipped as /usr/share/doc/gdb/refcard.dvi.gz, and PostScript: an
+    # error on each before (found chunking /usr/share/doc)
+    for name in ("data.txt", "logo.png", "more.png", "bundle.zip"):
+        (tmp_path / name).unlink()
+    (tmp_path / "refcard.dvi.gz").write_bytes(gzip.compress(b"\xf7\x02\x01\x83\x92\xc0\x1c"))
+    (tmp_path / "refcard.ps").write_text("%!PS-Adobe-2.0\n/Times-Roman findfont\n")
+    code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
+    assert code == 0 and "error" not in err
+    assert "skipped 2 files that are not documents: dvi 1, ps 1" in err
 
 
 def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):

@@ -116,6 +116,9 @@ NOT_DOCUMENTS = frozenset({
     "sqlite", "sqlite3", "db", "parquet", "arrow", "feather", "lance", "npy", "npz", "pkl",
     "pickle", "pt", "pth", "onnx", "safetensors", "gguf", "h5", "hdf5", "xls", "xlsx", "ppt",
     "pptx", "ods", "odp", "doc", "rtf",
+    # typesetters' and translators' output: TeX's DVI (gdb's refcard.dvi.gz), PostScript,
+    # compiled message catalogues
+    "dvi", "ps", "mo", "gmo",
     # a built site's style sheets and source maps (generated JSON)
     "css", "scss", "sass", "less", "map"
 })
