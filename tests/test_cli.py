@@ -390,3 +390,22 @@ def test_gzip_compressed_documents_are_read_by_the_name_inside(capsys, tmp_path,
     bomb.write_bytes(gzip.compress(b"a" * (2 << 20)))
     code, out, err = run(capsys, "chunk", str(bomb), "--no-progress")
     assert code != 0 and "bomb.txt.gz: decompresses to more than 1 MB" in err
+
+
+def test_encoding_auto_reads_a_folder_of_utf8_and_latin1_files(capsys, tmp_path):
+    """Found chunking /usr/share/doc: 20 of 4,461 files (changelogs, NEWS) are Latin-1
+    among UTF-8 ones; no one --encoding reads both (latin-1 turns UTF-8 into mojibake
+    without an error). --encoding auto: UTF-8 where the bytes are, else Windows-1252."""
+    (tmp_path / "new.txt").write_text("Zoë’s café — UTF-8.\n", encoding="utf-8")
+    (tmp_path / "old.txt").write_bytes("Jan Pokorný’s fix.\n".encode("cp1252"))
+    (tmp_path / "page.html").write_bytes('<meta charset="iso-8859-2"><p>Łódź</p>'.encode(
+        "iso-8859-2"))  # a declared charset still wins
+    (tmp_path / "blob.txt").write_bytes(b"\x00\x01binary")
+    code, out, err = run(capsys, "chunk", str(tmp_path), "--encoding", "auto", "--no-progress")
+    texts = sorted(json.loads(line)["text"] for line in out.splitlines())
+    assert texts == ["Jan Pokorný’s fix.", "Zoë’s café — UTF-8.", "Łódź"], err
+    assert code == 0  # the binary file is passed over by the walk, as without auto
+    code, out, err = run(capsys, "chunk", str(tmp_path / "old.txt"))
+    assert code == 2 and "not valid UTF-8" in err  # without it: an error, as before
+    code, out, err = run(capsys, "chunk", str(tmp_path / "blob.txt"), "--encoding", "auto")
+    assert code == 2 and "binary file" in err  # no encoding makes a binary file text

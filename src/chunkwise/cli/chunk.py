@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import ChunkwiseError, InputError
 from ..types import Chunk
 from .common import (
+    ENCODING_HELP,
     EXIT_BAD_INPUT,
     add_chunk_options,
     build_chunker,
@@ -39,8 +40,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--embed", action="store_true",
                    help="embed every chunk's embed_text with --embedder (default: minilm) and "
                         "write it as a vector field / column")
-    p.add_argument("--encoding", default=None,
-                   help="text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM)")
+    p.add_argument("--encoding", default=None, help=ENCODING_HELP)
     p.add_argument("--format", "-f", choices=("jsonl", "parquet"), default=None,
                    help="output format (default: parquet for -o NAME.parquet, else jsonl; "
                         "parquet needs -o)")

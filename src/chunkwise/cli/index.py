@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from ..errors import ChunkwiseError, InputError
-from .common import EXIT_BAD_INPUT, add_chunk_options, build_chunker, key_values, llm_report
+from .common import ENCODING_HELP, EXIT_BAD_INPUT, add_chunk_options, build_chunker, key_values, llm_report
 from .output import add_progress_flags, error, progress_bar
 
 
@@ -34,7 +34,7 @@ def add_parser(sub: Any) -> None:
     add_chunk_options(ix)
     ix.add_argument("--embedder", default=None, metavar="SPEC",
                     help="the embedding model (default: minilm; see chunk --help)")
-    ix.add_argument("--encoding", default=None, help="text encoding of the inputs")
+    ix.add_argument("--encoding", default=None, help=ENCODING_HELP)
     ix.add_argument("--prune", action="store_true",
                     help="also remove documents of this index whose files no longer exist, "
                          "under the paths given (documents elsewhere are untouched)")

@@ -14,7 +14,7 @@ from ..ids import name_of
 from ..registry import Registry
 from ..types import Document
 from .reader import Reader
-from .text import decode_bytes, default_doc_id
+from .text import AUTO, decode_bytes, default_doc_id
 
 #: format name -> :class:`Reader`; the built-ins register through the
 #: ``chunkwise.readers`` entry points, as a plug-in's formats do
@@ -184,9 +184,10 @@ def _xml_encoding(data: bytes) -> str | None:
 
 
 def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
-    if encoding is None and (named := _xml_encoding(data)) is not None:
+    unnamed = encoding is None or encoding == AUTO  # what the file says comes first
+    if unnamed and (named := _xml_encoding(data)) is not None:
         return decode_bytes(data, source, named)  # an XML file (XHTML, DocBook) says
-    if READERS[fmt].html_charset and encoding is None:
+    if READERS[fmt].html_charset and unnamed:
         if _CHARSET.search(data[:4096]) is None and not data.lstrip().startswith(
                 (b"<?xml", codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and \
                 b"\x00" not in data and not _utf8(data):

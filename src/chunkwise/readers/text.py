@@ -17,8 +17,25 @@ MAX_CONTROL_SHARE = 0.01
 CONTROL_CHARS = {c for c in range(32) if c not in (9, 10, 12, 13)}
 
 
+#: ``encoding="auto"``: UTF-8 (or UTF-16 with a byte-order mark) where the bytes are
+#: that, else Windows-1252, else Latin-1 (a folder of old changelogs and READMEs, most
+#: UTF-8 and some Latin-1, which no one encoding reads)
+AUTO = "auto"
+
+
 def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
     """Decode file bytes to text without touching newlines; a clear error otherwise."""
+    if encoding == AUTO:
+        try:
+            return decode_bytes(data, source)
+        except InputError as exc:
+            if "not valid UTF-8" not in exc.problem:
+                raise  # binary: no encoding makes it text
+        for legacy in ("cp1252", "latin-1"):
+            try:
+                return data.decode(legacy)
+            except UnicodeDecodeError:  # a byte Windows-1252 leaves undefined
+                continue
     if encoding:
         try:
             return data.decode(encoding)
