@@ -188,31 +188,12 @@ def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
     if unnamed and (named := _xml_encoding(data)) is not None:
         return decode_bytes(data, source, named)  # an XML file (XHTML, DocBook) says
     if READERS[fmt].html_charset and unnamed:
-        if _CHARSET.search(data[:4096]) is None and not data.lstrip().startswith(
-                (b"<?xml", codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and \
-                b"\x00" not in data and not _utf8(data):
-            # a page that names no charset and is not UTF-8: what browsers read it as
-            # (libxslt's own pages, written in Latin-1 with no <meta charset>)
-            return data.decode("cp1252", errors="strict") if _cp1252(data) else \
-                data.decode("latin-1")
+        if _CHARSET.search(data[:4096]) is None and not data.lstrip().startswith(b"<?xml"):
+            # a page that names no charset: UTF-8, else what browsers read it as,
+            # Windows-1252 (libxslt's own pages, Latin-1 with no <meta charset>)
+            return decode_bytes(data, source, AUTO)
         return decode_bytes(data, source, _declared_charset(data))
     return decode_bytes(data, source, encoding)
-
-
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _cp1252(data: bytes) -> bool:
-    try:
-        data.decode("cp1252")
-    except UnicodeDecodeError:  # one of the five bytes Windows-1252 leaves undefined
-        return False
-    return True
 
 
 def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,

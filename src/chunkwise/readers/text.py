@@ -31,11 +31,10 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
         except InputError as exc:
             if "not valid UTF-8" not in exc.problem:
                 raise  # binary: no encoding makes it text
-        for legacy in ("cp1252", "latin-1"):
-            try:
-                return data.decode(legacy)
-            except UnicodeDecodeError:  # a byte Windows-1252 leaves undefined
-                continue
+        try:
+            return data.decode("cp1252")
+        except UnicodeDecodeError:  # one of the five bytes Windows-1252 leaves undefined
+            return data.decode("latin-1")
     if encoding:
         try:
             return data.decode(encoding)
@@ -130,11 +129,11 @@ def _chapter_level(para: str) -> int | None:
 #: a line of one punctuation character repeated: a title's underline (or overline)
 #: in reStructuredText, AsciiDoc's two-line titles, Markdown's setext headings and
 #: the NEWS files and release notes written like them
-_RULE = re.compile(r"[ \t]*([=\-~^*+#_\"'`:.<>])\1+[ \t]*")
-
-
 _RULE_CHARS = frozenset("=-~^*+#_\"'`:.<>")
-_RULE_LINE = re.compile(r"^[ \t]*([=\-~^*+#_\"'`:.<>])\1+[ \t]*\r?$", re.M)
+_RULE_CLASS = "[" + re.escape("".join(sorted(_RULE_CHARS))) + "]"
+_RULE = re.compile(rf"[ \t]*({_RULE_CLASS})\1+[ \t]*")
+
+_RULE_LINE = re.compile(rf"^[ \t]*({_RULE_CLASS})\1+[ \t]*\r?$", re.M)
 _NON_SPACE = re.compile(r"\S")
 #: characters of a paragraph's start that hold any title with its rules
 _TITLE_HEAD = 1024

@@ -146,10 +146,6 @@ def parse_subtitles(text: str, doc_id: str, source: str | None, fmt: str) -> Doc
                     metadata={"format": fmt, "turns": len(blocks), "markup": markup})
 
 
-def speaker_lines(text: str) -> list[re.Match[str]]:
-    return [m for m in (_LINE.match(line) for line in text.splitlines()) if m]
-
-
 def looks_like_transcript(text: str) -> bool:
     """Clearly a transcript: most non-empty lines start with a speaker, at least
     three of them, from at least two speakers."""
