@@ -29,8 +29,10 @@ ENCODING_HELP = ("text encoding of the inputs (default: UTF-8, or UTF-16 with a 
                  "UTF-8 where the bytes are, else Windows-1252)")
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised where the program is so that outputs are cleaned up."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is so that outputs are cleaned up; handled
+    where an interruption is (an index run writes the batch it was embedding, a
+    parser's panic fallback lets it through), said and exited as a termination."""
 
 
 class Parser(argparse.ArgumentParser):

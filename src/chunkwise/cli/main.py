@@ -135,13 +135,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (OSError, ValueError):
             pass
         return 0
+    except Terminated:  # (a KeyboardInterrupt too: caught first)
+        error(f"terminated; {_left(args.command)}")
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         error(f"interrupted; {_left(args.command)}")
         _forget_keyboard_interrupt()
         return EXIT_INTERRUPTED
-    except Terminated:
-        error(f"terminated; {_left(args.command)}")
-        return EXIT_TERMINATED
     finally:
         if device is None:
             os.environ.pop(DEVICE_ENV, None)
