@@ -85,6 +85,9 @@ def test_invariants_bpe(strategy, tokenizer, text, size, overlap_frac):
 @pytest.mark.parametrize("strategy", FLAT)
 @COMMON
 @given(text=TEXTS, size=st.integers(1, 80), overlap_frac=st.floats(0, 0.9))
+# found by hypothesis: a small last piece's cut moved back made the one before it end
+# where the piece before that (overlapping it) ended
+@example(text="0 0?:000000000{00:", size=13, overlap_frac=0.875)
 def test_invariants_and_exact_overlap_in_plain_units(strategy, unit, text, size, overlap_frac):
     overlap = min(size - 1, int(size * overlap_frac))
     chunker = chunkwise.get_chunker(strategy, size=size, overlap=overlap, tokenizer=unit)

@@ -607,6 +607,8 @@ class Packer:
                 # the first piece keeps the floor it was given (a heading stays with text)
                 keep = (index.skip_space(first_floor, hi) if len(pieces) == 2
                         and first_floor is not None else pieces[-2].start)
+                if len(pieces) > 2:  # (with overlap) still ending after the one before it
+                    keep = max(keep, pieces[-3].end)
                 pieces[-2:] = self._balance_tail(pieces[-2], last, hi, levels, context,
                                                  ctx_tokens, keep, bare)
         return pieces
