@@ -28,7 +28,9 @@ def test_markdown_offsets_with_crlf_setext_front_matter_and_code():
     body = by_text(chunks, "Body text.")[0]
     assert body.headings == ("Setext Heading",) and body.context == "Handbook > Setext Heading\n\n"
     assert body.text.startswith("Setext Heading")
-    assert chunks[0].kind == "front_matter"
+    # the front matter is the document's metadata, carried by every chunk, not a chunk
+    assert not any("owner: ops" in c.text for c in chunks)
+    assert all(c.metadata["doc"] == {"title": "Handbook", "owner": "ops"} for c in chunks)
 
 
 # -- the markdown-it-pyrs reader against the markdown-it-py one it replaced (issue 12) --
@@ -338,3 +340,112 @@ def test_markdown_without_an_extension_is_read_as_markdown(tmp_path):
     for text in ("#!/bin/sh\n# one\n# two\necho [a](b)\n",
                  "# settings\nport = 8080\n# more settings\nurl = https://x.org/a_(b)\n"):
         assert sniff_format(text.encode(), "config") == "text"
+
+
+# -- front matter, HTML headings and MkDocs' indented blocks (issue 21, Knative's docs) --
+
+MKDOCS = ROOT / "tests" / "data" / "mkdocs"
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_front_matter_is_metadata_not_a_chunk_and_keeps_its_lists(parser):
+    """Knative's pages open with YAML front matter (``audience``, a list of
+    ``components``, ``function``): 272 of 5,618 chunks of its docs were that YAML alone
+    (``audience: developer components: - eventing function: how-to``). Now every chunk
+    carries it, lists included, in ``metadata["doc"]``, and no chunk holds it."""
+    path = MKDOCS / "create-broker.md"
+    text = path.read_text(encoding="utf-8")
+    doc = parser(text, "create-broker.md")
+    assert dict(doc.metadata) == {"audience": "developer", "components": ["eventing"],
+                                  "function": "how-to"}
+    assert doc.blocks[0].kind == "front_matter" and doc.blocks[0].metadata["held"]
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert chunks and not any("audience:" in c.text or c.kind == "front_matter" for c in chunks)
+    assert all(c.metadata["doc"]["components"] == ["eventing"] for c in chunks)
+    assert chunks[0].text.startswith("# Creating a Broker")
+    # and a filter on a front-matter list finds the page
+    from chunkwise.filters import Filter
+
+    row = chunks[0].to_dict()
+    assert Filter.of({"metadata": {"components": "eventing"}}).matches(row)
+    assert not Filter.of({"metadata": {"components": "serving"}}).matches(row)
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_toml_front_matter_and_yaml_scalars_as_written(parser):
+    text = ('+++\ntitle = "Pods"\nweight = 3\ndraft = false\n[menu.main]\nparent = "Workloads"\n'
+            '+++\n\nA Pod is the smallest deployable unit of computing.\n')
+    doc = parser(text, "pods.md")
+    assert doc.title == "Pods" and doc.metadata["weight"] == "3" and doc.metadata["draft"] == "false"
+    assert doc.metadata["menu"] == {"main": {"parent": "Workloads"}}
+    for strategy in ("auto", "recursive", "sentence", "fixed", "section", "hierarchical"):
+        chunks = chunkwise.chunk(text, format="markdown", strategy=strategy)
+        assert {c.text for c in chunks} == {"A Pod is the smallest deployable unit of computing."}
+    yaml_text = "---\nversion: 1.10\ndate: 2022-04-06\nok: yes\n---\nBody.\n"
+    meta = parser(yaml_text, "v.md").metadata
+    assert (meta["version"], meta["date"], meta["ok"]) == ("1.10", "2022-04-06", "yes")
+
+
+@pytest.mark.parametrize("front", [
+    "---\ntitle: [unclosed\nkey: value\n---\n",            # YAML that does not parse
+    "---\n- a list\n- not a mapping\n---\n",               # YAML that is no mapping
+    "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+    "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+    "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\n",      # aliases naming 59,049 values
+])
+def test_front_matter_the_metadata_cannot_hold_stays_a_chunk(front):
+    text = front + "\nBody text of the page.\n"
+    for strategy in ("auto", "recursive", "section"):
+        chunks = chunkwise.chunk(text, format="markdown", size=200, strategy=strategy)
+        assert_invariants(text, chunks, 254)
+        assert chunks[0].text.startswith(front.rstrip("\n"))
+    assert chunks[0].kind == "front_matter" and chunks[0].text == front.rstrip("\n")
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_html_heading_elements_are_headings(parser):
+    """Knative's case studies title their sections with ``<h2 style="...">``: each was
+    a block of HTML, so `auto` saw no heading (recursive, no trails) and a title such as
+    ``<h2 style="color:#0071c7;">A Knative-powered process</h2>`` could be a chunk."""
+    path = MKDOCS / "deepc.md"
+    text = path.read_text(encoding="utf-8")
+    doc = parser(text, "deepc.md")
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert (2, "Rising to the challenge") in heads and (2, "A Knative-powered process") in heads
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert {c.metadata["strategy"] for c in chunks} == {"section"}
+    assert not [c.text for c in chunks if c.text.startswith("<h2") and c.text.endswith("</h2>")]
+    process = by_text(chunks, "The deepcOS workflow builds on")[0]
+    assert process.headings == ("A Knative-powered process",)
+    assert process.text.startswith('<h2 style="color:#0071c7;">A Knative-powered process</h2>')
+    # an element without words, or holding more than a heading, stays HTML
+    for html in ('<h1 align="center"><img src="logo.png"></h1>', "<h2>A</h2>\n<p>b</p>"):
+        assert [b.kind for b in parser(html + "\n\nText.\n", "x.md").blocks][0] == "html"
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_admonitions_and_content_tabs_hold_prose_not_indented_code(parser):
+    """MkDocs Material indents an admonition's (``!!! note``) and a content tab's
+    (``=== "kn"``) text four spaces: CommonMark reads that as indented code, so the
+    note and both tabs of Knative's "Creating a Broker" were code blocks (383 code
+    chunks in Knative's docs, 122 of them such text) and a tab's label could be a chunk
+    alone (``=== "Using minikube"``)."""
+    path = MKDOCS / "create-broker.md"
+    text = path.read_text(encoding="utf-8")
+    doc = parser(text, "create-broker.md")
+    assert not [b for b in doc.blocks if b.kind == "code"]
+    note = next(b for b in doc.blocks if text[b.start:b.end].startswith("!!! note"))
+    assert note.kind == "list_item" and "should not be used in production" in text[note.start:note.end]
+    tabs = [b for b in doc.blocks if text[b.start:b.end].startswith("=== ")]
+    assert len(tabs) == 2 and all(b.kind == "list_item" for b in tabs)
+    assert text[tabs[1].start:tabs[1].end].rstrip().endswith("run the command again.")  # all of it
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert not [c for c in chunks if c.kind == "code" or c.text.startswith("=== ") and
+                "\n" not in c.text.strip()]
+    # a fenced example of the syntax is code still, and so is text not indented under it
+    example = "```markdown\n!!! note\n    Body.\n```\n\n!!! note\nNot indented.\n\n    code\n"
+    kinds = [b.kind for b in parser(example, "x.md").blocks]
+    assert kinds == ["code", "paragraph", "code"]

@@ -16,7 +16,16 @@ import numpy as np
 
 from ..types import Block, Document
 from .reader import Reader
-from .structure import HeadingTrail, anchors_to_headings, front_matter, heading_text, table_block
+from .structure import (
+    FRONT_MATTER_HELD,
+    HeadingTrail,
+    anchors_to_headings,
+    front_matter,
+    heading_text,
+    html_heading,
+    indented_blocks_as_items,
+    table_block,
+)
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 #: the nodes whose children are blocks: only tables among them become blocks
@@ -194,17 +203,18 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     global _PARSER
     if _PARSER is None:
         _PARSER = _parser()
-    meta, fm_end = front_matter(text)
+    meta, fm_end, held = front_matter(text)
     blocks: list[Block] = []
     if fm_end:
-        blocks.append(Block("front_matter", 0, fm_end, metadata=MappingProxyType(dict(meta))))
+        blocks.append(Block("front_matter", 0, fm_end, metadata=FRONT_MATTER_HELD[held]))
     # the parser sees the front matter blanked (same length, line breaks kept), and a
     # byte-order mark as a space (it would hide a heading on line 1): offsets agree
     body = re.sub(r"[^\r\n]", " ", text[:fm_end]) + text[fm_end:] if fm_end else text
     if body.startswith("\ufeff"):
         body = " " + body[1:]
+    body = indented_blocks_as_items(body)
     lines = _Lines(body)
-    title = meta.get("title")
+    title = meta.get("title") if isinstance(meta.get("title"), str) else None
     trail = HeadingTrail()
 
     def nested(node: Any) -> None:
@@ -217,9 +227,15 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             for child in node.children:
                 nested(child)
 
+    def heading_block(level: int, heading: str, s: int, e: int) -> None:
+        nonlocal title
+        trail.push(level, heading)
+        blocks.append(Block("heading", s, e, trail.path, level=level))
+        if title is None and level == 1:
+            title = heading
+
     def visit(node: Any) -> None:
         """A top-level node."""
-        nonlocal title
         name = node.name
         if name == "paragraph":  # most nodes: their source map read once
             srcmap = node.srcmap
@@ -228,13 +244,8 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                 blocks.append(Block("paragraph", s, e, trail.path))
             return
         if name in ("heading", "lheading") and node.srcmap:
-            level = int(node.meta.get("level", 1))
-            heading = heading_text(_NEWLINES.sub("\n", lines.inner(node).strip()))
-            trail.push(level, heading)
-            s, e = lines.span(node)
-            blocks.append(Block("heading", s, e, trail.path, level=level))
-            if title is None and level == 1:
-                title = heading
+            heading_block(int(node.meta.get("level", 1)),
+                          heading_text(_NEWLINES.sub("\n", lines.inner(node).strip())), *lines.span(node))
             return
         if name == "table" and node.srcmap:
             blocks.append(_table(node, lines, trail))
@@ -267,7 +278,10 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                     {"language": str(node.meta.get("info", "")).strip()})))
             elif name == "html_block":
                 s, e = lines.span(node)
-                blocks.append(Block("html", s, e, trail.path))
+                if (found := html_heading(body[s:e])) is not None:
+                    heading_block(*found, s, e)
+                else:
+                    blocks.append(Block("html", s, e, trail.path))
 
     for lo, hi in segments(body, SEGMENT_CHARS):
         part = body[lo:hi]

@@ -9,7 +9,16 @@ from bisect import bisect_right
 from types import MappingProxyType
 
 from ..types import Block, Document
-from .structure import HeadingTrail, anchors_to_headings, front_matter, heading_text, table_block
+from .structure import (
+    FRONT_MATTER_HELD,
+    HeadingTrail,
+    anchors_to_headings,
+    front_matter,
+    heading_text,
+    html_heading,
+    indented_blocks_as_items,
+    table_block,
+)
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -40,16 +49,17 @@ def _cells(inline_contents: list[str]) -> tuple[str, ...]:
 def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
     from markdown_it import MarkdownIt
 
-    meta, fm_end = front_matter(text)
+    meta, fm_end, held = front_matter(text)
     lines = _Lines(text)
     blocks: list[Block] = []
     if fm_end:
-        blocks.append(Block("front_matter", 0, fm_end, metadata=MappingProxyType(dict(meta))))
+        blocks.append(Block("front_matter", 0, fm_end, metadata=FRONT_MATTER_HELD[held]))
     # parse only what follows the front matter, keeping line numbers aligned
     fm_lines = lines.line_of(fm_end) if fm_end else 0
     body = "\n" * fm_lines + text[lines.starts[fm_lines]:] if fm_end else text
     if body.startswith("\ufeff"):  # a byte-order mark would hide a heading on line 1
         body = " " + body[1:]
+    body = indented_blocks_as_items(body)
     # block structure only: inline content (emphasis, links) is never needed, and
     # skipping the inline rules saves a third of the time
     tokens = MarkdownIt("commonmark").enable("table").disable("inline").parse(body)
@@ -57,7 +67,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     trail = HeadingTrail()
     depth = 0  # nesting inside list items / blockquotes: only outermost blocks are emitted
     i = 0
-    title = meta.get("title")
+    title = meta.get("title") if isinstance(meta.get("title"), str) else None
     while i < len(tokens):
         tok = tokens[i]
         if tok.type in ("bullet_list_open", "ordered_list_open", "blockquote_open"):
@@ -87,7 +97,13 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                                 metadata=MappingProxyType({"language": tok.info.strip()})))
         elif depth == 0 and tok.type == "html_block" and tok.map:
             s, e = lines.span(*tok.map)
-            blocks.append(Block("html", s, e, trail.path))
+            if (found := html_heading(text[s:e])) is not None:
+                trail.push(found[0], found[1])
+                blocks.append(Block("heading", s, e, trail.path, level=found[0]))
+                if title is None and found[0] == 1:
+                    title = found[1]
+            else:
+                blocks.append(Block("html", s, e, trail.path))
         elif tok.type == "table_open" and tok.map:
             j = i
             rows: list[tuple[int, int]] = []

@@ -21,6 +21,24 @@ _TAG = re.compile(r"<!--.*?-->|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|[^`]+|`+", re.DOTALL)
 
 
+#: an HTML block that is one heading element (``<h2 style="...">Rising to the
+#: challenge</h2>``, a README's ``<h1 align="center">``): a heading to Markdown's readers
+_HTML_HEADING = re.compile(r"\s*<h([1-6])(?:\s[^<>]*)?>(.*?)</h\1\s*>\s*", re.IGNORECASE | re.DOTALL)
+_ANY_TAG = re.compile(r"<!--.*?-->|<[^<>]*>", re.DOTALL)
+
+
+def html_heading(source: str) -> tuple[int, str] | None:
+    """(level, text) of an HTML block that is one ``<h1>``..``<h6>`` element with words
+    in it (tags left out, entities decoded, spaces collapsed); None otherwise."""
+    m = _HTML_HEADING.fullmatch(source)
+    if m is None or "<h" in m.group(2).lower():
+        return None
+    import html
+
+    words = " ".join(html.unescape(_ANY_TAG.sub(" ", m.group(2))).split())
+    return (int(m.group(1)), words) if any(c.isalnum() for c in words) else None
+
+
 def heading_text(raw: str) -> str:
     """A heading as the trail shows it: without its attribute list or inline HTML tags
     (an ``<a id="x"></a>`` anchor), which carry no words, outside code spans; the
@@ -48,14 +66,20 @@ def markup_only(text: str) -> bool:
     return not _MARKUP.sub("", text).strip()
 
 
+#: the blocks markup-only blocks before them become part of
+_ANCHORED = frozenset(("heading", "list_item", "quote"))
+
+
 def anchors_to_headings(blocks: list[Block], text: str) -> list[Block]:
     """Markup-only blocks right before a heading (anchors for old links to it, an HTML
     comment: a paragraph or an HTML block of tags only) made part of that heading's
     block, so they start its section instead of ending the one before as a chunk of
-    markup; offsets unchanged, nothing dropped."""
+    markup; so too before a list item or a quote (an admonition with an anchor above
+    it, ``[](){#id}``, too long for one chunk: the anchor alone was one); offsets
+    unchanged, nothing dropped."""
     out: list[Block] = []
     for block in blocks:
-        if block.kind == "heading":
+        if block.kind in _ANCHORED:
             start = block.start
             while (out and out[-1].kind in ("html", "paragraph") and out[-1].end <= start
                    and not text[out[-1].end:start].strip()
@@ -169,22 +193,101 @@ class TextBuilder:
 
 
 _NL = r"(?:\r\n|\r|\n)"
+#: YAML front matter between ``---`` lines (Jekyll, Hugo, MkDocs, Docusaurus) and
+#: TOML front matter between ``+++`` lines (Hugo)
 _FRONT_MATTER = re.compile(rf"\A(?:\ufeff)?---[ \t]*{_NL}(.*?{_NL})?---[ \t]*(?:{_NL}|\Z)", re.S)
+_TOML_FRONT_MATTER = re.compile(rf"\A(?:\ufeff)?\+\+\+[ \t]*{_NL}(.*?{_NL})?\+\+\+[ \t]*(?:{_NL}|\Z)",
+                                re.S)
 _KEY_VALUE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
+#: a front-matter block's metadata: ``held`` when the document's metadata holds all of
+#: it (then it forms no chunk: every chunk carries it in ``metadata["doc"]``)
+FRONT_MATTER_HELD = {held: MappingProxyType({"held": held}) for held in (False, True)}
+#: the most values (and nesting) front matter may hold to be read as metadata: YAML's
+#: aliases can name one list many times over (a "billion laughs" would never end)
+_FRONT_MATTER_VALUES = 10_000
+_FRONT_MATTER_DEPTH = 32
 
 
-def front_matter(text: str) -> tuple[dict[str, str], int]:
-    """YAML-style ``key: value`` front matter at the start of a Markdown text, and
-    where it ends (0 when there is none): one reader for both Markdown parsers."""
+def front_matter(text: str) -> tuple[dict[str, Any], int, bool]:
+    """The front matter at the start of a Markdown text as metadata, where it ends (0
+    when there is none), and whether the metadata holds all of it: YAML (``---``) or
+    TOML (``+++``) that parses as a mapping, every scalar as text (YAML's as written:
+    ``3``, ``1.10``, ``2022-04-06``, ``true``), lists and mappings kept as such. YAML
+    that does not parse (or is no mapping) is read a line at a time (``key: value``)
+    and is not all held. One reader for both Markdown parsers."""
+    toml = False
     m = _FRONT_MATTER.match(text)
     if not m:
-        return {}, 0
+        m = _TOML_FRONT_MATTER.match(text)
+        if not m:
+            return {}, 0, False
+        toml = True
+    body = m.group(1) or ""
+    parsed = _parsed_front_matter(body, toml)
+    if parsed is not None:
+        return parsed, m.end(), True
+    if toml:  # not TOML after all: text like any other
+        return {}, 0, False
     meta = {}
-    for line in (m.group(1) or "").splitlines():
+    for line in body.splitlines():
         kv = _KEY_VALUE.match(line)
         if kv:
             meta[kv.group(1)] = kv.group(2).strip("\"'")
-    return meta, m.end()
+    return meta, m.end(), False
+
+
+def _parsed_front_matter(body: str, toml: bool) -> dict[str, Any] | None:
+    """``body`` as a mapping of plain values, or None when it is no mapping (or too
+    many values, or nested too deep, to be metadata)."""
+    data: Any
+    if toml:
+        import tomllib
+
+        try:
+            data = tomllib.loads(body)
+        except (tomllib.TOMLDecodeError, RecursionError):
+            return None
+    else:
+        import yaml
+
+        try:
+            # the base loader resolves no types: every scalar stays text as written
+            # (``1.10`` is no float 1.1, ``2022-04-06`` no date)
+            data = yaml.load(body, Loader=getattr(yaml, "CBaseLoader", yaml.BaseLoader)) \
+                if body.strip() else {}
+        except (yaml.YAMLError, RecursionError):
+            return None
+    if not isinstance(data, dict):
+        return None
+    budget = [_FRONT_MATTER_VALUES]
+    try:
+        plain = _plain(data, budget, 0)
+    except _TooMuch:
+        return None
+    assert isinstance(plain, dict)
+    return plain
+
+
+class _TooMuch(Exception):
+    pass
+
+
+def _plain(value: Any, budget: list[int], depth: int) -> Any:
+    """A parsed front-matter value as JSON-ready metadata: text for every scalar."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > _FRONT_MATTER_DEPTH:
+        raise _TooMuch
+    if isinstance(value, dict):
+        return {str(k): _plain(v, budget, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, budget, depth + 1) for v in value]
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if hasattr(value, "isoformat"):  # dates and times
+        return str(value.isoformat())
+    return str(value)
 
 
 #: a paragraph break: two or more line breaks with only spaces between them
@@ -220,3 +323,52 @@ def _blank_line_runs(text: str) -> list[tuple[int, int]]:
         out.append((start, m.end()))
         last_end = m.end()
     return out
+
+
+#: a line opening a Python-Markdown / MkDocs Material block whose body is indented
+#: four spaces under it: an admonition (``!!! note "Title"``), a collapsible one
+#: (``??? tip``, ``???+ tip``), a content tab (``=== "Python 3.10+"``)
+_INDENTED_BLOCK = re.compile(r"^([ \t]*)(?:!!!|\?\?\?\+?|===\+?)[ \t]+\S.*$", re.MULTILINE)
+_FENCE_LINE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+
+
+def indented_blocks_as_items(body: str) -> str:
+    """``body`` as Markdown's parser should see it where admonitions and content tabs
+    hold their text indented under an opening line (CommonMark would read that text as
+    indented code): each such opening line, outside fenced code and followed by a line
+    indented four more columns, replaced by a list item's first line of the same length
+    (``- xxxx``), so the indented body is read as the item's blocks (its paragraphs,
+    fences, tables, nested blocks), and the admonition is one block. Offsets and line
+    breaks are unchanged; the text itself is never rewritten, only what is parsed."""
+    if _INDENTED_BLOCK.search(body) is None:
+        return body
+    lines = body.split("\n")
+    fence: tuple[str, int] | None = None
+    for i, line in enumerate(lines):
+        f = _FENCE_LINE.match(line)
+        if fence is not None:
+            if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1] \
+                    and not line[f.end():].strip():
+                fence = None
+            continue
+        if f:
+            fence = (f.group(1)[0], len(f.group(1)))
+            continue
+        m = _INDENTED_BLOCK.match(line)
+        if m is None:
+            continue
+        indent = _columns(m.group(1))
+        body_line = next((nxt for nxt in lines[i + 1:] if nxt.strip()), "")
+        if _columns(body_line[:len(body_line) - len(body_line.lstrip())]) < indent + 4:
+            continue
+        end = len(line.rstrip("\r"))
+        lines[i] = m.group(1) + "- " + "x" * (end - len(m.group(1)) - 2) + line[end:]
+    return "\n".join(lines)
+
+
+def _columns(indent: str) -> int:
+    """The width of leading blanks, a tab to the next multiple of four."""
+    col = 0
+    for c in indent:
+        col = col + 4 - col % 4 if c == "\t" else col + 1
+    return col

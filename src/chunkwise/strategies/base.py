@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
@@ -149,16 +150,18 @@ class Chunker:
             yield self.chunk_document(doc)  # a strategy that cuts documents its own way
             return
         text = doc.text
-        if not text or text.isspace():  # (strip() would copy a long text)
+        start = body_start(doc)
+        if _BLANK_TO_END.match(text, start):  # (strip() would copy a long text)
             return
         memo: dict[Any, Any] = {}
-        if len(text) > WINDOW_CHARS:
-            first = DocumentIndex(doc, self.tokenizer, window=(0, WINDOW_CHARS), memo=memo)
+        if len(text) - start > WINDOW_CHARS:
+            first = DocumentIndex(doc, self.tokenizer, window=(start, start + WINDOW_CHARS),
+                                  memo=memo)
             if self.windowed(doc, first):
-                yield from _Windows(self, doc, memo).batches(first)
+                yield from _Windows(self, doc, memo).batches(first, start)
                 return
         index = DocumentIndex(doc, self.tokenizer, memo=memo)
-        pieces = self.split(doc, index, Span(0, len(text)))
+        pieces = self.split(doc, index, Span(start, len(text)))
         index.release()  # before the chunks are made: the peak of a long document
         yield make_chunks(index, pieces, self.kind)
 
@@ -189,6 +192,18 @@ class Chunker:
         return f"{type(self).__name__}({args})"
 
 
+_BLANK_TO_END = re.compile(r"\s*\Z")
+
+
+def body_start(doc: Document) -> int:
+    """Where a document's chunks start: after Markdown front matter its metadata holds
+    (every chunk carries it as ``metadata["doc"]``), else at 0."""
+    first = doc.blocks[0] if doc.blocks else None
+    if first is not None and first.kind == "front_matter" and first.metadata.get("held"):
+        return first.end
+    return 0
+
+
 #: characters of a long document cut at once (see :meth:`Chunker.chunk_windows`); the
 #: next window starts at a restart in the first seven eighths of this one
 WINDOW_CHARS = 1 << 18
@@ -205,10 +220,10 @@ class _Windows:
         self.doc = doc
         self.memo = memo  # document-wide analysis (structure, clauses), found once
 
-    def batches(self, index: DocumentIndex | None) -> Iterator[list[Chunk]]:
+    def batches(self, index: DocumentIndex | None, start: int = 0) -> Iterator[list[Chunk]]:
         chunker, doc = self.chunker, self.doc
         n = len(doc.text)
-        lo, size = 0, WINDOW_CHARS
+        lo, size = start, WINDOW_CHARS
         assigners: dict[str, IdAssigner] = {}
         held: Chunk | None = None
         while lo < n:

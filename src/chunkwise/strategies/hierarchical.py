@@ -19,7 +19,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
 from ..types import Chunk, Document, TokenizerSpec
-from .base import STRATEGIES, Chunker, make_chunks, option_names, register
+from .base import STRATEGIES, Chunker, body_start, make_chunks, option_names, register
 
 #: how many parent chunks ``expand(hits)`` remembers (oldest documents forgotten first)
 PARENTS_KEPT = 100_000
@@ -120,10 +120,11 @@ class HierarchicalChunker(Chunker):
         return out
 
     def chunk_document(self, doc: Document) -> list[Chunk]:
-        if not doc.text or doc.text.isspace():
+        start = body_start(doc)
+        if not doc.text[start:].strip():
             return []
         index = DocumentIndex(doc, self.tokenizer)
-        chunks = make_chunks(index, self.split(doc, index, Span(0, len(doc.text))), self.kind,
+        chunks = make_chunks(index, self.split(doc, index, Span(start, len(doc.text))), self.kind,
                              layered=True)
         self._remember(doc.doc_id, chunks)
         return chunks
