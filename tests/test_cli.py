@@ -149,9 +149,11 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
         (tmp_path / name).unlink()
     (tmp_path / "refcard.dvi.gz").write_bytes(gzip.compress(b"\xf7\x02\x01\x83\x92\xc0\x1c"))
     (tmp_path / "refcard.ps").write_text("%!PS-Adobe-2.0\n/Times-Roman findfont\n")
+    # and an Illustrator logo, a PDF inside (Knative's docs: "PDF has no text layer")
+    (tmp_path / "logo.ai").write_bytes(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n")
     code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
     assert code == 0 and "error" not in err
-    assert "skipped 2 files that are not documents: dvi 1, ps 1" in err
+    assert "skipped 3 files that are not documents: ai 1, dvi 1, ps 1" in err
 
 
 def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):

@@ -120,7 +120,10 @@ NOT_DOCUMENTS = frozenset({
     # compiled message catalogues
     "dvi", "ps", "mo", "gmo",
     # a built site's style sheets and source maps (generated JSON)
-    "css", "scss", "sass", "less", "map"
+    "css", "scss", "sass", "less", "map",
+    # artwork: Illustrator (a PDF inside: Knative's logos failed as "no text layer"),
+    # Sketch, Figma and GIMP files
+    "ai", "sketch", "fig", "xcf",
 })
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
 #: skipped for the NUL bytes they hold
