@@ -40,17 +40,27 @@ class _Lines:
 
     def __init__(self, text: str):
         self.text = text
-        # 8 bytes a line (a list would take ~36), and Python ints out of it for bisect
-        self.starts = array("q", [0])
-        if "\r" in text:
-            self.starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
-        else:  # one line break: each start is the previous one plus that line's length + 1
-            lines = text.split("\n")
-            lines.pop()
-            self.starts.extend(accumulate(map((1).__add__, map(len, lines))))
+        self._starts: array[int] | None = None
         self._lo = 0
         self._char_of_byte: np.ndarray | None = None  # set by segment() before parsing
         self._lf_only = "\r" not in text  # lines found by str.find (no bisect)
+
+    @property
+    def starts(self) -> array[int]:
+        """Where each line starts: found when first asked (with only ``\n`` line breaks
+        a block's lines are found by ``str.find``, and only tables ask)."""
+        if self._starts is None:
+            text = self.text
+            # 8 bytes a line (a list would take ~36), and Python ints out of it for bisect
+            starts = array("q", [0])
+            if "\r" in text:
+                starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+            else:  # each start is the previous one plus that line's length + 1
+                lines = text.split("\n")
+                lines.pop()
+                starts.extend(accumulate(map((1).__add__, map(len, lines))))
+            self._starts = starts
+        return self._starts
 
     def segment(self, lo: int, part: str) -> None:
         """The parser is given ``part``, the text from character ``lo`` on."""

@@ -330,6 +330,8 @@ def _blank_line_runs(text: str) -> list[tuple[int, int]]:
 #: (``??? tip``, ``???+ tip``), a content tab (``=== "Python 3.10+"``)
 _INDENTED_BLOCK = re.compile(r"^([ \t]*)(?:!!!|\?\?\?\+?|===\+?)[ \t]+\S.*$", re.MULTILINE)
 _FENCE_LINE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+#: what a text holding such a line holds (a cheaper test than the pattern's)
+_MARKERS = ("!!!", "???", "===")
 
 
 def indented_blocks_as_items(body: str) -> str:
@@ -340,7 +342,7 @@ def indented_blocks_as_items(body: str) -> str:
     (``- xxxx``), so the indented body is read as the item's blocks (its paragraphs,
     fences, tables, nested blocks), and the admonition is one block. Offsets and line
     breaks are unchanged; the text itself is never rewritten, only what is parsed."""
-    if _INDENTED_BLOCK.search(body) is None:
+    if not any(marker in body for marker in _MARKERS) or _INDENTED_BLOCK.search(body) is None:
         return body
     lines = body.split("\n")
     fence: tuple[str, int] | None = None
