@@ -449,3 +449,29 @@ def test_admonitions_and_content_tabs_hold_prose_not_indented_code(parser):
     example = "```markdown\n!!! note\n    Body.\n```\n\n!!! note\nNot indented.\n\n    code\n"
     kinds = [b.kind for b in parser(example, "x.md").blocks]
     assert kinds == ["code", "paragraph", "code"]
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_links_in_headings_are_their_text_in_trails(parser):
+    """A changelog's headings link their versions and authors: charset-normalizer's
+    README (the structured set) put ``[3.5.3](https://github.com/Ousret/charset_normalizer/
+    compare/3.5.2...3.5.3) (2026-11-23)`` in its chunks' trails, Prettier's release notes
+    ``([#11426](https://github.com/prettier/prettier/pull/11426) by [@sosukesuzuki](...))``:
+    addresses are many tokens in every chunk's context and no words of the section."""
+    path = ROOT / "benchmarks" / "structured_eval" / "docs" / "charset-normalizer.md"
+    text = path.read_text(encoding="utf-8")
+    heads = [b.headings[-1] for b in parser(text, "c.md").blocks if b.kind == "heading"]
+    assert "3.5.3 (2026-11-23)" in heads and not [h for h in heads if "](" in h]
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert not [c.context for c in chunks if "](http" in c.context]
+    assert any(c.context.startswith("Charset Detection, for Everyone 👋 > Changelog > 3.5.3 (2026-11-23)")
+               for c in chunks)
+    from chunkwise.readers.structure import heading_text
+
+    assert heading_text("Support TypeScript 4.4 ([#11426](https://github.com/prettier/prettier/"
+                        "pull/11426) by [@sosukesuzuki](https://github.com/sosukesuzuki))") \
+        == "Support TypeScript 4.4 (#11426 by @sosukesuzuki)"
+    assert heading_text("[`static` Blocks](https://devblogs.microsoft.com/x/#static)") == "`static` Blocks"
+    assert heading_text("See [the guide][guide] and [x][] ![logo](a.png)") == "See the guide and x logo"
+    assert heading_text("Use `[a](b)` in code, [not a link]") == "Use `[a](b)` in code, [not a link]"

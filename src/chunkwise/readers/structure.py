@@ -39,16 +39,39 @@ def html_heading(source: str) -> tuple[int, str] | None:
     return (int(m.group(1)), words) if any(c.isalnum() for c in words) else None
 
 
+#: a Markdown link or image, inline (``[text](url "title")``) or by reference
+#: (``[text][ref]``, ``[text][]``): its text is what a trail shows
+_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
+                   r"(?:\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)|\[[^\[\]]*\])")
+
+
 def heading_text(raw: str) -> str:
     """A heading as the trail shows it: without its attribute list or inline HTML tags
-    (an ``<a id="x"></a>`` anchor), which carry no words, outside code spans; the
-    block keeps the source."""
+    (an ``<a id="x"></a>`` anchor), which carry no words, outside code spans, and a
+    link as its text (a changelog's ``[2.4.1](https://github.com/.../compare/...)``,
+    ``by [@user](https://github.com/user)``: the address is many tokens in every
+    chunk's context and no words of the section); the block keeps the source."""
     text = _ATTRIBUTES.sub("", raw)
     if "<" in text:
         text = "".join(part if part.startswith("`") else _TAG.sub("", part)
                        for part in (m.group(0) for m in _CODE_SPAN.finditer(text)))
+    if "](" in text or "][" in text:
+        text = links_as_text(text)
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     return text or raw
+
+
+def links_as_text(text: str) -> str:
+    """Links and images replaced by their text, but where one starts inside a code
+    span (`` `[a](b)` `` is code, not a link)."""
+    code = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text) if m.group(0).startswith("`")
+            and len(m.group(0)) > 1]
+
+    def text_of(m: re.Match[str]) -> str:
+        if any(a <= m.start() < b for a, b in code):
+            return m.group(0)
+        return m.group(1)
+    return _LINK.sub(text_of, text)
 
 
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"

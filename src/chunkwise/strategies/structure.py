@@ -19,6 +19,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span, wordless
 from ..errors import ConfigError
 from ..levels import TOKEN, WORD, Pattern, Positions
+from ..readers.structure import links_as_text
 from ..types import Block, ChunkKind
 
 STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max", "table_rows",
@@ -212,7 +213,8 @@ class StructuredPacking:
         Description | Default``). Context is not source text, so it need not be
         verbatim. Only when the compact header alone would take more than half the
         budget is it shortened, at cell borders (the flag says so)."""
-        columns = [" ".join(str(c).split()) for c in block.metadata.get("columns", ())]
+        # (a link as its text: the header is context, not the table's source)
+        columns = [links_as_text(" ".join(str(c).split())) for c in block.metadata.get("columns", ())]
         if not any(columns):
             header = block.metadata.get("header")
             if header is None:
