@@ -475,3 +475,29 @@ def test_links_in_headings_are_their_text_in_trails(parser):
     assert heading_text("[`static` Blocks](https://devblogs.microsoft.com/x/#static)") == "`static` Blocks"
     assert heading_text("See [the guide][guide] and [x][] ![logo](a.png)") == "See the guide and x logo"
     assert heading_text("Use `[a](b)` in code, [not a link]") == "Use `[a](b)` in code, [not a link]"
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_container_admonitions_are_one_block(parser):
+    """Docusaurus writes admonitions as ``:::info`` ... ``:::`` (CommonMark: paragraphs).
+    In Prettier's docs 10 chunks ended with an opening line whose text began the next
+    chunk (``... ```\\n\\n:::note``), and one began with the closing ``:::``."""
+    path = ROOT / "tests" / "data" / "docusaurus" / "install.md"
+    text = path.read_text(encoding="utf-8")
+    doc = parser(text, "install.md")
+    quotes = [text[b.start:b.end] for b in doc.blocks if b.kind == "quote"]
+    assert len(quotes) == 12 and all(q.startswith(":::") and q.endswith("\n:::") for q in quotes)
+    assert ":::tip[Another tip]" in quotes[1]
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    import re
+
+    assert not [c.text for c in chunks if re.search(r"(?:^|\n):::\w[^\n]*\Z", c.text)
+                or re.match(r":::[ \t]*(?:\n|\Z)", c.text)]
+    # closed with as many colons; not across a heading; not without a closing line; a
+    # fenced example is code; a table inside stays a block of its own
+    example = ("::::note Outer\n\n:::tip\nInner.\n:::\n\n::::\n\n:::warning\nNo end.\n\n"
+               "## Heading\n\n:::info\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n:::\n\n"
+               "```md\n:::note\nx\n:::\n```\n")
+    kinds = [b.kind for b in parser(example, "x.md").blocks]
+    assert kinds == ["quote", "paragraph", "heading", "quote", "table", "code"]

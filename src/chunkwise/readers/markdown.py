@@ -20,6 +20,7 @@ from .structure import (
     FRONT_MATTER_HELD,
     HeadingTrail,
     anchors_to_headings,
+    containers_as_quotes,
     front_matter,
     heading_text,
     html_heading,
@@ -309,7 +310,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             visit(node)
         del tree
     return Document(text=text, doc_id=doc_id, source=source, title=title,
-                    blocks=tuple(anchors_to_headings(blocks, text)),
+                    blocks=tuple(anchors_to_headings(containers_as_quotes(blocks, text), text)),
                     metadata=MappingProxyType(dict(meta)))
 
 

@@ -13,6 +13,7 @@ from .structure import (
     FRONT_MATTER_HELD,
     HeadingTrail,
     anchors_to_headings,
+    containers_as_quotes,
     front_matter,
     heading_text,
     html_heading,
@@ -137,5 +138,5 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             i = j
         i += 1
     return Document(text=text, doc_id=doc_id, source=source, title=title,
-                    blocks=tuple(anchors_to_headings(blocks, text)),
+                    blocks=tuple(anchors_to_headings(containers_as_quotes(blocks, text), text)),
                     metadata=MappingProxyType(dict(meta)))

@@ -397,3 +397,54 @@ def _columns(indent: str) -> int:
     for c in indent:
         col = col + 4 - col % 4 if c == "\t" else col + 1
     return col
+
+
+#: a container directive's first line (Docusaurus, VitePress, Starlight admonitions:
+#: ``:::note``, ``::: warning Title``, ``:::tip[Did you know?]``) and its last (``:::``)
+_CONTAINER_OPEN = re.compile(r" {0,3}(:{3,})[ \t]*[A-Za-z][^\n]*")
+_CONTAINER_CLOSE = re.compile(r" {0,3}(:{3,})[ \t]*")
+
+
+def containers_as_quotes(blocks: list[Block], text: str) -> list[Block]:
+    """Admonitions written as container directives (``:::info`` ... ``:::``), whose
+    lines CommonMark reads as paragraphs: each one made a block of its own (kind
+    ``quote``, as a block quote is), from the block its opening line starts to the one
+    its closing line (as many colons) ends, so a cut neither leaves ``:::info`` at the
+    end of a chunk and its text in the next (Prettier's docs) nor opens one with
+    ``:::``. Only containers made of whole top-level blocks without a heading among
+    them; the tables inside stay blocks too (as in a quote)."""
+    if ":::" not in text:
+        return blocks
+    out: list[Block] = []
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        opened = _CONTAINER_OPEN.match(text, block.start) if block.kind == "paragraph" else None
+        end = _container_end(blocks, i, text, len(opened.group(1))) if opened else None
+        if end is None:
+            out.append(block)
+            i += 1
+            continue
+        inner = blocks[i:end + 1]
+        out.append(Block("quote", block.start, blocks[end].end, block.headings, block.page))
+        out.extend(b for b in inner if b.kind == "table")
+        i = end + 1
+    return out
+
+
+def _container_end(blocks: list[Block], first: int, text: str, colons: int) -> int | None:
+    """The index of the block whose last line closes the container opened by
+    ``blocks[first]`` with ``colons`` colons; None when none does before a heading."""
+    for j in range(first, len(blocks)):
+        b = blocks[j]
+        if b.kind == "heading":
+            return None
+        if b.kind == "table":
+            continue
+        last = text.rfind("\n", b.start, b.end) + 1  # where the block's last line starts
+        if j == first and last == 0 or j == first and last <= b.start:
+            continue  # (the opening line itself)
+        m = _CONTAINER_CLOSE.fullmatch(text, max(last, b.start), b.end)
+        if m is not None and len(m.group(1)) == colons:
+            return j
+    return None
