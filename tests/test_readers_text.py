@@ -210,3 +210,32 @@ def test_short_and_centred_underlined_titles():
         assert doc.blocks[0].kind == "heading" and doc.blocks[-1].headings[0] == title
     doc = parse("Notes on it\n==\n\nText.\n\nMore notes\n--\n\nEnd.\n", "t", fmt="text")
     assert all(b.kind != "heading" for b in doc.blocks)
+
+
+def test_restructuredtext_files_are_never_sniffed_as_markdown():
+    """Flask's docs (`.rst`) were read as Markdown when given as files: titles over
+    ``===`` look like setext headings and two backtick underlines like a code fence,
+    so ``URL Building`` was cut from its underline (a 16-token chunk ``.. _url-building:
+    URL Building``, the next chunk opening with the underline) and its level-3 titles
+    were in no trail; each page's ``.. currentmodule:: flask`` was a chunk alone."""
+    path = DATA / "flask-quickstart.rst"
+    from chunkwise.readers import read_path, sniff_format
+
+    assert sniff_format(path.read_bytes(), path.name) == "text"
+    doc = read_path(path)
+    heads = {b.headings for b in doc.blocks if b.kind == "heading"}
+    assert ("Quickstart", "Routing", "URL Building") in heads
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    building = by_text(chunks, "To build a URL to a specific function")[0]
+    assert building.headings == ("Quickstart", "Routing", "URL Building")
+    assert building.text.startswith(".. _url-building:\n\nURL Building\n````````````")
+    cli = chunkwise.chunk({"cli.rst": ".. currentmodule:: flask\n\nCommand Line Interface\n"
+                                      "======================\n\nInstalling Flask installs the script.\n\n"
+                                      "Application Discovery\n---------------------\n\n"
+                                      "The command is installed by Flask, not your application.\n"})
+    assert cli[0].text.startswith(".. currentmodule:: flask\n\nCommand Line Interface")
+    from chunkwise.readers.structure import markup_only
+
+    assert not [c.text for c in chunks if markup_only(c.text)]

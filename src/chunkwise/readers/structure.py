@@ -76,7 +76,9 @@ def links_as_text(text: str) -> str:
 
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
                      r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?"
-                     r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$",
+                     r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
+                     r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
+                     r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$",
                      re.DOTALL | re.MULTILINE)
 
 
@@ -85,7 +87,8 @@ def markup_only(text: str) -> bool:
     ``<a id="old-name"></a>`` kept for links, ``<!-- notes -->``, an MDX comment, an
     empty link that only carries an anchor, ``[](){#old-name}`` in MkDocs, a
     reStructuredText label, ``.. _logging:``, or a field without a value or with a
-    number, ``:orphan:``, ``:tocdepth: 2``)."""
+    number, ``:orphan:``, ``:tocdepth: 2``, or a directive that only sets something
+    up, ``.. currentmodule:: flask``, ``.. include:: ../CHANGES.rst``)."""
     return not _MARKUP.sub("", text).strip()
 
 

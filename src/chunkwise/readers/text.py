@@ -298,4 +298,7 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
                     blocks=tuple(anchors_to_headings(blocks, text) if marked else blocks))
 
 
-TEXT = Reader(parse_text)
+#: reStructuredText is never sniffed: its titles over ``===`` and its backtick
+#: underlines look like Markdown's setext headings and fences (Flask's docs were read
+#: as Markdown, a title cut from its underline); this reader reads its titles
+TEXT = Reader(parse_text, (".rst", ".rest"))
