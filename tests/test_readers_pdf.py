@@ -235,3 +235,43 @@ def test_a_contents_line_of_a_text_file_is_no_heading():
         assert NUMBERED_HEADING.match(line) is None, line
     for line in ("3 Utilities", "2.1 ASN.1 syntax", "4.2 Version 2.0 of the format"):
         assert NUMBERED_HEADING.match(line) is not None, line
+
+
+def test_running_headers_on_a_quarter_of_the_pages_and_data_rows_kept(tmp_path):
+    """A municipal report (pdfplumber's chelsea_pdta.pdf, 65 pages) repeats a
+    three-line header (title, page number, "Rapport final_2021") on 24 pages, its
+    charts filling the rest: the header was in the text of every page that had it
+    (the rule wanted half the pages, and two lines at each end). Each chart ends in a
+    totals row, the same words with other numbers on every page: data, kept."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.set_font("Helvetica", size=11)
+    for page in range(1, 13):
+        pdf.add_page()
+        if page <= 4:  # text pages: the running header
+            for y, line in ((10, "Active Transport Plan of the Municipality"), (16, str(page)),
+                            (22, "Final Report 2021")):
+                pdf.set_y(y)
+                pdf.cell(0, 6, line)
+            pdf.set_y(40)
+            subject = ["trails", "roads", "schools", "parks"][page - 1]
+            pdf.multi_cell(0, 6, "\n".join(f"This section explains how the {subject} grow, "
+                                           f"{part} part." for part in ("first", "second", "third",
+                                                                        "fourth", "fifth", "last")))
+        else:  # chart pages
+            pdf.set_y(40)
+            topic = ["trails", "bike lanes", "sidewalks", "lighting", "crossings", "signs",
+                     "parking", "benches"][page - 5]
+            pdf.multi_cell(0, 6, f"Should the municipality add {topic}?\n\nStrongly agree\n"
+                                 "Agree\nDisagree\nStrongly disagree")
+            pdf.set_y(-30)
+            pdf.cell(0, 6, f"Agree Disagree Total {100 + page} {20 + 2 * page} {120 + 3 * page}")
+    path = tmp_path / "plan.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    assert "Active Transport Plan" not in doc.text and "Final Report 2021" not in doc.text
+    assert "This section explains how the schools grow, last part." in doc.text
+    assert "Should the municipality add benches?" in doc.text
+    assert doc.text.count("Agree Disagree Total") == 8 and "Agree Disagree Total 112 44 156" in doc.text
