@@ -449,3 +449,25 @@ def test_an_xml_declarations_encoding_is_used(tmp_path):
     page.write_bytes(b'<?xml version="1.0" encoding="UTF-8"?><html><body><p>caf\xc3\xa9</p>'
                      b'</body></html>')
     assert "café" in read_path(page).text
+
+
+def test_a_table_without_a_header_row_gets_no_made_up_header():
+    """gtk-doc's parameter tables (libxslt's API reference) have no header row: each
+    was rendered under ``| column 1 | column 2 |`` (227 of 1,811 chunks opened so, and
+    a split table's every part carried it as context)."""
+    rows = "".join(f"<tr><td>param{i} :</td><td>the {i}th parameter of the call, "
+                   f"described at some length so that the table must be split</td></tr>"
+                   for i in range(40))
+    html = (f"<html><body><main><h1>xsltApplyTemplates ()</h1><p>Applies the templates.</p>"
+            f"<table>{rows}</table></main></body></html>")
+    doc = chunkwise.readers.parse(html, "api.html", "html-all")
+    table = next(b for b in doc.blocks if b.kind == "table")
+    assert table.metadata["header"] is None and table.metadata["columns"] == ()
+    assert "column 1" not in doc.text
+    assert doc.text[table.start:table.end].startswith("| param0 : | the 0th parameter")
+    assert [doc.text[s:e] for s, e in table.metadata["rows"]][39].startswith("| param39 : |")
+    chunks = chunkwise.chunk(doc, size=120)
+    assert_invariants(doc.text, chunks, 254)
+    parts = [c for c in chunks if c.kind == "table"]
+    assert len(parts) > 2 and all(c.context == "xsltApplyTemplates ()\n\n" for c in parts)
+    assert all(c.text.startswith("| param") for c in parts)

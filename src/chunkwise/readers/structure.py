@@ -188,24 +188,28 @@ class TextBuilder:
     def add_table(self, rows: Sequence[Sequence[str]], headings: tuple[str, ...],
                   page: int | None = None, metadata: dict[str, Any] | None = None,
                   has_header: bool = True) -> Block | None:
-        """Render rows as a pipe table (header, delimiter, rows) and record its spans."""
+        """Render rows as a pipe table (header, delimiter, rows) and record its spans. A
+        table without a header row (gtk-doc's parameter tables, a layout's key-value
+        rows) is its rows alone: no header is made up for it (``| column 1 | column 2
+        |`` was 227 of 1,811 chunks' first line in libxslt's API reference, and every
+        split part's context)."""
         grid = [list(r) for r in rows if any(c.strip() for c in r)]
         if not grid:
             return None
         width = max(len(r) for r in grid)
         grid = [r + [""] * (width - len(r)) for r in grid]
-        header = grid[0] if has_header else [f"column {i + 1}" for i in range(width)]
+        header = grid[0] if has_header else []
         body = grid[1:] if has_header else grid
-        lines = [render_pipe_row(header), "|" + "---|" * width]
+        lines = [render_pipe_row(header), "|" + "---|" * width] if has_header else []
         lines += [render_pipe_row(r) for r in body]
         s, e = self.add("\n".join(lines))
-        header_end = s + len(lines[0]) + 1 + len(lines[1])
+        header_span = (s, s + len(lines[0]) + 1 + len(lines[1])) if has_header else None
         row_spans = []
-        pos = header_end + 1
-        for line in lines[2:]:
+        pos = header_span[1] + 1 if header_span else s
+        for line in lines[2 if has_header else 0:]:
             row_spans.append((pos, pos + len(line)))
             pos += len(line) + 1
-        block = table_block(s, e, (s, header_end), row_spans, [c.strip() for c in header],
+        block = table_block(s, e, header_span, row_spans, [c.strip() for c in header],
                             [[c.strip() for c in r] for r in body], headings, page=page)
         if metadata:
             block = Block(block.kind, block.start, block.end, block.headings, block.page,
