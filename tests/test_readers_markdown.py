@@ -501,3 +501,29 @@ def test_container_admonitions_are_one_block(parser):
                "```md\n:::note\nx\n:::\n```\n")
     kinds = [b.kind for b in parser(example, "x.md").blocks]
     assert kinds == ["quote", "paragraph", "heading", "quote", "table", "code"]
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_python_markdown_blocks_are_one_block(parser):
+    """FastAPI's docs write admonitions and tabs as Python-Markdown blocks (``/// tip |
+    Inspired **FastAPI** to`` ... ``///``, ``//// tab | Python 3.10+`` ... ``////``): 41
+    chunks of the bundled docs ended with the opening line, its text in the next."""
+    import re
+    import tarfile
+
+    with tarfile.open(ROOT / "tests" / "data" / "docs" / "fastapi-pydantic-docs.tar.xz") as tar:
+        member = tar.extractfile("fastapi/alternatives.md")
+        assert member is not None
+        text = member.read().decode("utf-8")
+    doc = parser(text, "alternatives.md")
+    quotes = [text[b.start:b.end] for b in doc.blocks if b.kind == "quote"
+              and not text[b.start:b.end].startswith("> ")]  # (its one block quote)
+    assert len(quotes) >= 20 and all(q.startswith("/// ") and q.endswith("\n///") for q in quotes)
+    chunks = chunkwise.chunk({"alternatives.md": text}, format="markdown")
+    assert_invariants(text, chunks, 254)
+    assert not [c.text for c in chunks if re.search(r"(?:^|\n)/{3,} ?\w[^\n]*\Z", c.text)
+                or re.match(r"/{3,}[ \t]*(?:\n|\Z)", c.text)]
+    tabs = "//// tab | Python 3.10+\n\n```python\nx: int | None = None\n```\n\n////\n\nAfter.\n"
+    assert [b.kind for b in parser(tabs, "t.md").blocks] == ["quote", "paragraph"]
+    mixed = "/// tip\n\nText.\n\n:::\n\nMore.\n"  # closed only by the same characters
+    assert [b.kind for b in parser(mixed, "m.md").blocks] == ["paragraph"] * 4
