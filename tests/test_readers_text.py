@@ -239,3 +239,31 @@ def test_restructuredtext_files_are_never_sniffed_as_markdown():
     from chunkwise.readers.structure import markup_only
 
     assert not [c.text for c in chunks if markup_only(c.text)]
+
+
+def test_restructuredtext_literal_blocks_are_code():
+    """A paragraph ending in ``::`` or a ``.. code-block:: python`` directive opens a
+    literal block: the lines indented under it, blank lines and all, are one code
+    block (Flask's docs: each example was as many paragraphs as it had blank lines);
+    ``.. warning::`` ends in ``::`` too, and its text is prose."""
+    path = DATA / "flask-quickstart.rst"
+    from chunkwise.readers import read_path
+
+    doc = read_path(path)
+    text = doc.text
+    code = [b for b in doc.blocks if b.kind == "code"]
+    first = code[0]
+    assert first.metadata["language"] == "python"
+    assert text[first.start:first.end].startswith("from flask import Flask\n\n    app = Flask(__name__)")
+    assert text[first.start:first.end].endswith('return "<p>Hello, World!</p>"')
+    host = next(b for b in code if "flask run --host=0.0.0.0" in text[b.start:b.end])
+    assert host.metadata["language"] == "" and text[host.start:host.end] == "$ flask run --host=0.0.0.0"
+    warning = next(b for b in doc.blocks if text[b.start:b.end].startswith("The debugger allows"))
+    assert warning.kind == "paragraph"
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    minimal = by_text(chunks, "app = Flask(__name__)")[0]
+    assert "from flask import Flask" in minimal.text and "Hello, World!" in minimal.text
+    # plain text without underlined titles is left as it was
+    plain = "Run this::\n\n    make install\n\nThen go on.\n"
+    assert [b.kind for b in parse(plain, "notes.txt", fmt="text").blocks] == ["paragraph"] * 3

@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
+from types import MappingProxyType
 
 from ..errors import InputError
 from ..types import Block, Document
@@ -279,8 +280,9 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
         kept = split
     spans = [span for span, _ in kept]
     candidates = underlined if marked else _numbered_or_chapters(kept, text)
-    blocks = []
+    blocks: list[Block] = []
     trail = HeadingTrail()
+    literal: tuple[int, str] | None = None  # a literal block's indentation and language
     for span in spans:
         s, e = span
         while s < e and text[s].isspace():
@@ -288,14 +290,50 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
         while e > s and text[e - 1].isspace():
             e -= 1
         heading = candidates.get(span)
+        if literal is not None and heading is None and _indented_past(text, span, literal[0]):
+            last = blocks[-1]
+            if last.kind == "code":  # the literal block goes on past a blank line
+                blocks[-1] = Block("code", last.start, e, last.headings, metadata=last.metadata)
+            else:
+                blocks.append(Block("code", s, e, trail.path,
+                                    metadata=MappingProxyType({"language": literal[1]})))
+            continue
+        literal = None
         if heading is not None:
             level, title = heading
             trail.push(level, title)
             blocks.append(Block("heading", s, e, trail.path, level=level))
         else:
             blocks.append(Block("paragraph", s, e, trail.path))
+            if marked:
+                literal = _literal_opening(text, s, e)
     return Document(text=text, doc_id=doc_id, source=source,
                     blocks=tuple(anchors_to_headings(blocks, text) if marked else blocks))
+
+
+#: a reStructuredText directive whose indented content is code
+_CODE_DIRECTIVE = re.compile(r"[ \t]*\.\. (?:code-block|code|sourcecode)::[ \t]*(\S*)")
+
+
+def _literal_opening(text: str, s: int, e: int) -> tuple[int, str] | None:
+    """Where a paragraph opens a reStructuredText literal block (it ends in ``::``, or
+    it is a ``.. code-block:: python`` directive, its options included): the
+    paragraph's indentation, which the block's lines go past, and the language."""
+    line_start = text.rfind("\n", 0, s) + 1
+    indent = s - line_start
+    m = _CODE_DIRECTIVE.match(text, line_start)
+    if m is not None and m.start(1) <= e:
+        return indent, m.group(1)
+    if text.endswith("::", s, e) and not text.startswith("..", s):  # (``.. warning::``: prose)
+        return indent, ""
+    return None
+
+
+def _indented_past(text: str, span: tuple[int, int], indent: int) -> bool:
+    """Whether every line of ``text[span]`` with text on it is indented past ``indent``."""
+    start = text.rfind("\n", 0, span[0]) + 1  # (a paragraph's span starts past its indent)
+    lines = [line for line in text[start:span[1]].splitlines() if line.strip()]
+    return bool(lines) and all(len(line) - len(line.lstrip()) > indent for line in lines)
 
 
 #: reStructuredText is never sniffed: its titles over ``===`` and its backtick
