@@ -360,8 +360,8 @@ def _blank_line_runs(text: str) -> list[tuple[int, int]]:
 #: (``??? tip``, ``???+ tip``), a content tab (``=== "Python 3.10+"``)
 _INDENTED_BLOCK = re.compile(r"^([ \t]*)(?:!!!|\?\?\?\+?|===\+?)[ \t]+\S.*$", re.MULTILINE)
 _FENCE_LINE = re.compile(r"[ \t]*(`{3,}|~{3,})")
-#: what a text holding such a line holds (a cheaper test than the pattern's)
-_MARKERS = ("!!!", "???", "===")
+#: such a line's marker, wherever it is on its line
+_MARKER = re.compile(r"(?:!!!|\?\?\?|===)\+?[ \t]+\S")
 
 
 def indented_blocks_as_items(body: str) -> str:
@@ -372,7 +372,8 @@ def indented_blocks_as_items(body: str) -> str:
     (``- xxxx``), so the indented body is read as the item's blocks (its paragraphs,
     fences, tables, nested blocks), and the admonition is one block. Offsets and line
     breaks are unchanged; the text itself is never rewritten, only what is parsed."""
-    if not any(marker in body for marker in _MARKERS) or _INDENTED_BLOCK.search(body) is None:
+    if not any(body[body.rfind("\n", 0, m.start()) + 1:m.start()].strip(" \t") == ""
+               for m in _MARKER.finditer(body)):  # (faster than the line pattern's search)
         return body
     lines = body.split("\n")
     fence: tuple[str, int] | None = None
