@@ -528,3 +528,29 @@ def test_python_markdown_blocks_are_one_block(parser):
     assert [b.kind for b in parser(tabs, "t.md").blocks] == ["quote", "paragraph"]
     mixed = "/// tip\n\nText.\n\n:::\n\nMore.\n"  # closed only by the same characters
     assert [b.kind for b in parser(mixed, "m.md").blocks] == ["paragraph"] * 4
+
+
+def test_front_matter_of_a_long_document_cut_a_window_at_a_time():
+    """A document over the window size is cut a window at a time: the first window
+    starts after the front matter too, and the chunks are those of the whole."""
+    from chunkwise.strategies.base import WINDOW_CHARS
+
+    sections = "\n\n".join(f"## Part {i}\n\n" + " ".join(f"word{i}x{j}" for j in range(120))
+                           for i in range(400))
+    text = "---\ntitle: Long\ntags:\n  - a\n  - b\n---\n\n# Long\n\n" + sections + "\n"
+    assert len(text) > 2 * WINDOW_CHARS
+    chunker = chunkwise.get_chunker("auto")
+    doc = parse(text, "long.md", fmt="markdown")
+    windowed = chunker.chunk(doc)
+    assert_invariants(text, windowed, 254)
+    assert windowed[0].text.startswith("# Long") and not any("tags:" in c.text for c in windowed)
+    assert all(c.metadata["doc"]["tags"] == ["a", "b"] for c in windowed)
+    import chunkwise.strategies.base as base
+
+    # the same through the unwindowed path
+    old, base.WINDOW_CHARS = base.WINDOW_CHARS, 1 << 40
+    try:
+        whole = chunker.chunk(doc)
+    finally:
+        base.WINDOW_CHARS = old
+    assert [(c.id, c.start, c.end) for c in whole] == [(c.id, c.start, c.end) for c in windowed]
