@@ -9,17 +9,7 @@ from bisect import bisect_right
 from types import MappingProxyType
 
 from ..types import Block, Document
-from .structure import (
-    FRONT_MATTER_HELD,
-    HeadingTrail,
-    anchors_to_headings,
-    containers_as_quotes,
-    front_matter,
-    heading_text,
-    html_heading,
-    indented_blocks_as_items,
-    table_block,
-)
+from . import structure as st
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -50,22 +40,22 @@ def _cells(inline_contents: list[str]) -> tuple[str, ...]:
 def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
     from markdown_it import MarkdownIt
 
-    meta, fm_end, held = front_matter(text)
+    meta, fm_end, held = st.front_matter(text)
     lines = _Lines(text)
     blocks: list[Block] = []
     if fm_end:
-        blocks.append(Block("front_matter", 0, fm_end, metadata=FRONT_MATTER_HELD[held]))
+        blocks.append(Block("front_matter", 0, fm_end, metadata=st.FRONT_MATTER_HELD[held]))
     # parse only what follows the front matter, keeping line numbers aligned
     fm_lines = lines.line_of(fm_end) if fm_end else 0
     body = "\n" * fm_lines + text[lines.starts[fm_lines]:] if fm_end else text
     if body.startswith("\ufeff"):  # a byte-order mark would hide a heading on line 1
         body = " " + body[1:]
-    body = indented_blocks_as_items(body)
+    body = st.indented_blocks_as_items(body)
     # block structure only: inline content (emphasis, links) is never needed, and
     # skipping the inline rules saves a third of the time
     tokens = MarkdownIt("commonmark").enable("table").disable("inline").parse(body)
 
-    trail = HeadingTrail()
+    trail = st.HeadingTrail()
     depth = 0  # nesting inside list items / blockquotes: only outermost blocks are emitted
     i = 0
     title = meta.get("title") if isinstance(meta.get("title"), str) else None
@@ -83,7 +73,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             blocks.append(Block("list_item", s, e, trail.path))
         elif tok.type == "heading_open" and tok.map and depth == 0:
             level = int(tok.tag[1])
-            heading = heading_text(tokens[i + 1].content.strip())
+            heading = st.heading_text(tokens[i + 1].content.strip())
             trail.push(level, heading)
             s, e = lines.span(*tok.map)
             blocks.append(Block("heading", s, e, trail.path, level=level))
@@ -98,7 +88,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
                                 metadata=MappingProxyType({"language": tok.info.strip()})))
         elif depth == 0 and tok.type == "html_block" and tok.map:
             s, e = lines.span(*tok.map)
-            if (found := html_heading(text[s:e])) is not None:
+            if (found := st.html_heading(text[s:e])) is not None:
                 trail.push(found[0], found[1])
                 blocks.append(Block("heading", s, e, trail.path, level=found[0]))
                 if title is None and found[0] == 1:
@@ -133,10 +123,10 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             t_start, t_end = lines.span(*tok.map)
             # header = header line + delimiter row (two source lines)
             h_start, h_end = lines.span(tok.map[0], tok.map[0] + 2)
-            blocks.append(table_block(t_start, t_end, (h_start, h_end), rows, header_cells,
+            blocks.append(st.table_block(t_start, t_end, (h_start, h_end), rows, header_cells,
                                       cells, trail.path, fmt="markdown"))
             i = j
         i += 1
     return Document(text=text, doc_id=doc_id, source=source, title=title,
-                    blocks=tuple(anchors_to_headings(containers_as_quotes(blocks, text), text)),
+                    blocks=tuple(st.anchors_to_headings(st.containers_as_quotes(blocks, text), text)),
                     metadata=MappingProxyType(dict(meta)))
