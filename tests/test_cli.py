@@ -149,7 +149,7 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
         (tmp_path / name).unlink()
     (tmp_path / "refcard.dvi.gz").write_bytes(gzip.compress(b"\xf7\x02\x01\x83\x92\xc0\x1c"))
     (tmp_path / "refcard.ps").write_text("%!PS-Adobe-2.0\n/Times-Roman findfont\n")
-    # and an Illustrator logo, a PDF inside (Knative's docs: "PDF has no text layer")
+    # and an Illustrator logo, a PDF inside (Knative's docs: an error, "no text layer")
     (tmp_path / "logo.ai").write_bytes(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n")
     code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
     assert code == 0 and "error" not in err

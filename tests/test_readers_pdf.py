@@ -40,12 +40,26 @@ def test_bad_pdfs_and_binary_html_are_clear_errors(tmp_path):
         read_path(corrupt)
     from fpdf import FPDF
 
+    from PIL import Image
+
+    scan = FPDF()
+    scan.add_page()
+    scan.image(Image.new("L", (64, 64), 200), x=10, y=10, w=50)
+    scan.output(str(tmp_path / "scan.pdf"))
+    with pytest.raises(chunkwise.InputError, match="scan.pdf: PDF has no text layer .scanned"):
+        read_path(tmp_path / "scan.pdf")
+    # a drawing alone (Knative's vector logos were told to run OCR) and an empty page
+    logo = FPDF()
+    logo.add_page()
+    logo.rect(10, 10, 50, 50)
+    logo.output(str(tmp_path / "logo.pdf"))
+    with pytest.raises(chunkwise.InputError, match="logo.pdf: PDF has no text: its pages hold drawings"):
+        read_path(tmp_path / "logo.pdf")
     blank = FPDF()
     blank.add_page()
-    blank.rect(10, 10, 50, 50)
-    blank.output(str(tmp_path / "scan.pdf"))
-    with pytest.raises(chunkwise.InputError, match="scan.pdf: PDF has no text layer"):
-        read_path(tmp_path / "scan.pdf")
+    blank.output(str(tmp_path / "blank.pdf"))
+    with pytest.raises(chunkwise.InputError, match="blank.pdf: PDF has no text: its pages are empty"):
+        read_path(tmp_path / "blank.pdf")
     fake = tmp_path / "page.html"
     fake.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR" + bytes(range(256)))
     with pytest.raises(chunkwise.InputError, match="page.html: binary file"):

@@ -285,6 +285,29 @@ def _headings_by_size(lines: list[tuple[int, str, float, int]]) -> dict[int, dic
 _EDGE_LINES = 3
 
 
+def _without_text(data: bytes) -> str:
+    """Why a PDF gives no text: pages of images (a scan: OCR it), or of drawings alone
+    (a logo, a chart: Knative's logos were told to run OCR), or nothing at all."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    kinds: set[int] = set()
+    try:
+        pdf = pdfium.PdfDocument(data)
+        try:
+            for i in range(min(len(pdf), 20)):
+                kinds.update(obj.type for obj in pdf[i].get_objects(max_depth=8))
+        finally:
+            pdf.close()
+    except Exception:  # (it opened a moment ago: say what is likeliest)
+        kinds = {raw.FPDF_PAGEOBJ_IMAGE}
+    if raw.FPDF_PAGEOBJ_IMAGE in kinds:
+        return "PDF has no text layer (scanned images?); run OCR on it first"
+    if kinds:
+        return "PDF has no text: its pages hold drawings only (a logo, a chart?)"
+    return "PDF has no text: its pages are empty"
+
+
 def _running_lines(pages: list[list[str]]) -> list[set[int]]:
     """Per page, the indices of lines that recur (digits aside) among the first or
     last three lines of a quarter of the pages or more (at least three, and at most
@@ -440,7 +463,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
             if block is not None and p.breaks:
                 page_turns.extend((block.start + off, page) for off, page in p.breaks)
     if not out.text.strip():
-        raise InputError(name, "PDF has no text layer (scanned images?); run OCR on it first")
+        raise InputError(name, _without_text(data))
     metadata: dict[str, Any] = {"format": "pdf", "pages": len(pages), **info}
     if page_turns:
         metadata["page_turns"] = page_turns
