@@ -39,7 +39,6 @@ def test_bad_pdfs_and_binary_html_are_clear_errors(tmp_path):
     with pytest.raises(chunkwise.InputError, match="corrupt.pdf: not a readable PDF"):
         read_path(corrupt)
     from fpdf import FPDF
-
     from PIL import Image
 
     scan = FPDF()
