@@ -554,3 +554,18 @@ def test_front_matter_of_a_long_document_cut_a_window_at_a_time():
     finally:
         base.WINDOW_CHARS = old
     assert [(c.id, c.start, c.end) for c in whole] == [(c.id, c.start, c.end) for c in windowed]
+
+
+@pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
+def test_hugo_shortcode_pairs_are_one_block(parser):
+    """Hugo sites (kind's, Kubernetes') wrap notes and code in paired shortcodes:
+    ``{{< note >}}`` ... ``{{< /note >}}``; one never closed (``{{< codeFromFile ... >}}``)
+    stands alone, and a pair is not grouped across a heading."""
+    text = ("Intro.\n\n{{< note >}}\nA note's first line.\n\nIts second paragraph.\n{{< /note >}}\n\n"
+            "{{% tab name=\"kn\" %}}\n\nkn service create\n\n{{% /tab %}}\n\n"
+            "{{< codeFromFile file=\"static/examples/config.yaml\" >}}\n\nAfter.\n")
+    kinds = [(b.kind, text[b.start:b.end][:12]) for b in parser(text, "h.md").blocks]
+    assert kinds == [("paragraph", "Intro."), ("quote", "{{< note >}}"), ("quote", "{{% tab name"),
+                     ("paragraph", "{{< codeFrom"), ("paragraph", "After.")]
+    across = "{{< note >}}\n\n## Heading\n\nText.\n\n{{< /note >}}\n"
+    assert "quote" not in [b.kind for b in parser(across, "a.md").blocks]

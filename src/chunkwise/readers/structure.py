@@ -413,6 +413,32 @@ def _columns(indent: str) -> int:
 #: (``:::``, ``///``: the same characters, as many)
 _CONTAINER_OPEN = re.compile(r" {0,3}(:{3,}|/{3,})[ \t]*[A-Za-z][^\n]*")
 _CONTAINER_CLOSE = re.compile(r" {0,3}(:{3,}|/{3,})[ \t]*")
+#: a Hugo shortcode alone on its line, opening (``{{< note >}}``, ``{{% tab name="kn" %}}``,
+#: kind's ``{{< codeFromInline lang="bash" >}}``) and closing (``{{< /note >}}``); one
+#: that is never closed (``{{< codeFromFile file="..." >}}``) stands alone
+_SHORTCODE_OPEN = re.compile(r" {0,3}\{\{(?:<[ \t]*([A-Za-z][\w-]*)(?:[ \t][^\n]*?)?>|%[ \t]*([A-Za-z][\w-]*)"
+                             r"(?:[ \t][^\n]*?)?%)\}\}[ \t]*(?:\n|\Z)")
+_SHORTCODE_CLOSE = re.compile(r" {0,3}\{\{(?:<[ \t]*/[ \t]*([A-Za-z][\w-]*)[ \t]*>|%[ \t]*/[ \t]*"
+                              r"([A-Za-z][\w-]*)[ \t]*%)\}\}[ \t]*")
+
+
+def _opening(text: str, at: int) -> str | None:
+    """What closes the container whose first line starts at ``at`` (``:::``, ``////``,
+    ``/note`` for a shortcode), or None when no container opens there."""
+    m = _CONTAINER_OPEN.match(text, at)
+    if m is not None:
+        return m.group(1)
+    m = _SHORTCODE_OPEN.match(text, at)
+    return "/" + (m.group(1) or m.group(2)) if m is not None else None
+
+
+def _closing(text: str, start: int, end: int) -> str | None:
+    """What ``text[start:end]``, a block's last line, closes (as :func:`_opening`)."""
+    m = _CONTAINER_CLOSE.fullmatch(text, start, end)
+    if m is not None:
+        return m.group(1)
+    m = _SHORTCODE_CLOSE.fullmatch(text, start, end)
+    return "/" + (m.group(1) or m.group(2)) if m is not None else None
 
 
 def containers_as_quotes(blocks: list[Block], text: str) -> list[Block]:
@@ -425,14 +451,14 @@ def containers_as_quotes(blocks: list[Block], text: str) -> list[Block]:
     nor opens one with the closing line. Only containers made of whole top-level
     blocks without a heading among them; the tables inside stay blocks too (as in a
     quote)."""
-    if ":::" not in text and "///" not in text:
+    if ":::" not in text and "///" not in text and "{{" not in text:
         return blocks
     out: list[Block] = []
     i = 0
     while i < len(blocks):
         block = blocks[i]
-        opened = _CONTAINER_OPEN.match(text, block.start) if block.kind == "paragraph" else None
-        end = _container_end(blocks, i, text, opened.group(1)) if opened else None
+        opened = _opening(text, block.start) if block.kind in ("paragraph", "html") else None
+        end = _container_end(blocks, i, text, opened) if opened else None
         if end is None:
             out.append(block)
             i += 1
@@ -457,7 +483,6 @@ def _container_end(blocks: list[Block], first: int, text: str, marker: str) -> i
         last = text.rfind("\n", b.start, b.end) + 1  # where the block's last line starts
         if j == first and last == 0 or j == first and last <= b.start:
             continue  # (the opening line itself)
-        m = _CONTAINER_CLOSE.fullmatch(text, max(last, b.start), b.end)
-        if m is not None and m.group(1) == marker:
+        if _closing(text, max(last, b.start), b.end) == marker:
             return j
     return None
