@@ -37,6 +37,15 @@ def _cells(inline_contents: list[str]) -> tuple[str, ...]:
     return tuple(c.strip() for c in inline_contents)
 
 
+def _heading(blocks: list[Block], trail: st.HeadingTrail, title: str | None, level: int,
+             heading: str, s: int, e: int) -> str | None:
+    """A heading block appended (the trail moved to it); the title, the first level-1
+    heading's when the front matter names none."""
+    trail.push(level, heading)
+    blocks.append(Block("heading", s, e, trail.path, level=level))
+    return heading if title is None and level == 1 else title
+
+
 def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
     from markdown_it import MarkdownIt
 
@@ -72,13 +81,8 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             s, e = lines.span(*tok.map)
             blocks.append(Block("list_item", s, e, trail.path))
         elif tok.type == "heading_open" and tok.map and depth == 0:
-            level = int(tok.tag[1])
-            heading = st.heading_text(tokens[i + 1].content.strip())
-            trail.push(level, heading)
-            s, e = lines.span(*tok.map)
-            blocks.append(Block("heading", s, e, trail.path, level=level))
-            if title is None and level == 1:
-                title = heading
+            title = _heading(blocks, trail, title, int(tok.tag[1]),
+                             st.heading_text(tokens[i + 1].content.strip()), *lines.span(*tok.map))
         elif depth == 0 and tok.type == "paragraph_open" and tok.map:
             s, e = lines.span(*tok.map)
             blocks.append(Block("paragraph", s, e, trail.path))
@@ -89,10 +93,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
         elif depth == 0 and tok.type == "html_block" and tok.map:
             s, e = lines.span(*tok.map)
             if (found := st.html_heading(text[s:e])) is not None:
-                trail.push(found[0], found[1])
-                blocks.append(Block("heading", s, e, trail.path, level=found[0]))
-                if title is None and found[0] == 1:
-                    title = found[1]
+                title = _heading(blocks, trail, title, *found, s, e)
             else:
                 blocks.append(Block("html", s, e, trail.path))
         elif tok.type == "table_open" and tok.map:

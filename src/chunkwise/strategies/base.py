@@ -151,7 +151,7 @@ class Chunker:
             return
         text = doc.text
         start = body_start(doc)
-        if _BLANK_TO_END.match(text, start):  # (strip() would copy a long text)
+        if blank_from(text, start):
             return
         memo: dict[Any, Any] = {}
         if len(text) - start > WINDOW_CHARS:
@@ -193,6 +193,11 @@ class Chunker:
 
 
 _BLANK_TO_END = re.compile(r"\s*\Z")
+
+
+def blank_from(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` is empty or whitespace (without copying a long text)."""
+    return _BLANK_TO_END.match(text, start) is not None
 
 
 def body_start(doc: Document) -> int:

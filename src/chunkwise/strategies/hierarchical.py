@@ -19,7 +19,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
 from ..types import Chunk, Document, TokenizerSpec
-from .base import STRATEGIES, Chunker, body_start, make_chunks, option_names, register
+from .base import STRATEGIES, Chunker, blank_from, body_start, make_chunks, option_names, register
 
 #: how many parent chunks ``expand(hits)`` remembers (oldest documents forgotten first)
 PARENTS_KEPT = 100_000
@@ -121,7 +121,7 @@ class HierarchicalChunker(Chunker):
 
     def chunk_document(self, doc: Document) -> list[Chunk]:
         start = body_start(doc)
-        if not doc.text[start:].strip():
+        if blank_from(doc.text, start):
             return []
         index = DocumentIndex(doc, self.tokenizer)
         chunks = make_chunks(index, self.split(doc, index, Span(start, len(doc.text))), self.kind,

@@ -301,13 +301,11 @@ class StructuredPacking:
             elif block.kind == "front_matter" and not clipped:
                 if cur < block.start:
                     pieces.extend(self._prose(cur, block.start, ctx, pending))
-                # front matter the document's metadata holds (YAML or TOML that parsed)
-                # is in every chunk's metadata["doc"]: as a chunk it would be keys and
-                # values alone ("audience: developer"), ranked for words it only lists
-                if not block.metadata.get("held"):
-                    for p in self.prose.pack(block.start, block.end):
-                        p.kind = "front_matter"
-                        pieces.append(p)
+                # (front matter the document's metadata holds is before every span:
+                # chunks start after it, strategies.base.body_start)
+                for p in self.prose.pack(block.start, block.end):
+                    p.kind = "front_matter"
+                    pieces.append(p)
                 cur, pending = block.end, []
             elif block.kind == "code" and not clipped and self._too_big(ctx, block):
                 # a code block that cannot fit is cut at lines; from the second piece
