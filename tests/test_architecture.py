@@ -118,6 +118,35 @@ def test_a_plug_in_package_adds_a_strategy_through_its_entry_point(tmp_path, mon
     sys.modules.pop("shout_strategy", None)
 
 
+def test_installed_entry_points_are_read_once_for_every_registry(monkeypatch):
+    """Each registry read every installed package's metadata for its own group (~5 ms
+    each, and more beside LanceDB's import at the start of ``index``); the packages
+    are now read once for all groups, and again only after ``sys.path`` changes (the
+    test above installs a package that way)."""
+    import chunkwise.registry as registry
+    from chunkwise.registry import Registry
+
+    reads: list[int] = []
+    read = registry.entry_points  # type: ignore[attr-defined]
+
+    def counted(**params: object):
+        reads.append(1)
+        return read(**params)
+
+    monkeypatch.setattr(registry, "_SCANNED", None)
+    monkeypatch.setattr(registry, "entry_points", counted)
+    strategies: Registry[object] = Registry("chunkwise.strategies", "strategy")
+    readers: Registry[object] = Registry("chunkwise.readers", "format")
+    nothing: Registry[object] = Registry("chunkwise.no-such-group", "thing")
+    assert {"recursive", "section"} <= set(strategies.declared())
+    assert {"markdown", "pdf"} <= set(readers.declared())
+    assert nothing.declared() == []
+    assert len(reads) == 1
+    monkeypatch.setattr(sys, "path", [*sys.path, "/no/such/folder"])
+    assert "markdown" in Registry("chunkwise.readers", "format").declared()
+    assert len(reads) == 2
+
+
 @pytest.mark.parametrize("inner", ["fixed", "sentence", "recursive", "section", "auto"])
 def test_every_strategy_works_at_the_child_level(inner):
     text = QUAL * 3

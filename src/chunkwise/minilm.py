@@ -117,22 +117,35 @@ class NumpyBert:
         return np.stack([self.embed_one(t) for t in texts])
 
 
+#: Numerical Recipes' Chebyshev fit of erfc (fractional error under 1.2e-7 everywhere),
+#: highest coefficient first
+_ERFC = (0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807, -0.18628806,
+         0.09678418, 0.37409196, 1.00002368, -1.26551223)
+
+
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """x * Phi(x) with erf, as BERT's "gelu" (not the tanh approximation)."""
-    return np.asarray(0.5 * x * (1.0 + _erf(x / math.sqrt(2.0))), dtype=np.float32)
-
-
-def _erf(x: np.ndarray) -> np.ndarray:
-    """erf to a fractional error under 1.2e-7 everywhere (Numerical Recipes' Chebyshev
-    fit of erfc), in float64: below float32's resolution, vectorised."""
-    z = np.abs(x.astype(np.float64))
-    t = 1.0 / (1.0 + 0.5 * z)
-    poly: Any = 0.17087277
-    for c in (-0.82215223, 1.48851587, -1.13520398, 0.27886807, -0.18628806, 0.09678418,
-              0.37409196, 1.00002368, -1.26551223):
-        poly = c + t * poly
-    erfc = t * np.exp(-z * z + poly)
-    return np.asarray(np.where(x >= 0, 1.0 - erfc, erfc - 1.0))
+    """x * Phi(x) with erf, as BERT's "gelu" (not the tanh approximation): Phi from
+    the erfc fit above, in float32 and in place (within 5e-7 of the same fit in
+    float64, which took four times as long: the GELUs were two thirds of a text's
+    forward pass, its matrix products a tenth)."""
+    x = np.asarray(x, dtype=np.float32)
+    z = np.abs(x)
+    z *= np.float32(1 / math.sqrt(2.0))
+    t = z * np.float32(0.5)
+    t += np.float32(1.0)
+    np.reciprocal(t, out=t)
+    poly = np.full_like(t, _ERFC[0])
+    for c in _ERFC[1:]:
+        poly *= t
+        poly += np.float32(c)
+    z *= z
+    poly -= z
+    np.exp(poly, out=poly)
+    poly *= t  # erfc(|x| / sqrt 2)
+    poly *= np.float32(0.5)  # Phi(-|x|)
+    phi: np.ndarray = np.where(x >= 0, np.float32(1.0) - poly, poly)
+    phi *= x
+    return phi
 
 
 __all__ = ["NumpyBert", "hidden_size", "supports"]

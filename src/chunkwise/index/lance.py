@@ -23,6 +23,14 @@ from .store import CONFIG_TABLE, TABLE, Hit, Store, batches, sql_quote
 #: where in Lance's Rust sources an error was raised (", /root/.cargo/.../local.rs:273:40")
 _RUST_PLACE = re.compile(r",?\s*/\S+\.rs:\d+:\d+")
 
+#: a run compacts the table (and drops the versions no reader needs) once it is in
+#: this many files or more (each write of a run adds one) ...
+COMPACT_FRAGMENTS = 16
+#: ... or when the run wrote or deleted at least this share of its rows. Compacting
+#: rewrites every file under Lance's million-row target, the whole table: 0.16 s at
+#: 50,000 rows after a one-file edit, ~70 ms of a re-run on the bundled docs.
+COMPACT_SHARE = 0.2
+
 
 def _store_errors(method: Callable[..., Any]) -> Callable[..., Any]:
     """Lance's errors on the index's own files (``RuntimeError: lance error: Not found:
@@ -41,8 +49,10 @@ def _store_errors(method: Callable[..., Any]) -> Callable[..., Any]:
 
 class LanceStore(Store):
     """An index in a folder. Writes are keyed by id (merge-insert), one writer at a
-    time (a lock file in the folder); the versions LanceDB keeps of every write are
-    cleaned at the end of each run, so the folder stays near the size of its rows."""
+    time (a lock file in the folder); a run that leaves the table in many files, or
+    changed a good share of its rows, compacts it and cleans up the versions LanceDB
+    keeps of every write, so the folder stays near the size of its rows (a one-file
+    edit does not rewrite the whole table)."""
 
     def __init__(self, path: str, create: bool = True):
         import os
@@ -64,6 +74,8 @@ class LanceStore(Store):
         #: whether this handle wrote anything (a run that wrote nothing has nothing to
         #: compact or clean up)
         self._wrote = False
+        #: rows this handle wrote or deleted since it last compacted
+        self._changed = 0
 
     def writer_lock(self, wait: bool = True, on_wait: Callable[[], object] | None = None,
                     ) -> AbstractContextManager[None]:
@@ -186,20 +198,34 @@ class LanceStore(Store):
         dim = int(vectors.shape[1])
         table = self.table(dim)
         self._wrote = True
+        self._changed += len(rows)
         data = self._data(rows, vectors, dim)
         (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
          .execute(data))
 
     @_store_errors
     def finish(self) -> None:
-        """Compact the files this run wrote and drop the versions no reader needs
-        (nothing to do when it wrote nothing)."""
+        """Compact the table's files and drop the versions no reader needs, when the
+        table is in :data:`COMPACT_FRAGMENTS` files or more or this handle changed
+        :data:`COMPACT_SHARE` of its rows (nothing when it wrote nothing)."""
         from datetime import timedelta
 
-        if self._wrote and self.table() is not None:
-            with warnings.catch_warnings():  # said in the README: a search reading an old
-                warnings.simplefilter("ignore")  # version right then may fail once
-                self.table().optimize(cleanup_older_than=timedelta(seconds=0))
+        table = self.table() if self._wrote else None
+        if table is None or not self._worth_compacting(table):
+            return
+        with warnings.catch_warnings():  # said in the README: a search reading an old
+            warnings.simplefilter("ignore")  # version right then may fail once
+            table.optimize(cleanup_older_than=timedelta(seconds=0))
+        self._changed = 0
+
+    def _worth_compacting(self, table: Any) -> bool:
+        try:
+            stats = table.stats()
+            files = int(stats["fragment_stats"]["num_fragments"])
+            rows = int(stats["num_rows"])
+        except (KeyError, TypeError, ValueError, AttributeError):  # another lancedb
+            return True
+        return files >= COMPACT_FRAGMENTS or self._changed >= COMPACT_SHARE * max(rows, 1)
 
     @_store_errors
     def delete(self, ids: Iterable[str]) -> None:
@@ -208,6 +234,7 @@ class LanceStore(Store):
         if table is None or not ids:
             return
         self._wrote = True
+        self._changed += len(ids)
         for part in batches(ids):
             table.delete(f"id IN ({sql_quote(part)})")
 
