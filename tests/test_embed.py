@@ -147,6 +147,31 @@ def test_the_numpy_forward_pass_computes_what_sentence_transformers_does(minilm,
     assert np.abs(minilm.embed(texts[:1]) - torch_made[:1]).max() < 1e-5
 
 
+def test_safetensors_weights_are_mapped_not_copied_and_read_as_the_library_does(tmp_path):
+    """The NumPy forward pass maps the model file instead of copying it: the same
+    tensors (types, shapes, values) as ``safetensors.numpy.load_file``, the bundled
+    model's and a file of every common type, read-only views of the file."""
+    from safetensors.numpy import load_file, save_file
+
+    from chunkwise.minilm import _weights
+    from chunkwise.tokens import minilm_dir
+
+    made = {"f32": np.arange(12, dtype=np.float32).reshape(3, 4) / 7,
+            "f16": np.linspace(-2, 2, 5).astype(np.float16), "f64": np.array([np.pi]),
+            "i64": np.arange(3, dtype=np.int64) - 1, "i32": np.array([[7], [-9]], dtype=np.int32),
+            "u8": np.array([0, 255], dtype=np.uint8), "flags": np.array([True, False]),
+            "odd": np.arange(3, dtype=np.int8)}  # 3 bytes: the tensors after it unaligned?
+    save_file(made, str(tmp_path / "made.safetensors"), metadata={"by": "test"})
+    for file in (minilm_dir() / "model.safetensors", tmp_path / "made.safetensors"):
+        expected, mapped = load_file(str(file)), _weights(file)
+        assert expected.keys() == mapped.keys()
+        for name, array in expected.items():
+            assert mapped[name].dtype == array.dtype and mapped[name].shape == array.shape
+            assert np.array_equal(mapped[name], array), (file, name)
+    assert isinstance(_weights(minilm_dir() / "model.safetensors")
+                      ["embeddings.word_embeddings.weight"].base, np.memmap)
+
+
 def test_a_dense_search_imports_no_torch(tmp_path):
     import subprocess
     import sys
