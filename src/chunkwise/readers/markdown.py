@@ -45,7 +45,7 @@ class _Lines:
         self._lo = 0
         #: where the segment's UTF-8 continuation bytes are (None: it is ASCII); set by
         #: segment() before parsing
-        self._continuations: np.ndarray | None = None
+        self._continuations: array[int] | None = None
         self._lf_only = "\r" not in text  # lines found by str.find (no bisect)
 
     @property
@@ -74,15 +74,15 @@ class _Lines:
         else:  # a byte's character: the bytes before it less the continuation bytes
             # among them (a cumulative count per byte took 8 bytes per byte and three
             # passes over them: 3 % of the section strategy's time on Markdown)
-            self._continuations = np.flatnonzero(
-                (np.frombuffer(raw, dtype=np.uint8) & 0xC0) == 0x80)
+            found = np.flatnonzero((np.frombuffer(raw, dtype=np.uint8) & 0xC0) == 0x80)
+            self._continuations = array("q", found.astype(np.int64).tobytes())
 
     def char(self, byte: int) -> int:
         """The character of the segment's text that byte ``byte`` of its UTF-8 belongs
         to (its length, one past the end)."""
         if self._continuations is None:
             return self._lo + byte
-        return self._lo + byte - int(self._continuations.searchsorted(byte, "right"))
+        return self._lo + byte - bisect_right(self._continuations, byte)
 
     def line_of(self, offset: int) -> int:
         return bisect_right(self.starts, offset) - 1
