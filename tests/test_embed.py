@@ -156,7 +156,7 @@ def test_safetensors_weights_are_mapped_not_copied_and_read_as_the_library_does(
     from chunkwise.minilm import _weights
     from chunkwise.tokens import minilm_dir
 
-    made = {"f32": np.arange(12, dtype=np.float32).reshape(3, 4) / 7,
+    made: dict[str, np.ndarray] = {"f32": np.arange(12, dtype=np.float32).reshape(3, 4) / 7,
             "f16": np.linspace(-2, 2, 5).astype(np.float16), "f64": np.array([np.pi]),
             "i64": np.arange(3, dtype=np.int64) - 1, "i32": np.array([[7], [-9]], dtype=np.int32),
             "u8": np.array([0, 255], dtype=np.uint8), "flags": np.array([True, False]),
