@@ -219,6 +219,9 @@ def test_word_cached_counts_and_token_starts_equal_the_tokenizer(parts):
     assert list(tok.token_starts(text)) == sorted(o[0] for o in enc.offsets)
     units = tok.tokenize(text)
     assert int(units.cum[-1]) == len(enc.ids)  # word units weigh the whole text exactly
+    for word in set(tok._split(text)):  # type: ignore[attr-defined]  # cached words now
+        expected = [o[0] for o in ref.encode(word, add_special_tokens=False).offsets]
+        assert list(tok.token_starts(word)) == sorted(expected), word
 
 
 def test_the_word_cache_starts_afresh_when_full_and_stays_exact():
