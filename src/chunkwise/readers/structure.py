@@ -89,7 +89,15 @@ def markup_only(text: str) -> bool:
     reStructuredText label, ``.. _logging:``, or a field without a value or with a
     number, ``:orphan:``, ``:tocdepth: 2``, or a directive that only sets something
     up, ``.. currentmodule:: flask``, ``.. include:: ../CHANGES.rst``)."""
+    first = _NON_SPACE.search(text)
+    if first is None:
+        return True
+    if first.group() not in "<{[.:":  # where every kind of markup above starts
+        return False
     return not _MARKUP.sub("", text).strip()
+
+
+_NON_SPACE = re.compile(r"\S")
 
 
 #: the blocks markup-only blocks before them become part of
