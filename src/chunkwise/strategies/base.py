@@ -358,11 +358,12 @@ def make_chunks(index: DocumentIndex, pieces: Sequence[Piece], default_kind: Chu
             neighbours[i] = (ids[members[j - 1]] if j else None,
                              ids[members[j + 1]] if j + 1 < len(members) else None)
     doc_meta = document_metadata(doc)
+    paged = index.has_pages
     out = []
     for i, p in enumerate(pieces):
         page = p.page
         metadata = {**p.metadata, "doc": doc_meta} if doc_meta else p.metadata
-        if index.has_pages:
+        if paged:
             first, last = index.page_at(p.start), index.page_at(max(p.start, p.end - 1))
             page = first
             if first is not None and last is not None and last != first:
