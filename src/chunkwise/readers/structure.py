@@ -430,6 +430,10 @@ _SHORTCODE_CLOSE = re.compile(r" {0,3}\{\{(?:<[ \t]*/[ \t]*([A-Za-z][\w-]*)[ \t]
                               r"([A-Za-z][\w-]*)[ \t]*%)\}\}[ \t]*")
 
 
+#: a line that may open a container (blocks start at line starts)
+_ANY_OPENING = re.compile(r"^ {0,3}(?::::|///|\{\{[<%])", re.MULTILINE)
+
+
 def _opening(text: str, at: int) -> str | None:
     """What closes the container whose first line starts at ``at`` (``:::``, ``////``,
     ``/note`` for a shortcode), or None when no container opens there."""
@@ -459,7 +463,7 @@ def containers_as_quotes(blocks: list[Block], text: str) -> list[Block]:
     nor opens one with the closing line. Only containers made of whole top-level
     blocks without a heading among them; the tables inside stay blocks too (as in a
     quote)."""
-    if ":::" not in text and "///" not in text and "{{" not in text:
+    if _ANY_OPENING.search(text) is None:  # ("///" alone is in every address)
         return blocks
     out: list[Block] = []
     i = 0
