@@ -463,8 +463,9 @@ def containers_as_quotes(blocks: list[Block], text: str) -> list[Block]:
     nor opens one with the closing line. Only containers made of whole top-level
     blocks without a heading among them; the tables inside stay blocks too (as in a
     quote)."""
-    if _ANY_OPENING.search(text) is None:  # ("///" alone is in every address)
-        return blocks
+    if (":::" not in text and "///" not in text and "{{" not in text) \
+            or _ANY_OPENING.search(text) is None:  # ("{{" is in templates, "///" in
+        return blocks  # Rust's doc comments: only a line opening with one may open)
     out: list[Block] = []
     i = 0
     while i < len(blocks):
