@@ -140,7 +140,7 @@ def _weights(file: Path) -> dict[str, Any]:
                 continue
             begin, end = info["data_offsets"]
             dtype = np.dtype(_DTYPES[info["dtype"]])
-            if begin % dtype.itemsize or (start + begin) % dtype.itemsize:
+            if (start + begin) % dtype.itemsize:
                 raise ValueError("unaligned")
             out[name] = data[start + begin:start + end].view(dtype).reshape(info["shape"])
         return out
