@@ -471,3 +471,62 @@ def test_a_table_without_a_header_row_gets_no_made_up_header():
     parts = [c for c in chunks if c.kind == "table"]
     assert len(parts) > 2 and all(c.context == "xsltApplyTemplates ()\n\n" for c in parts)
     assert all(c.text.startswith("| param") for c in parts)
+
+
+SPHINX_TABLE = """<!doctype html><html><head><title>Options - Tool 2.1</title></head><body>
+<div class="sphinxsidebar" role="navigation"><ul><li><a href="index.html">Contents</a></li>
+<li><a href="install.html">Install</a></li></ul></div>
+<div class="body" role="main"><section id="options"><h1>Options</h1>
+<p>The options of the tool are listed in the table below, with their defaults and meaning.</p>
+<table class="docutils align-default"><thead><tr class="row-odd"><th class="head"><p>Option</p></th>
+<th class="head"><p>Default</p></th><th class="head"><p>Meaning</p></th></tr></thead>
+<tbody><tr class="row-even"><td><p><code class="docutils literal">timeout</code></p></td><td><p>30</p></td>
+<td><p>Seconds to wait for the server before giving up on the request.</p>
+<p>Zero waits for ever.</p></td></tr>
+<tr class="row-odd"><td><p><code class="docutils literal">retries</code></p></td><td><p>3</p></td>
+<td><ul class="simple"><li><p>How many times a failed request is sent again.</p></li></ul></td></tr>
+</tbody></table>
+<p>Every option can also be set in the configuration file of the tool, as shown later.</p>
+</section></div></body></html>"""
+
+
+def test_a_table_whose_cells_are_paragraphs_is_a_table():
+    """Sphinx writes every cell as ``<td><p>...</p></td>`` (and Node.js its change
+    histories the same way): each cell was read as a paragraph of its own, the table
+    lost ("Option", "Default", "Meaning", "timeout", "30" ... one block each)."""
+    for fmt in ("html", "html-all"):
+        doc = parse(SPHINX_TABLE, "options.html", fmt=fmt)
+        tables = [b for b in doc.blocks if b.kind == "table"]
+        assert len(tables) == 1, fmt
+        text = doc.text[tables[0].start:tables[0].end]
+        assert text.splitlines()[0] == "| Option | Default | Meaning |"
+        assert ("| timeout | 30 | Seconds to wait for the server before giving up on the "
+                "request. Zero waits for ever. |") in text
+        assert "| retries | 3 | How many times a failed request is sent again. |" in text
+        assert not [b for b in doc.blocks if doc.text[b.start:b.end] in ("Option", "30")]
+    chunks = chunkwise.chunk(SPHINX_TABLE, format="html", doc_id="options.html")
+    assert [c.kind for c in chunks].count("table") == 1
+    # Node.js's history table: "| Version | Changes |", not a paragraph per cell
+    from pathlib import Path
+
+    page = Path(__file__).parent / "data" / "nodejs-api" / "string_decoder.html"
+    doc = parse(page.read_bytes(), "string_decoder.html", fmt="html-all")
+    texts = [doc.text[b.start:b.end] for b in doc.blocks]
+    assert any(t.startswith("| Version | Changes |\n|---|---|\n| v8.0.0 |") for t in texts)
+    assert "Version" not in texts and "v8.0.0" not in texts
+
+
+def test_a_table_laying_out_a_page_is_walked_as_its_blocks():
+    """What a data table's cell never holds: a heading, a landmark, a nested table,
+    or a run of paragraphs (a page's column laid out as a table cell)."""
+    prose = "".join(f"<p>Paragraph {i} of the story, with words enough to read.</p>"
+                    for i in range(6))
+    for cell in (f"<h2>Story</h2>{prose[:120]}", f"<section>{prose[:120]}</section>", prose,
+                 f"<table><tr><td>inner</td><td>cell</td></tr></table>{prose[:120]}"):
+        page = (f"<html><body><table><tr><td><a href='/'>Home</a></td><td>{cell}</td></tr>"
+                f"<tr><td>x</td><td>y</td></tr></table></body></html>")
+        doc = parse(page, "p.html", fmt="html-all")
+        kinds = [b.kind for b in doc.blocks]
+        assert "paragraph" in kinds and kinds.count("table") <= 1, cell
+        assert not [b for b in doc.blocks if b.kind == "table" and "Paragraph" in
+                    doc.text[b.start:b.end]], cell

@@ -341,12 +341,23 @@ def _link_chars(node: Any) -> int:
     return sum(len(_clean(a.text(deep=True, separator=" "))) for a in node.css("a"))
 
 
+#: what a data table's cell never holds: a page's headings and landmarks
+_LAYOUT_CELL = "h1, h2, h3, h4, h5, h6, article, main, section, nav, header, footer, aside, form"
+#: a cell holding more blocks than this is a column of a page laid out as a table
+CELL_BLOCKS = 4
+
+
 def _is_data_table(node: Any) -> bool:
     """A table of data, not a layout table wrapping a page (ASP.NET-era sites lay
-    out whole articles in nested tables: those are walked like containers)."""
+    out whole articles in nested tables: those are walked like containers). A
+    cell of a few paragraphs or a list is data (Sphinx writes every cell as
+    ``<td><p>...</p></td>``, Node.js its change history the same way); a heading,
+    a landmark, a nested table or a run of blocks in a cell is a page's layout."""
     if any(t.mem_id != node.mem_id for t in node.css("table")):  # nested tables: layout
         return False
-    return not any(c.css_first("p, div, h1, h2, h3, ul, ol") is not None
+    if node.css_first(_LAYOUT_CELL) is not None:
+        return False
+    return not any(len(c.css("p, div, ul, ol, pre, blockquote, dl")) > CELL_BLOCKS
                    for c in node.css("td"))
 
 
