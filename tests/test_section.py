@@ -281,19 +281,26 @@ def test_a_heading_never_forms_a_chunk_by_itself(strategy):
 
 
 def _heading_only(text: str) -> bool:
+    """Headings and markup (a comment, an anchor) and nothing else."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    return bool(lines) and all(ln.lstrip().startswith("#") for ln in lines)
+    return bool(lines) and all(ln.lstrip().startswith(("#", "<!--", "<a ")) for ln in lines)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["code", "table", "prose", "list"]),
-                          st.integers(1, 120)), min_size=1, max_size=5))
+                          st.integers(1, 120), st.sampled_from(["", "<!--type=misc-->\n",
+                                                                 '<a id="old"></a>\n'])),
+                min_size=1, max_size=5))
 def test_a_heading_never_forms_a_chunk_alone_whatever_follows_it(sections):
     """Monitoring-API pages: '#### Response' over a JSON example too large to join it
-    was a chunk of its own; a heading now travels with the first piece of what follows."""
+    was a chunk of its own; a heading now travels with the first piece of what follows.
+    So too with markup between them (Node.js's docs: ``## Stability overview`` then
+    ``<!-- STABILITY_OVERVIEW_SLOT_BEGIN -->`` over a long table was a chunk)."""
     parts = ["# Reference\n\nWhat this page covers.\n"]
-    for level, kind, n in sections:
+    for level, kind, n, markup in sections:
         parts.append("#" * (level + 1) + f" Part {kind} {n}\n")
+        if markup:
+            parts.append(markup)
         if kind == "code":
             parts.append("```json\n" + "".join(f'  {{"id": {i}, "name": "metric {i}"}},\n'
                                                 for i in range(n)) + "```\n")
@@ -308,3 +315,39 @@ def test_a_heading_never_forms_a_chunk_alone_whatever_follows_it(sections):
     chunks = chunkwise.chunk({"ref.md": text}, "section", size=64, format="markdown")
     assert_invariants(text, chunks, 254)  # max_tokens: a table may take up to 2 x size
     assert [c.text for c in chunks if _heading_only(c.text)] == []
+
+
+def test_markup_under_a_heading_travels_with_the_text_after_it():
+    """Node.js's ``stream.md``: ``## API for stream consumers``, ``<!--type=misc-->``, a
+    paragraph introducing an example too long for one chunk: the heading and the
+    comment were a chunk of their own. And ``zlib.md``'s ``## Class: `Options` ``
+    over a ``<!-- YAML ... -->`` history too long to join the text after it: the
+    heading still goes with the comment's first lines, not alone."""
+    code = "".join(f"const stream{i} = createReadStream('file{i}.txt');\n" for i in range(40))
+    text = ("# Stream\n\nStreams of data.\n\n## API for stream consumers\n\n<!--type=misc-->\n\n"
+            "Almost all Node.js applications use streams in some manner. An example:\n\n"
+            f"```js\n{code}```\n")
+    chunks = chunkwise.chunk({"stream.md": text}, "section", size=64, format="markdown")
+    assert_invariants(text, chunks, 254)
+    first = [c for c in chunks if "## API for stream consumers" in c.text][0]
+    assert "<!--type=misc-->" in first.text and "Almost all" in first.text
+    history = "".join(f"  - version: v{i}.0.0\n    description: change {i} of the options\n"
+                      for i in range(30))
+    text = ("# Zlib\n\nCompression.\n\n## Class: `Options`\n\n<!-- YAML\nadded: v0.11.1\n"
+            f"changes:\n{history}-->\n\nEach class takes an options object.\n")
+    chunks = chunkwise.chunk({"zlib.md": text}, "section", size=64, format="markdown")
+    assert_invariants(text, chunks, 254)
+    assert not [c.text for c in chunks if _heading_only(c.text)]
+    first = [c for c in chunks if "## Class: `Options`" in c.text][0]
+    assert "added: v0.11.1" in first.text
+
+    # long markup (FastAPI's index: a logo's link under "## Typer", ~70 tokens of URL) is
+    # not carried into the text after it: that cut the paragraph inside an <abbr>'s title
+    logo = ('<a href="https://typer.tiangolo.com"><img src="https://typer.tiangolo.com/img/'
+            'logo-margin/logo-margin-vector.svg" style="width: 20%;"></a>')
+    para = ('If you are building a <abbr title="Command Line Interface">CLI</abbr> app to be '
+            'used in the terminal instead of a web API, check out Typer, the little sibling.')
+    text = f"# Index\n\nThe framework.\n\n## Typer\n\n{logo}\n\n{para}\n"
+    for size in (80, 96, 112):
+        chunks = chunkwise.chunk({"index.md": text}, "section", size=size, format="markdown")
+        assert any(c.text.startswith("If you are building") for c in chunks), size

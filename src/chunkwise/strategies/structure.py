@@ -19,7 +19,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span, wordless
 from ..errors import ConfigError
 from ..levels import TOKEN, WORD, Pattern, Positions
-from ..readers.structure import links_as_text
+from ..readers.structure import links_as_text, markup_only
 from ..types import Block, ChunkKind
 
 STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max", "table_rows",
@@ -328,7 +328,7 @@ class StructuredPacking:
 
     def _lead(self, cur: int, pending: list[Block]) -> int | None:
         """Where the first piece of a code block or table too big for one chunk starts
-        when what is before it goes with it: headings alone (``cur``), or a short
+        when what is before it goes with it: headings alone (and markup: ``cur``), or a short
         paragraph ending in a colon that introduces it (its start, or ``cur`` when
         only headings are above it); None: nothing goes with it."""
         intro = pending[-1] if pending else None
@@ -340,7 +340,7 @@ class StructuredPacking:
         else:
             intro = None
         above = pending[:-1] if intro is not None else pending
-        if pending and all(b.kind == "heading" for b in above):
+        if pending and all(self._heading_like(b) for b in above):
             return cur
         return intro.start if intro is not None else None
 
@@ -426,13 +426,31 @@ class StructuredPacking:
         return pieces
 
     def _prose(self, lo: int, hi: int, ctx: str, pending: list[Block]) -> list[Piece]:
-        """Prose of a section; headings at its start travel with the first piece."""
-        floor = None
+        """Prose of a section; headings (and markup) at its start travel with the first piece."""
+        floor = marked = None  # after the headings at its start; after short markup too
         for b in pending:
-            if b.kind != "heading":
+            if b.kind == "heading" and marked == floor:
+                floor = b.end
+            elif not self._heading_like(b) or (b.kind != "heading" and self.span_count(
+                    "", b.start, b.end) > self.MARKUP_TOKENS):
                 break
-            floor = b.end
+            marked = b.end
+        if marked is not None and marked != floor:  # markup too: past it where that fits
+            pieces = self.prose.pack(lo, hi, ctx, first_floor=marked)
+            if pieces and pieces[0].end > marked:
+                return pieces
         return self.prose.pack(lo, hi, ctx, first_floor=floor)
+
+    #: markup up to this many tokens under a heading travels with the heading into the
+    #: text after it (an anchor, ``<!--type=misc-->``); longer markup (a logo's link, a
+    #: ``<!-- YAML`` history) would push the first cut deep into that text
+    MARKUP_TOKENS = 32
+
+    def _heading_like(self, block: Block) -> bool:
+        """A heading, or markup without words (``<!--type=misc-->`` under a heading,
+        an anchor): what travels with the text after it rather than form a chunk."""
+        return block.kind == "heading" or (block.kind in ("html", "paragraph") and markup_only(
+            self.doc.text[block.start:block.end]))
 
     def table_pieces(self, block: Block, ctx: str, lead: int | None, lo: int,
                      hi: int) -> list[Piece]:
