@@ -351,3 +351,31 @@ def test_markup_under_a_heading_travels_with_the_text_after_it():
     for size in (80, 96, 112):
         chunks = chunkwise.chunk({"index.md": text}, "section", size=size, format="markdown")
         assert any(c.text.startswith("If you are building") for c in chunks), size
+
+
+@pytest.mark.parametrize("strategy", ["section", "recursive", "auto"])
+def test_a_paragraph_introducing_what_follows_starts_its_chunk(strategy):
+    """Node.js's ``addons.md``: "First, create the file `hello.cc`:" ended a chunk and
+    the code it introduces began the next (3 to 6 % of the chunks of four documentation
+    folders ended in such a colon). A short paragraph ending in a colon now starts the
+    chunk of what it introduces, where the two fit in one; where they do not, it stays
+    where it was rather than form a chunk alone."""
+    prose = "Words about addons and how they are built from C++ sources. " * 6
+    small = "".join(f"const x{i} = require('m{i}');\n" for i in range(6))
+    large = "".join(f"const x{i} = require('m{i}');\n" for i in range(14))
+    intro = "First, create the file `hello.cc`:"
+    after = "Then build it with the tool, which reads the binding file and writes the module."
+    for code, together in ((small, True), (large, False)):
+        text = f"# Addons\n\n{prose}\n\n{intro}\n\n```cpp\n{code}```\n\n{after}\n"
+        chunks = chunkwise.chunk({"addons.md": text}, strategy, size=128, format="markdown")
+        assert_invariants(text, chunks, 128, independent_minilm_count())
+        assert not [c for c in chunks if c.text.strip() == intro]
+        if together:
+            assert [c for c in chunks if c.text.startswith(intro) and "x5 = require" in c.text]
+            assert not [c for c in chunks if c.text.rstrip().endswith(":")]
+    # a long paragraph ending in a colon is no introduction: the cut stays after it
+    long_intro = "Every addon needs a binding file, " * 5 + "as follows:"
+    text = f"# Addons\n\n{prose[:120]}\n\n{long_intro}\n\n```cpp\n{small}```\n"
+    chunks = chunkwise.chunk({"addons.md": text}, strategy, size=128, format="markdown")
+    assert_invariants(text, chunks, 128, independent_minilm_count())
+    assert chunks[0].text.rstrip().endswith("as follows:")

@@ -533,6 +533,12 @@ def _budget(budget: Budget | ChunkConfig | int | None, loose: tuple[Any, ...],
                   values.get("min_size") or 0)
 
 
+#: the levels where a short paragraph ending in a colon goes with what it introduces
+INTRO_LEVELS = frozenset(("block", "paragraph"))
+#: such a paragraph is at most this share of the limit (a quarter)
+INTRO_SHARE = 4
+
+
 class Packer:
     """Packs spans of one document under a hard token limit and a character cap."""
 
@@ -552,6 +558,9 @@ class Packer:
         self.max_chars = budget.max_chars if budget.max_chars is not None else 1 << 62
         self._levels = policy.levels
         self._overlap_levels = policy.overlap_levels
+        #: the levels of whole blocks and paragraphs, where a cut is moved back before a
+        #: short paragraph that introduces what follows it (:meth:`_introduced`)
+        self._intro_levels = tuple(level.name in INTRO_LEVELS for level in policy.levels)
         # counts add up exactly across whitespace for this tokenizer: a piece cut at
         # whitespace on both sides needs no re-count
         self._additive = index.counter.additive
@@ -761,13 +770,16 @@ class Packer:
         small = base + self.min_size - ctx_tokens  # candidates below this are too small
         while budget >= 1:
             end = None
-            for pos, cpos in levels:
+            for i, (pos, cpos) in enumerate(levels):
                 first = int(pos.searchsorted(floor, side="right"))
                 last = min(int(cpos.searchsorted(base + budget, side="right")),
                            int(pos.searchsorted(char_end, side="right"))) - 1
                 if self.min_size and last >= first and int(pos[last]) != hi:
                     first = max(first, int(cpos.searchsorted(small, side="left")))
                 if last >= first:
+                    if last > first and cap is None and self._intro_levels[i] and \
+                            self._introduced(pos, cpos, last, cur, context, ctx_tokens):
+                        last -= 1
                     end = int(pos[last])
                     break
             if end is None:
@@ -783,6 +795,22 @@ class Packer:
         if must_pass > cur:
             return None
         return self._by_characters(cur, tried_end, context)
+
+    def _introduced(self, pos: np.ndarray, cpos: np.ndarray, last: int, cur: int, context: str,
+                    ctx_tokens: int) -> bool:
+        """Whether the piece's last paragraph (``pos[last - 1]`` to ``pos[last]``) is a
+        short one ending in a colon that introduces the block after it ("First, create
+        the file `hello.cc`:" before the code), which fits in one piece with it: then
+        it starts the next piece rather than end this one."""
+        end = int(pos[last])
+        if last + 1 >= len(pos) or cpos[last] - cpos[last - 1] > self.limit // INTRO_SHARE:
+            return False
+        text = self.index.text
+        if text[self.index.trim_end(cur, end) - 1] != ":":
+            return False
+        start, after = int(pos[last - 1]), int(pos[last + 1])
+        return (int(cpos[last + 1]) - int(cpos[last - 1]) + ctx_tokens < self.limit
+                and after - start + len(context) <= self.max_chars)
 
     def _by_characters(self, cur: int, hi: int, context: str) -> Piece:
         """Last resort: the longest prefix that fits, found by exact counts."""
