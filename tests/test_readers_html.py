@@ -530,3 +530,33 @@ def test_a_table_laying_out_a_page_is_walked_as_its_blocks():
         assert "paragraph" in kinds and kinds.count("table") <= 1, cell
         assert not [b for b in doc.blocks if b.kind == "table" and "Paragraph" in
                     doc.text[b.start:b.end]], cell
+
+
+def test_a_link_to_the_source_is_no_part_of_a_heading_or_a_signature():
+    """Node.js's ``stream.html``: ``<h2>Stream<a class="srclink" href="...">[src]</a>``
+    made every trail ``Stream [src] > ...`` and, the first heading no longer matching the
+    ``<title>``, put ``Stream | Node.js v20.20.2 Documentation`` before it; Sphinx writes
+    ``[source]`` after every signature documented from code."""
+    page = ('<html><head><title>Stream | Node.js v20.20.2 Documentation</title></head><body>'
+            '<div id="apicontent"><h2>Stream<a class="srclink" href="https://github.com/nodejs/'
+            'node/blob/v20/lib/stream.js#L55">[src]</a><span><a class="mark" href="#stream" '
+            'id="stream">#</a></span></h2><p>A stream is an abstract interface for working '
+            'with streaming data in Node.js.</p><h3>Types of streams<span><a class="mark" '
+            'href="#types">#</a></span></h3><p>There are four fundamental stream types within '
+            'Node.js.</p></div></body></html>')
+    doc = parse(page, "stream.html", fmt="html")
+    assert doc.title == "Stream"
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == [
+        "Stream", "Types of streams"]
+    chunks = chunkwise.chunk(page, format="html", doc_id="stream.html")
+    assert chunks and all(c.context.startswith("Stream") and "[src]" not in c.context
+                          and "Node.js v20" not in c.context for c in chunks)
+    sphinx = ('<html><body><div role="main"><h1>json<a class="headerlink" href="#json">¶</a></h1>'
+              '<dl class="py function"><dt class="sig sig-object py" id="json.dump">'
+              '<span class="pre">dump</span>(<em>obj</em>)<a class="reference internal" '
+              'href="../_modules/json.html#dump"><span class="viewcode-link"><span class="pre">'
+              '[source]</span></span></a><a class="headerlink" href="#json.dump">¶</a></dt>'
+              '<dd><p>Serialize obj as a JSON formatted stream to fp.</p></dd></dl></div></body></html>')
+    doc = parse(sphinx, "json.html", fmt="html")
+    assert "dump ( obj )" in [doc.text[b.start:b.end] for b in doc.blocks]
+    assert "[source]" not in doc.text

@@ -116,6 +116,9 @@ def _code_language(pre: Any) -> str | None:
 #: the text of a heading's permalink (``<a class="headerlink" href="#id">¶</a>`` in
 #: Sphinx and MkDocs, ``#`` in Node.js's docs): no part of the heading
 _PERMALINK_TEXT = {"#", "¶", "§", "🔗", "⚓", "link", "permalink", "anchor"}
+#: a link to the source beside a heading or a signature (Node.js's ``Stream [src]``,
+#: Sphinx's ``[source]`` after every function documented from its code)
+_SOURCE_LINK_TEXT = {"[src]", "[source]"}
 
 
 _TITLE_SEPARATOR = re.compile(r"\s+(?:\||-|–|—|·|::)\s+")
@@ -136,11 +139,13 @@ def _site_title(title: str | None, first_heading: str | None) -> str | None:
 def _heading_text(node: Any) -> str:
     """A heading's words, without a permalink anchor's glyph (``Buffer #`` in
     Node.js's docs, ``Usage ¶`` in Sphinx's): an ``<a href="#...">`` whose text is
-    only such a glyph, at the start or the end of the heading."""
+    only such a glyph, at the start or the end of the heading; nor a link to the
+    source there (``[src]``, ``[source]``)."""
     text = _clean(node.text(deep=True, separator=" "))
-    for a in node.css("a[href^='#']"):
-        mark = _clean(a.text(deep=True))
-        if mark.lower() in _PERMALINK_TEXT:
+    marks = [m for a in node.css("a") if (m := _clean(a.text(deep=True))).lower() in _SOURCE_LINK_TEXT
+             or (m.lower() in _PERMALINK_TEXT and (a.attributes or {}).get("href", "").startswith("#"))]
+    for _ in range(len(marks)):  # the permalink may follow a source link: "f(x) [source] ¶"
+        for mark in marks:
             if text.endswith(" " + mark):
                 text = text[:-len(mark) - 1].rstrip()
             elif text.startswith(mark + " "):
