@@ -560,3 +560,60 @@ def test_a_link_to_the_source_is_no_part_of_a_heading_or_a_signature():
     doc = parse(sphinx, "json.html", fmt="html")
     assert "dump ( obj )" in [doc.text[b.start:b.end] for b in doc.blocks]
     assert "[source]" not in doc.text
+
+
+MDBOOK = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>{title} - The Rust Programming Language</title></head><body>
+<div id="mdbook-help-container"><div id="mdbook-help-popup">
+<h2 class="mdbook-help-title">Keyboard shortcuts</h2><div>
+<p>Press <kbd>←</kbd> or <kbd>→</kbd> to navigate between chapters</p>
+<p>Press <kbd>S</kbd> or <kbd>/</kbd> to search in the book</p></div></div></div>
+<nav id="mdbook-sidebar" class="sidebar"><ol class="chapter"><li><a href="ch01-00-getting-started.html">
+Getting Started</a></li><li><a href="ch03-02-data-types.html">Data Types</a></li></ol></nav>
+<div id="mdbook-page-wrapper" class="page-wrapper"><div class="page">
+<div id="mdbook-menu-bar" class="menu-bar sticky"><div class="left-buttons"></div>
+<h1 class="menu-title">The Rust Programming Language</h1><div class="right-buttons">
+<a href="print.html" title="Print this book">Print</a></div></div>
+<div id="mdbook-content" class="content"><main>
+<h2 id="rc"><a class="header" href="#rc">{heading}</a></h2>
+<p>In the majority of cases, ownership is clear: you know exactly which variable owns
+a given value. However, there are cases when a single value might have multiple
+owners. For example, in graph data structures, multiple edges might point to the same
+node, and that node is conceptually owned by all of the edges that point to it.</p>
+<h3 id="sharing"><a class="header" href="#sharing">Sharing Data</a></h3>
+<p>Let's return to our cons list example. Recall that we defined it using a box, and
+that both lists will share ownership of a third list through a reference count.</p>
+</main><nav class="nav-wrapper" aria-label="Page navigation"><a href="ch15-03-drop.html">
+Previous</a></nav></div></div></div></body></html>"""
+
+
+def test_an_mdbook_page_is_its_main_element_titled_by_its_own_heading():
+    """The Rust book as mdBook writes it (as rustup installs it): the book's title is an
+    ``<h1>`` in the bar of buttons above every page (every trail began ``The Rust
+    Programming Language > ``), a help pop-up's "Keyboard shortcuts" heading and its
+    "Press ← or →" lines were kept above the text of some pages (29 of 1,926 chunks), and
+    the ``<title>``, ``Rc<T>, the Reference Counted Smart Pointer - The Rust Programming
+    Language``, names the page as its first heading does, written a little apart."""
+    page = MDBOOK.format(title="Rc&lt;T&gt;, the Reference Counted Smart Pointer",
+                         heading="<code>Rc&lt;T&gt;</code>, the Reference-Counted Smart Pointer")
+    doc = parse(page, "ch15-04-rc.html", fmt="html")
+    heads = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert heads == ["Rc<T> , the Reference-Counted Smart Pointer", "Sharing Data"]
+    assert doc.title == heads[0]
+    for chrome in ("Keyboard shortcuts", "Press", "The Rust Programming Language", "Previous"):
+        assert chrome not in doc.text
+    chunks = chunkwise.chunk(page, format="html", doc_id="ch15-04-rc.html")
+    assert chunks and all(c.context.startswith("Rc<T> , the Reference-Counted Smart Pointer")
+                          for c in chunks)
+    # the bar of buttons is chrome even where the whole page is read
+    whole = parse(page, "ch15-04-rc.html", fmt="html-all")
+    assert "The Rust Programming Language" not in [
+        whole.text[b.start:b.end] for b in whole.blocks if b.kind == "heading"]
+    # "A - Keywords - The Rust Programming Language" over "Appendix A: Keywords"
+    page = MDBOOK.format(title="A - Keywords", heading="Appendix A: Keywords")
+    assert parse(page, "appendix-01-keywords.html", fmt="html").title == "Appendix A: Keywords"
+    # a <title> that is another name than the first heading stays whole
+    page = MDBOOK.format(title="Working With Any Number of Futures",
+                         heading="Yielding Control to the Runtime")
+    assert parse(page, "ch17-03.html", fmt="html").title == \
+        "Working With Any Number of Futures - The Rust Programming Language"

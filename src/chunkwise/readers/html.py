@@ -48,9 +48,10 @@ _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search
                  "menubar", "toolbar"}
 #: whole class or id names that mark navigation chrome on sites that do not use <nav>
 #: (``header`` and ``nav-panel``: the Next/Previous/Up line makeinfo 6 and 7 set above
-#: and below every node of a Texinfo manual in HTML)
+#: and below every node of a Texinfo manual in HTML; ``menu-bar``: mdBook's bar of
+#: buttons around the book's title, an ``<h1>`` on every page)
 _CHROME_NAMES = re.compile(
-    r"^(?:nav|navbar|navigation|menu|main-menu|breadcrumbs?|cookie|cookies|cookie-banner|"
+    r"^(?:nav|navbar|navigation|menu|menu-bar|main-menu|breadcrumbs?|cookie|cookies|cookie-banner|"
     r"cookie-notice|cookie-consent|sidebar|site-header|site-footer|skip-link|skip-to-content|"
     r"toc|table-of-contents|header|nav-panel)$",
     re.I)
@@ -67,6 +68,11 @@ _WORD = re.compile(r"\w+", re.U)
 
 #: share of the page's non-link text under which a main-content extraction warns
 WARN_SHARE = 0.5
+
+#: share of the page's running text inside its <main>/<article> from which nothing
+#: outside them is content (article-extraction benchmark: precision 0.883 -> 0.888,
+#: recall the same)
+LANDMARK_SHARE = 0.5
 
 #: a page longer than this (characters of HTML) is read whole: main-content
 #: extraction (trafilatura's lxml tree) takes ~25x the page (a 20 MB page: 530 MB)
@@ -130,10 +136,26 @@ def _site_title(title: str | None, first_heading: str | None) -> str | None:
     part before the separator is the page's first heading (each chunk's trail
     would repeat it)."""
     if title and first_heading:
-        head = _TITLE_SEPARATOR.split(title, maxsplit=1)[0]
-        if head != title and head.casefold() == first_heading.casefold():
-            return first_heading
+        heading = _words(first_heading)
+        for m in _TITLE_SEPARATOR.finditer(title):  # the site's name may hold one too
+            head = _words(title[:m.start()])
+            common = len(head & heading)
+            if head and heading and common >= _SAME_TITLE * min(len(head), len(heading)) \
+                    and (common >= 2 or len(head | heading) == 1):
+                return first_heading
     return title
+
+
+#: a ``<title>``'s part before a separator is the page's first heading when this share
+#: of the words of the shorter of the two are in both, two words at least (or both are
+#: the same one word): mdBook's ``Rc<T>, the Reference Counted Smart Pointer - The Rust
+#: Programming Language`` over ``Rc<T> , the Reference-Counted Smart Pointer``, ``A -
+#: Keywords - The Rust Programming Language`` over ``Appendix A: Keywords``
+_SAME_TITLE = 0.75
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.casefold()))
 
 
 def _heading_text(node: Any) -> str:
@@ -522,6 +544,13 @@ def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
         if b.kind == "heading" and not keep[i] and any(keep[i + 1:i + 4]):
             keep[i] = True
     _keep_section_headings(raw, keep)
+    # a page whose <main>/<article> holds most of its running text: what is outside
+    # it is the site around the page (an mdBook page's help pop-up, "Keyboard
+    # shortcuts", kept above its text on some pages)
+    prose = sum(len(b.text) for b in raw if _is_prose(b))
+    if prose and sum(len(b.text) for b in raw if b.in_content and _is_prose(b)) >= \
+            LANDMARK_SHARE * prose:
+        keep = [k and b.in_content for b, k in zip(raw, keep)]
     selected = [b for b, k in zip(raw, keep) if k]
     if not selected:
         return raw
