@@ -617,3 +617,48 @@ def test_an_mdbook_page_is_its_main_element_titled_by_its_own_heading():
                          heading="Yielding Control to the Runtime")
     assert parse(page, "ch17-03.html", fmt="html").title == \
         "Working With Any Number of Futures - The Rust Programming Language"
+
+
+RUSTDOC = """<!DOCTYPE html><html><head><title>Vec in std::vec - Rust</title></head><body>
+<nav class="sidebar"><a href="../index.html">std</a></nav><main><section id="main-content">
+<div class="main-heading"><h1>Struct <span class="struct">Vec</span></h1>
+<span class="sub-heading"><a class="src" href="../../src/alloc/vec/mod.rs.html#397">Source</a></span></div>
+<p>A contiguous growable array type, written as <code>Vec&lt;T&gt;</code>, short for vector.</p>
+<h2 id="implementations" class="section-header">Implementations<a href="#implementations" class="anchor">§</a></h2>
+<details class="toggle method-toggle" open><summary><section id="method.chunks" class="method">
+<a class="src rightside" href="../../src/core/slice/mod.rs.html#1022">Source</a>
+<a href="#method.chunks" class="anchor">§</a><h4 class="code-header">pub fn <a href="#method.chunks"
+class="fn">chunks</a>(&amp;self, chunk_size: usize) -&gt; Chunks&lt;'_, T&gt;</h4></section></summary>
+<div class="docblock"><p>Returns an iterator over <code>chunk_size</code> elements of the slice at a
+time, starting at the beginning of the slice.</p>
+<h5 id="panics"><a class="doc-anchor" href="#panics">§</a>Panics</h5>
+<p>Panics if <code>chunk_size</code> is zero.</p></div></details>
+<details class="toggle method-toggle" open><summary><section id="method.read_to_end" class="method">
+<a href="#method.read_to_end" class="anchor">§</a><h4 class="code-header">pub fn read_<wbr>to_<wbr>end(&amp;mut self)</h4>
+</section></summary><div class="docblock"><p>Reads every byte until the end of the source.</p></div>
+</details></section></main></body></html>"""
+
+
+def test_rustdoc_items_are_headings_without_their_marks():
+    """rustdoc (every crate's docs on docs.rs; the standard library as rustup installs
+    it): each method's ``<h4>`` sits in a ``<summary>``, read as one paragraph ("Source §
+    pub fn chunks(...)"), so no method was in any trail ("Struct Vec > Implementations >
+    Panics": whose?); ``§`` permalinks and "Source" links were text (79 and 269 chunks of
+    five pages); names were cut at ``<wbr>`` ("read_ to_ end")."""
+    doc = parse(RUSTDOC, "struct.Vec.html", fmt="html")
+    heads = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert "Struct Vec" in heads and "Panics" in heads and "pub fn read_to_end(&mut self)" in heads
+    assert any(h.startswith("pub fn chunks") for h in heads)
+    for mark in ("§", "Source"):
+        assert mark not in doc.text
+    chunks = chunkwise.chunk(RUSTDOC, format="html", doc_id="struct.Vec.html", strategy="section",
+                             size=64)
+    panics = [c for c in chunks if "Panics if chunk_size is zero." in c.text][0]
+    assert "pub fn chunks" in panics.context and panics.context.rstrip().endswith("Panics")
+    # a question in a <summary> (an FAQ's <details>) is a heading too
+    faq = ('<html><body><main><h1>FAQ</h1><details><summary><h3>Can I cancel my order?</h3>'
+           '</summary><p>Yes, within fourteen days of delivery, by writing to us.</p></details>'
+           '</main></body></html>')
+    doc = parse(faq, "faq.html", fmt="html-all")
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == [
+        "FAQ", "Can I cancel my order?"]

@@ -158,6 +158,24 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.casefold()))
 
 
+#: what a text block (a paragraph, a ``<summary>``, a ``<dd>``) holds that makes it a
+#: container to walk: rustdoc puts each method's ``<h4>`` in a ``<summary>``, FAQ
+#: pages a question's ``<h3>``; read as one paragraph, no method was in any trail
+_HOLDS_BLOCKS = "table, pre, ul, ol, h1, h2, h3, h4, h5, h6"
+
+
+def _is_mark(link: Any, text: str) -> bool:
+    """A link that is no content wherever it stands: a permalink's glyph (``§`` before
+    each of rustdoc's items, ``¶``) or a link to the source beside an item (rustdoc's
+    ``<a class="src">Source</a>``)."""
+    mark = _clean(text).lower()
+    attrs = link.attributes or {}
+    if mark in _PERMALINK_TEXT and (attrs.get("href") or "").startswith("#"):
+        return True
+    return mark in _SOURCE_LINK_TEXT or (
+        mark == "source" and "src" in (attrs.get("class") or "").split())
+
+
 def _heading_text(node: Any) -> str:
     """A heading's words, without a permalink anchor's glyph (``Buffer #`` in
     Node.js's docs, ``Usage ¶`` in Sphinx's): an ``<a href="#...">`` whose text is
@@ -302,7 +320,7 @@ class _Walker:
                 if text:
                     self.add(_Raw("heading", text, level=_HEADINGS[tag],
                                   meta={"tag": tag, "path": here}), inside)
-            elif tag in _TEXT_BLOCKS and child.css_first("table, pre, ul, ol") is None:
+            elif tag in _TEXT_BLOCKS and child.css_first(_HOLDS_BLOCKS) is None:
                 self.flush()
                 self.paragraphs(_TEXT_BLOCKS[tag], _block_text(child, tag), _link_chars(child),
                                 {"tag": tag, "path": here}, inside)
@@ -324,6 +342,8 @@ class _Walker:
                 self.table(child, here, inside)
             elif tag == "a":
                 text = child.text(deep=True, separator=" ")
+                if _is_mark(child, text):
+                    continue
                 if text.strip():
                     if not self.inline:
                         self.inline_path, self.inline_in_content = path, in_content
@@ -592,6 +612,12 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
         root.strip_tags([t for t in _DROP if t not in ("head", "meta", "link")])
         for br in root.css("br"):
             br.replace_with(_BR)
+        # a word-break opportunity is no break: rustdoc writes every long name as
+        # "read_<wbr>to_<wbr>string", which the walk read as "read_ to_ string"
+        if root.css_first("wbr") is not None:
+            for wbr in root.css("wbr"):
+                wbr.decompose()
+            root.merge_text_nodes()
         walker.walk(root, "body")
         walker.flush()
     raw = [b for b in walker.blocks if b.text.strip() or b.rows]
