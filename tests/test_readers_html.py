@@ -662,3 +662,23 @@ def test_rustdoc_items_are_headings_without_their_marks():
     doc = parse(faq, "faq.html", fmt="html-all")
     assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == [
         "FAQ", "Can I cancel my order?"]
+
+
+def test_chrome_names_written_with_underscores_are_chrome():
+    """npm's documentation (as npm installs it): every page opens with ``<section
+    id="table_of_contents">`` holding ``<div id="_table_of_contents">``, read as text (89
+    of 1,656 chunks were a page's list of its own sections, without a trail)."""
+    page = ('<html><body><div id="banner"><div class="title">npm command-line interface</div>'
+            '</div><section id="content"><header class="title"><h1><span>npm-access</span> '
+            '<span class="version">@11.19.1</span></h1><span class="description">Set access '
+            'level on published packages</span></header><section id="table_of_contents">'
+            '<h2 id="table-of-contents">Table of contents</h2><div id="_table_of_contents"><ul>'
+            '<li><a href="#synopsis">Synopsis</a></li><li><a href="#description">Description'
+            '</a></li></ul></div></section><div id="_content"><h3 id="synopsis">Synopsis</h3>'
+            '<pre><code>npm access list packages [&lt;user&gt;]</code></pre><h3 id="description">'
+            'Description</h3><p>Used to set access controls on private packages.</p></div>'
+            '</section></body></html>')
+    doc = parse(page, "npm-access.html", fmt="html-all")
+    assert "Table of contents" not in doc.text and doc.text.count("Synopsis") == 1
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == [
+        "Synopsis", "Description"]

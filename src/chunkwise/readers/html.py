@@ -259,7 +259,8 @@ def _is_chrome(tag: str, attrs: dict[str, Any], in_content: bool) -> bool:
     if (attrs.get("role") or "") in _CHROME_ROLES:
         return True
     names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".split()
-    return any(_CHROME_NAMES.match(n) for n in names)
+    # (written with underscores too: npm's docs' <section id="table_of_contents">)
+    return any(_CHROME_NAMES.match(n.strip("_-").replace("_", "-")) for n in names)
 
 
 class _Walker:
