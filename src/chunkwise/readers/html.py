@@ -342,14 +342,7 @@ class _Walker:
                 self.flush()
                 self.table(child, here, inside)
             elif tag == "a":
-                text = child.text(deep=True, separator=" ")
-                if _is_mark(child, text):
-                    continue
-                if text.strip():
-                    if not self.inline:
-                        self.inline_path, self.inline_in_content = path, in_content
-                    self.inline.append(text)
-                    self.inline_links += len(_clean(text))
+                self.link(child, path, in_content)
             else:
                 is_block = tag in _CONTAINERS or tag in _TEXT_BLOCKS or tag in ("li", "tr", "td",
                                                                                  "th")
@@ -358,6 +351,15 @@ class _Walker:
                 self.walk(child, here, inside)
                 if is_block:
                     self.flush()
+
+    def link(self, node: Any, path: str, in_content: bool) -> None:
+        """A link's text, inline with the text around it (not a permalink's glyph)."""
+        text = node.text(deep=True, separator=" ")
+        if text.strip() and not _is_mark(node, text):
+            if not self.inline:
+                self.inline_path, self.inline_in_content = path, in_content
+            self.inline.append(text)
+            self.inline_links += len(_clean(text))
 
     def table(self, node: Any, path: str, in_content: bool) -> None:
         rows: list[list[str]] = []
