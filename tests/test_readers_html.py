@@ -591,7 +591,8 @@ def test_an_mdbook_page_is_its_main_element_titled_by_its_own_heading():
     """The Rust book as mdBook writes it (as rustup installs it): the book's title is an
     ``<h1>`` in the bar of buttons above every page (every trail began ``The Rust
     Programming Language > ``), a help pop-up's "Keyboard shortcuts" heading and its
-    "Press ← or →" lines were kept above the text of some pages (29 of 1,926 chunks), and
+    "Press ← or →" lines were kept above the text of some pages (2 of 1,926 chunks; 29
+    once the title bar was chrome and the pop-up's heading came first), and
     the ``<title>``, ``Rc<T>, the Reference Counted Smart Pointer - The Rust Programming
     Language``, names the page as its first heading does, written a little apart."""
     page = MDBOOK.format(title="Rc&lt;T&gt;, the Reference Counted Smart Pointer",
