@@ -629,7 +629,8 @@ RUSTDOC = """<!DOCTYPE html><html><head><title>Vec in std::vec - Rust</title></h
 <details class="toggle method-toggle" open><summary><section id="method.chunks" class="method">
 <a class="src rightside" href="../../src/core/slice/mod.rs.html#1022">Source</a>
 <a href="#method.chunks" class="anchor">§</a><h4 class="code-header">pub fn <a href="#method.chunks"
-class="fn">chunks</a>(&amp;self, chunk_size: usize) -&gt; Chunks&lt;'_, T&gt;</h4></section></summary>
+class="fn">chunks</a>(&amp;self, chunk_size: usize) -&gt; Chunks&lt;'_, T&gt;<a href="#" class="tooltip"
+data-notable-ty="Chunks&lt;'_, T&gt;">ⓘ</a></h4></section></summary>
 <div class="docblock"><p>Returns an iterator over <code>chunk_size</code> elements of the slice at a
 time, starting at the beginning of the slice.</p>
 <h5 id="panics"><a class="doc-anchor" href="#panics">§</a>Panics</h5>
@@ -650,12 +651,16 @@ def test_rustdoc_items_are_headings_without_their_marks():
     heads = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
     assert "Struct Vec" in heads and "Panics" in heads and "pub fn read_to_end(&mut self)" in heads
     assert any(h.startswith("pub fn chunks") for h in heads)
-    for mark in ("§", "Source"):
+    for mark in ("§", "Source", "ⓘ"):
         assert mark not in doc.text
     chunks = chunkwise.chunk(RUSTDOC, format="html", doc_id="struct.Vec.html", strategy="section",
                              size=64)
     panics = [c for c in chunks if "Panics if chunk_size is zero." in c.text][0]
     assert "pub fn chunks" in panics.context and panics.context.rstrip().endswith("Panics")
+    # a word is no glyph: a link reading "link" in running text stays
+    doc = parse('<html><body><div>See the <a href="#x">link</a> below.</div></body></html>',
+                "p.html", fmt="html-all")
+    assert "See the link below." in doc.text
     # a question in a <summary> (an FAQ's <details>) is a heading too
     faq = ('<html><body><main><h1>FAQ</h1><details><summary><h3>Can I cancel my order?</h3>'
            '</summary><p>Yes, within fourteen days of delivery, by writing to us.</p></details>'

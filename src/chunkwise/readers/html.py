@@ -121,7 +121,8 @@ def _code_language(pre: Any) -> str | None:
 
 #: the text of a heading's permalink (``<a class="headerlink" href="#id">¶</a>`` in
 #: Sphinx and MkDocs, ``#`` in Node.js's docs): no part of the heading
-_PERMALINK_TEXT = {"#", "¶", "§", "🔗", "⚓", "link", "permalink", "anchor"}
+_PERMALINK_TEXT = {"#", "¶", "§", "🔗", "⚓", "link", "permalink", "anchor",
+                   "ⓘ"}  # (rustdoc's tooltip on a signature, "notable traits")
 #: a link to the source beside a heading or a signature (Node.js's ``Stream [src]``,
 #: Sphinx's ``[source]`` after every function documented from its code)
 _SOURCE_LINK_TEXT = {"[src]", "[source]"}
@@ -170,8 +171,8 @@ def _is_mark(link: Any, text: str) -> bool:
     ``<a class="src">Source</a>``)."""
     mark = _clean(text).lower()
     attrs = link.attributes or {}
-    if mark in _PERMALINK_TEXT and (attrs.get("href") or "").startswith("#"):
-        return True
+    if mark in _PERMALINK_TEXT and not mark.isalpha() and (attrs.get("href") or "").startswith("#"):
+        return True  # (a glyph: "see the <a href='#x'>link</a>" keeps its word)
     return mark in _SOURCE_LINK_TEXT or (
         mark == "source" and "src" in (attrs.get("class") or "").split())
 
