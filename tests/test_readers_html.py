@@ -560,6 +560,10 @@ def test_a_link_to_the_source_is_no_part_of_a_heading_or_a_signature():
     doc = parse(sphinx, "json.html", fmt="html")
     assert "dump ( obj )" in [doc.text[b.start:b.end] for b in doc.blocks]
     assert "[source]" not in doc.text
+    # a link without an address in a heading (<a href>) is read, not a crash
+    doc = parse("<html><body><h2>Usage<a href>¶</a></h2><p>Text of the usage section.</p>"
+                "</body></html>", "u.html", fmt="html-all")
+    assert doc.text.startswith("Usage")
 
 
 MDBOOK = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">

@@ -805,8 +805,8 @@ class Packer:
         end = int(pos[last])
         if last + 1 >= len(pos) or cpos[last] - cpos[last - 1] > self.limit // INTRO_SHARE:
             return False
-        text = self.index.text
-        if text[self.index.trim_end(cur, end) - 1] != ":":
+        said = self.index.trim_end(cur, end)
+        if said <= cur or self.index.text[said - 1] != ":":
             return False
         start, after = int(pos[last - 1]), int(pos[last + 1])
         return (int(cpos[last + 1]) - int(cpos[last - 1]) + ctx_tokens < self.limit

@@ -184,7 +184,7 @@ def _heading_text(node: Any) -> str:
     source there (``[src]``, ``[source]``)."""
     text = _clean(node.text(deep=True, separator=" "))
     marks = [m for a in node.css("a") if (m := _clean(a.text(deep=True))).lower() in _SOURCE_LINK_TEXT
-             or (m.lower() in _PERMALINK_TEXT and (a.attributes or {}).get("href", "").startswith("#"))]
+             or (m.lower() in _PERMALINK_TEXT and ((a.attributes or {}).get("href") or "").startswith("#"))]
     for _ in range(len(marks)):  # the permalink may follow a source link: "f(x) [source] ¶"
         for mark in marks:
             if text.endswith(" " + mark):
