@@ -1,7 +1,7 @@
 """Section chunking: heading trails, tables kept whole."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import chunkwise
@@ -379,3 +379,37 @@ def test_a_paragraph_introducing_what_follows_starts_its_chunk(strategy):
     chunks = chunkwise.chunk({"addons.md": text}, strategy, size=128, format="markdown")
     assert_invariants(text, chunks, 128, independent_minilm_count())
     assert chunks[0].text.rstrip().endswith("as follows:")
+
+
+_COUNT = None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(2, 40), st.booleans()), min_size=2, max_size=14),
+       st.sampled_from([48, 64, 96]))
+@example([(2, False), (2, True), (2, True), (15, False)], 48)  # a run of introductions
+@example([(20, False), (3, True), (12, False), (20, False)], 48)
+def test_no_chunk_ends_on_an_introduction_that_fits_with_what_it_introduces(paras, size):
+    """The rule as a property, over paragraphs of random lengths, some ending in a
+    colon: a chunk ends on a short paragraph ending in a colon only where that
+    paragraph and the next would not fit in one chunk (or nothing else of the chunk
+    would be left to stand on its own). (A run of such paragraphs moves the cut back
+    once: the last of the run starts the next chunk.)"""
+    global _COUNT
+    count = _COUNT = _COUNT or independent_minilm_count()
+    texts = [" ".join(f"word{i}{j}" for j in range(n)) + (":" if colon else ".")
+             for i, (n, colon) in enumerate(paras)]
+    text = "\n\n".join(texts) + "\n"
+    chunks = chunkwise.chunk(text, strategy="recursive", size=size, doc_id="d")
+    assert_invariants(text, chunks, size, count)
+    limit = chunks[0].token_count and size  # (max_tokens = size here)
+    for a, b in zip(chunks, chunks[1:]):
+        paragraphs = a.text.split("\n\n")
+        last = paragraphs[-1]
+        if not last.endswith(":") or len(paragraphs) < 2 or count(last) > limit // 4:
+            continue
+        rest = "\n\n".join(paragraphs[:-1])
+        following = b.text.split("\n\n")[0]
+        if count(rest) < 4 or not b.text.startswith(following) or following.endswith(":"):
+            continue
+        assert count(last + "\n\n" + following) > limit - 2, (last, following)
