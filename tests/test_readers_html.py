@@ -692,3 +692,20 @@ def test_chrome_names_written_with_underscores_are_chrome():
     assert "Table of contents" not in doc.text and doc.text.count("Synopsis") == 1
     assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == [
         "Synopsis", "Description"]
+
+
+def test_a_texinfo_title_names_the_node_before_the_manual_in_parentheses():
+    """makeinfo titles each node's page ``Closure Example (libffi: the portable foreign
+    function interface library)``: every trail opened with the whole of it, before the
+    page's own ``2.6 Closure Example``."""
+    page = ('<html><head><title>Closure Example (libffi: the portable foreign function '
+            'interface library)</title></head><body><div class="section-level-extent">'
+            '<h3 class="section">2.6 Closure Example</h3><p>A trivial example that creates '
+            'a new puts by binding fputs with stdout.</p></div></body></html>')
+    doc = parse(page, "Closure-Example.html", fmt="html")
+    assert doc.title == "2.6 Closure Example"
+    chunks = chunkwise.chunk(page, format="html", doc_id="Closure-Example.html")
+    assert chunks and all(c.context == "2.6 Closure Example\n\n" for c in chunks)
+    # another name in the parentheses' place stays whole
+    other = page.replace("<title>Closure Example (", "<title>Introduction (")
+    assert parse(other, "Introduction.html", fmt="html").title.startswith("Introduction (libffi")

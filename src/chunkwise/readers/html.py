@@ -134,12 +134,15 @@ _TITLE_SEPARATOR = re.compile(r"\s+(?:\||-|–|—|·|::)\s+")
 def _site_title(title: str | None, first_heading: str | None) -> str | None:
     """A page's ``<title>`` as its title where it has no ``<h1>``; less the site's
     name after it (``Buffer | Node.js v20.20.2 Documentation``: ``Buffer``) when the
-    part before the separator is the page's first heading (each chunk's trail
-    would repeat it)."""
+    part before the separator (or a parenthesis closing the title: Texinfo's HTML) is
+    the page's first heading (each chunk's trail would repeat it)."""
     if title and first_heading:
         heading = _words(first_heading)
-        for m in _TITLE_SEPARATOR.finditer(title):  # the site's name may hold one too
-            head = _words(title[:m.start()])
+        cuts = [m.start() for m in _TITLE_SEPARATOR.finditer(title)]  # (the site's name
+        if title.endswith(")") and " (" in title:  # may hold one too); makeinfo's
+            cuts.append(title.rindex(" ("))  # "Closure Example (libffi: the portable ...)"
+        for cut in cuts:
+            head = _words(title[:cut])
             common = len(head & heading)
             if head and heading and common >= _SAME_TITLE * min(len(head), len(heading)) \
                     and (common >= 2 or len(head | heading) == 1):
