@@ -288,3 +288,41 @@ def test_running_headers_on_a_quarter_of_the_pages_and_data_rows_kept(tmp_path):
     assert "This section explains how the schools grow, last part." in doc.text
     assert "Should the municipality add benches?" in doc.text
     assert doc.text.count("Agree Disagree Total") == 8 and "Agree Disagree Total 112 44 156" in doc.text
+
+
+def test_a_texinfo_running_header_naming_a_short_chapter_is_dropped(tmp_path):
+    """GNU manuals typeset by Texinfo (libtasn1's, as Debian installs it) head each page
+    but a chapter's first with ``Chapter 2: ASN.1 structure handling 3``: the chapter's
+    name, then the folio. A short chapter's header is on fewer pages than the
+    document-wide rule asks (a quarter), so it stayed in the text, once glued into a
+    paragraph. The same words ending in a number that goes up with the page, on two
+    pages or more, are a running header; a one-word title with a number is not."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.set_font("Helvetica", size=11)
+    chapters = [("Introduction", 1), ("Structure handling", 3), ("Utilities", 3),
+                ("Function reference", 6)]
+    folio = 0
+    for number, (name, pages) in enumerate(chapters, start=1):
+        for k in range(pages):
+            folio += 1
+            pdf.add_page()
+            pdf.set_y(10)
+            pdf.cell(0, 6, str(folio) if k == 0 else f"Chapter {number}: {name} {folio}")
+            pdf.set_y(30)
+            if k == 0:
+                pdf.cell(0, 8, f"{number} {name}")
+                pdf.set_y(45)
+            exercise = f"Exercise {folio}\n\n" if number == 2 else ""  # (a few pages)
+            pdf.multi_cell(0, 6, exercise + " ".join(
+                f"Sentence {i} of page {folio} explains {name.lower()} in some detail."
+                for i in range(6)))
+    path = tmp_path / "manual.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    for header in ("Chapter 2: Structure handling", "Chapter 3: Utilities", "Chapter 4:"):
+        assert header not in doc.text
+    assert "Sentence 2 of page 13 explains function reference" in doc.text
+    assert all(f"Exercise {n}" in doc.text for n in (2, 3, 4))

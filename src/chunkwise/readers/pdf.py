@@ -318,8 +318,9 @@ def _running_lines(pages: list[list[str]]) -> list[set[int]]:
         return [set() for _ in pages]
     edges: Counter[str] = Counter()
     numbers: dict[str, list[tuple[str, ...]]] = {}  # each occurrence's numbers
+    folios: dict[str, list[tuple[int, str]]] = {}  # (page, its last number) of each
     edge_sets = []
-    for lines in pages:
+    for page, lines in enumerate(pages):
         content_idx = [i for i, line in enumerate(lines) if line.strip()]
         k = min(_EDGE_LINES, max(1, len(content_idx) // 3))  # (a short page is mostly text)
         idx = list(dict.fromkeys(content_idx[:k] + content_idx[-k:]))
@@ -330,14 +331,34 @@ def _running_lines(pages: list[list[str]]) -> list[set[int]]:
         for line, digits in seen.items():
             edges[line] += 1
             numbers.setdefault(line, []).append(digits)
+            if line.endswith("#"):
+                folios.setdefault(line, []).append((page, digits[-1]))
     n = len(pages)
     threshold = max(2, min((n + 1) // 2, max(3, -(-n // 4))))
     # a page number (or a folio, a date) changes from page to page; where several
     # numbers change it is data (a survey chart's totals row under every chart)
     running = {line for line, count in edges.items() if count >= threshold
                and sum(len(set(col)) > 1 for col in zip(*numbers[line])) <= 1}
+    running |= {line for line, seen in folios.items() if _folio_header(line, seen, numbers[line])}
     return [{i for i in idx if _normalise(lines[i]) in running}
             for lines, idx in zip(pages, edge_sets)]
+
+
+def _folio_header(line: str, seen: list[tuple[int, str]], numbers: list[tuple[str, ...]]) -> bool:
+    """A running header that names its chapter, seen on fewer pages than the rule for
+    the whole document asks: the same words (two or more) at a page's edge on two
+    pages or more, ending in the page's folio, the one number that changes, going up
+    with the page (Texinfo's ``Chapter 2: ASN.1 structure handling 3`` on the pages of
+    a short chapter)."""
+    if len(seen) < 2 or len(_WORDS.findall(line)) < 2:
+        return False
+    if sum(len(set(col)) > 1 for col in zip(*numbers)) != 1:
+        return False
+    offsets = {int(folio) - page for page, folio in seen}
+    return len(offsets) == 1
+
+
+_WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
 def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = None) -> list[_Para]:
