@@ -254,7 +254,11 @@ def test_restructuredtext_literal_blocks_are_code():
     code = [b for b in doc.blocks if b.kind == "code"]
     first = code[0]
     assert first.metadata["language"] == "python"
-    assert text[first.start:first.end].startswith("from flask import Flask\n\n    app = Flask(__name__)")
+    # the directive opens the block, as a fence line does in Markdown
+    assert text[first.start:first.end].startswith(
+        ".. code-block:: python\n\n    from flask import Flask\n\n    app = Flask(__name__)")
+    assert not [b for b in doc.blocks if b.kind == "paragraph"
+                and text[b.start:b.end].startswith(".. code-block::")]
     assert text[first.start:first.end].endswith('return "<p>Hello, World!</p>"')
     host = next(b for b in code if "flask run --host=0.0.0.0" in text[b.start:b.end])
     assert host.metadata["language"] == "" and text[host.start:host.end] == "$ flask run --host=0.0.0.0"
@@ -264,6 +268,39 @@ def test_restructuredtext_literal_blocks_are_code():
     assert_invariants(text, chunks, 254)
     minimal = by_text(chunks, "app = Flask(__name__)")[0]
     assert "from flask import Flask" in minimal.text and "Hello, World!" in minimal.text
+    # CMake's docs: a directive with options (":caption:"), indented inside an example;
+    # the directive and its caption were a chunk of 24 tokens before the long code
+    rst = ("return\n------\n\nReturn from a file, directory or function.\n\n  For example:\n\n"
+           "  .. code-block:: cmake\n    :caption: CMakeLists.txt\n\n    project(example)\n\n"
+           "    set(var1 \"top-value\")\n\n  .. code-block:: cmake\n    :caption: subDir/CMakeLists.txt\n\n"
+           + "".join(f"    set(var{i} \"value {i} of the nested scope\")\n" for i in range(40)))
+    doc = parse(rst, "return.rst")
+    code = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "code"]
+    assert len(code) == 2 and code[1].startswith(".. code-block:: cmake\n    :caption: subDir/")
+    assert code[1].rstrip().endswith('set(var39 "value 39 of the nested scope")')
+    chunks = chunkwise.chunk(rst, format="text", doc_id="return.rst")
+    assert not [c for c in chunks if c.text.strip().startswith(".. code-block::")
+                and "set(" not in c.text]
     # plain text without underlined titles is left as it was
     plain = "Run this::\n\n    make install\n\nThen go on.\n"
     assert [b.kind for b in parse(plain, "notes.txt", fmt="text").blocks] == ["paragraph"] * 3
+
+
+def test_a_restructuredtext_comment_above_a_title_goes_with_it():
+    """CMake's manuals open with ``.. cmake-manual-description: CMake Buildsystem
+    Reference``, a comment (no ``::``), then the title: the comment was a chunk of its
+    own without a trail (13 of CMake's manuals). A one-line comment is markup now, as a
+    label (``.. _x:``) is; a directive (``.. note::``) or a footnote stays text."""
+    from chunkwise.readers.structure import markup_only
+
+    rst = (".. cmake-manual-description: CMake Buildsystem Reference\n\ncmake-buildsystem(7)\n"
+           "********************\n\nIntroduction\n============\n\nA CMake-based buildsystem is "
+           "organized as a set of high-level logical targets.\n\nBinary Targets\n--------------"
+           "\n\nExecutables and libraries are defined using the add_executable() command.\n")
+    chunks = chunkwise.chunk(rst, format="text", doc_id="cmake-buildsystem.7.rst", size=96)
+    assert_invariants(rst, chunks, 96)
+    assert not [c for c in chunks if c.text.strip().startswith(".. cmake-manual")
+                and "cmake-buildsystem(7)" not in c.text]
+    assert markup_only(".. cmake-manual-description: CMake Buildsystem Reference")
+    assert not markup_only(".. note::") and not markup_only(".. [1] A footnote.")
+    assert not markup_only(".. |name| replace:: CMake")

@@ -78,7 +78,8 @@ _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
                      r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?"
                      r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
                      r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
-                     r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$",
+                     r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$"
+                     r"|^\.\. (?![\[_|])(?![\w.:+-]+::)[^\n]*$",
                      re.DOTALL | re.MULTILINE)
 
 
@@ -88,7 +89,8 @@ def markup_only(text: str) -> bool:
     empty link that only carries an anchor, ``[](){#old-name}`` in MkDocs, a
     reStructuredText label, ``.. _logging:``, or a field without a value or with a
     number, ``:orphan:``, ``:tocdepth: 2``, or a directive that only sets something
-    up, ``.. currentmodule:: flask``, ``.. include:: ../CHANGES.rst``)."""
+    up, ``.. currentmodule:: flask``, ``.. include:: ../CHANGES.rst``, or a one-line
+    comment, ``.. cmake-manual-description: CMake Buildsystem Reference``)."""
     first = _NON_SPACE.search(text)
     if first is None:
         return True

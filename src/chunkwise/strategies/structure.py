@@ -410,8 +410,13 @@ class StructuredPacking:
             # an indented code block or a <pre>: a fence naming its language, if known
             language = block.metadata.get("language")
             fence = f"```{language}" if language else ""
-        # with headings above: the first piece takes code past its opening line
+        # with headings above: the first piece takes code past its opening line; so
+        # always past a reStructuredText directive and its options (a blank line
+        # follows them: the first cut fell there, the directive a piece alone)
         floor = (nl if nl != -1 else block.end) if lead is not None else None
+        if text.startswith(".. ", block.start) and (blank := text.find("\n\n", block.start,
+                                                                         block.end)) != -1:
+            floor = max(floor or 0, blank)
         first = self.code.pack(block.start if lead is None else lead, block.end, ctx,
                                first_floor=floor)[:1]
         rest_ctx = self.fits_context(ctx, fence + "\n") if fence else ctx
