@@ -280,6 +280,15 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
         kept = split
     spans = [span for span, _ in kept]
     candidates = underlined if marked else _numbered_or_chapters(kept, text)
+    blocks = _blocks(text, spans, candidates, marked)
+    return Document(text=text, doc_id=doc_id, source=source,
+                    blocks=tuple(anchors_to_headings(blocks, text) if marked else blocks))
+
+
+def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int, int], tuple[int, str]],
+            marked: bool) -> list[Block]:
+    """The paragraphs' blocks: headings, paragraphs, and (where titles are underlined)
+    literal blocks of code."""
     blocks: list[Block] = []
     trail = HeadingTrail()
     literal: tuple[int, str] | None = None  # a literal block's indentation and language
@@ -313,8 +322,7 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
                                     metadata=MappingProxyType({"language": literal[1]})))
             else:
                 blocks.append(Block("paragraph", s, e, trail.path))
-    return Document(text=text, doc_id=doc_id, source=source,
-                    blocks=tuple(anchors_to_headings(blocks, text) if marked else blocks))
+    return blocks
 
 
 #: a reStructuredText directive whose indented content is code
