@@ -304,3 +304,28 @@ def test_a_restructuredtext_comment_above_a_title_goes_with_it():
     assert markup_only(".. cmake-manual-description: CMake Buildsystem Reference")
     assert not markup_only(".. note::") and not markup_only(".. [1] A footnote.")
     assert not markup_only(".. |name| replace:: CMake")
+
+
+def test_lines_of_bold_alone_title_a_text_without_headings():
+    """The AWS CLI's examples (``awscli/examples/ec2/*.rst``, 630 files as pip installs
+    them) title each example with a line of bold, ``**To create a snapshot**``, and
+    have no underlined titles: no chunk had a trail (2,033 chunks, all without
+    context). Two such lines or more, or one opening the text, are titles now; one
+    inside running text is not."""
+    rst = ("**Example 1: To create a snapshot**\n\nThe following ``create-snapshot`` example "
+           "creates a snapshot of the specified volume. ::\n\n    aws ec2 create-snapshot "
+           "--volume-id vol-1234567890abcdef0\n\n**Example 2: To create a snapshot with tags**"
+           "\n\nThe following example creates a snapshot and applies two tags. ::\n\n    aws ec2 "
+           "create-snapshot --volume-id vol-1234567890abcdef0 --tag-specifications x\n")
+    doc = parse(rst, "create-snapshot.rst")
+    heads = [b for b in doc.blocks if b.kind == "heading"]
+    assert [doc.text[b.start:b.end] for b in heads] == [
+        "**Example 1: To create a snapshot**", "**Example 2: To create a snapshot with tags**"]
+    chunks = chunkwise.chunk(rst, format="text", doc_id="create-snapshot.rst", size=48)
+    assert_invariants(rst, chunks, 48)
+    tagged = by_text(chunks, "applies two tags")[0]
+    assert tagged.context.startswith("Example 2: To create a snapshot with tags")
+    one = "**To copy an image**\n\nThis example copies the image to the current region.\n"
+    assert [b.kind for b in parse(one, "copy-image.rst").blocks] == ["heading", "paragraph"]
+    inside = "Some words first.\n\n**Note the bold**\n\nMore words after it.\n"
+    assert "heading" not in [b.kind for b in parse(inside, "notes.txt", fmt="text").blocks]

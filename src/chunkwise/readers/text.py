@@ -249,7 +249,25 @@ def _numbered_or_chapters(kept: list[tuple[tuple[int, int], int]], text: str
         candidates = {}
     if len(chapters) >= 2:
         candidates.update(chapters)
+    if not candidates:
+        candidates = _bold_titles(kept, text)
     return candidates
+
+
+#: a paragraph that is one line of strong emphasis, ``**To create a snapshot**``
+_BOLD_LINE = re.compile(r"[ \t]*\*\*(?P<title>[^*\n]{2,200})\*\*[ \t]*")
+
+
+def _bold_titles(kept: list[tuple[tuple[int, int], int]], text: str
+                 ) -> dict[tuple[int, int], tuple[int, str]]:
+    """Lines of bold alone as titles, where a text has no other headings: two or more,
+    or one opening it (the AWS CLI's examples, ``**To create a snapshot**`` over each
+    example, ``**Example 2: To ...**``)."""
+    found = {span: (1, " ".join(m.group("title").split())) for span, _ in kept
+             if (m := _BOLD_LINE.fullmatch(text, *span)) is not None}
+    if len(found) >= 2 or (found and kept and kept[0][0] in found):
+        return found
+    return {}
 
 
 def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
