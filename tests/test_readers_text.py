@@ -275,9 +275,9 @@ def test_restructuredtext_literal_blocks_are_code():
            "    set(var1 \"top-value\")\n\n  .. code-block:: cmake\n    :caption: subDir/CMakeLists.txt\n\n"
            + "".join(f"    set(var{i} \"value {i} of the nested scope\")\n" for i in range(40)))
     doc = parse(rst, "return.rst")
-    code = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "code"]
-    assert len(code) == 2 and code[1].startswith(".. code-block:: cmake\n    :caption: subDir/")
-    assert code[1].rstrip().endswith('set(var39 "value 39 of the nested scope")')
+    codes = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "code"]
+    assert len(codes) == 2 and codes[1].startswith(".. code-block:: cmake\n    :caption: subDir/")
+    assert codes[1].rstrip().endswith('set(var39 "value 39 of the nested scope")')
     chunks = chunkwise.chunk(rst, format="text", doc_id="return.rst")
     assert not [c for c in chunks if c.text.strip().startswith(".. code-block::")
                 and "set(" not in c.text]
