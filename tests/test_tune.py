@@ -297,3 +297,25 @@ def test_questions_written_into_the_folder_are_written_again_not_read(tmp_path, 
     capsys.readouterr()
     assert main(["questions", str(out), "--heuristic", "-o", str(out)]) == 2
     assert "one of the inputs" in capsys.readouterr().err
+
+
+def test_a_heuristic_question_about_a_table_part_takes_the_header_its_context_repeats():
+    """Node.js's ``crypto.html``: a long table of OpenSSL options is cut by rows, each
+    part after the first with ``Constant | Description`` in its context; the first data
+    row was read as the header ("What is the Attempts to use the server's preferences
+    ... of SSL_OP_CISCO_ANYCONNECT?", with another row as evidence)."""
+    from chunkwise.questions import heuristic
+
+    rows = "".join(f"| SSL_OP_OPTION_{i} | Tells OpenSSL to do thing number {i} when it "
+                   f"connects to a server over the network. |\n" for i in range(40))
+    page = ("# Crypto\n\n## OpenSSL options\n\nThe options:\n\n| Constant | Description |\n"
+            f"|---|---|\n{rows}")
+    chunks = chunkwise.chunk({"crypto.md": page}, "section", size=96, format="markdown")
+    parts = [c for c in chunks if c.kind == "table"]
+    assert len(parts) > 2 and not parts[1].text.startswith("| Constant")
+    made = heuristic(parts, {"crypto.md": "crypto.md"})
+    assert made.questions
+    for q in made.questions:
+        constant = re.search(r"of (SSL_OP_OPTION_\d+)\?$", q["question"])
+        assert q["question"].startswith("What is the Description of ") and constant
+        assert q["references"][0]["content"].startswith(f"| {constant.group(1)} |")

@@ -203,6 +203,22 @@ def _about_definition(c: Chunk) -> tuple[str, str] | None:
     return (f"What does {symbol} do?", line) if line else None
 
 
+def _header_and_rows(rows: list[str], context: str) -> tuple[list[str], list[str]]:
+    """A table passage's header cells and data rows: its own first row over a delimiter
+    row, or, for a part after the first (rows alone), the header its context repeats
+    (``Constant | Description``): its first data row was taken for the header, asking
+    "What is the Attempts to use the server's preferences ... of SSL_OP_...?"."""
+    def delimiter(row: str) -> bool:
+        return set(row.strip()) <= set("|-: ")
+
+    if len(rows) >= 2 and delimiter(rows[1]):
+        return [h.strip() for h in rows[0].strip().strip("|").split("|")], \
+            [r for r in rows[2:] if not delimiter(r)]
+    last = context.rstrip("\n").rsplit("\n", 1)[-1]
+    header = [h.strip() for h in last.split(" | ")] if " | " in last else []
+    return header, [r for r in rows if not delimiter(r)]
+
+
 def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
     out = Generated(why="nothing to ask: no heading over a plain sentence, table row, named "
                         "definition or transcript turn")
@@ -211,8 +227,7 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
         question = evidence = None
         if kind == "table":
             rows = [r for r in c.text.splitlines() if r.strip().startswith("|")]
-            header = [h.strip() for h in rows[0].strip().strip("|").split("|")] if rows else []
-            body = [r for r in rows[1:] if not set(r.strip()) <= set("|-: ")]
+            header, body = _header_and_rows(rows, c.context)
             if header and body:
                 cells = [x.strip() for x in body[0].strip().strip("|").split("|")]
                 if len(cells) > 1 and len(header) > 1 and cells[0]:
