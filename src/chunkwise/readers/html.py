@@ -168,13 +168,14 @@ def _words(text: str) -> set[str]:
 _HOLDS_BLOCKS = "table, pre, ul, ol, h1, h2, h3, h4, h5, h6"
 
 
-def _is_mark(link: Any, text: str) -> bool:
+def _is_mark(link: Any, text: str, words: bool = False) -> bool:
     """A link that is no content wherever it stands: a permalink's glyph (``§`` before
-    each of rustdoc's items, ``¶``) or a link to the source beside an item (rustdoc's
-    ``<a class="src">Source</a>``)."""
+    each of rustdoc's items, ``¶``; ``words``: "link", "anchor" too, as at a heading's
+    end) or a link to the source beside an item (rustdoc's ``<a class="src">Source</a>``)."""
     mark = _clean(text).lower()
     attrs = link.attributes or {}
-    if mark in _PERMALINK_TEXT and not mark.isalpha() and (attrs.get("href") or "").startswith("#"):
+    if mark in _PERMALINK_TEXT and (words or not mark.isalpha()) and \
+            (attrs.get("href") or "").startswith("#"):
         return True  # (a glyph: "see the <a href='#x'>link</a>" keeps its word)
     return mark in _SOURCE_LINK_TEXT or (
         mark == "source" and "src" in (attrs.get("class") or "").split())
@@ -186,8 +187,8 @@ def _heading_text(node: Any) -> str:
     only such a glyph, at the start or the end of the heading; nor a link to the
     source there (``[src]``, ``[source]``)."""
     text = _clean(node.text(deep=True, separator=" "))
-    marks = [m for a in node.css("a") if (m := _clean(a.text(deep=True))).lower() in _SOURCE_LINK_TEXT
-             or (m.lower() in _PERMALINK_TEXT and ((a.attributes or {}).get("href") or "").startswith("#"))]
+    marks = [_clean(a.text(deep=True)) for a in node.css("a")
+             if _is_mark(a, a.text(deep=True), words=True)]
     for _ in range(len(marks)):  # the permalink may follow a source link: "f(x) [source] ¶"
         for mark in marks:
             if text.endswith(" " + mark):
@@ -574,9 +575,9 @@ def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
     # a page whose <main>/<article> holds most of its running text: what is outside
     # it is the site around the page (an mdBook page's help pop-up, "Keyboard
     # shortcuts", kept above its text on some pages)
-    prose = sum(len(b.text) for b in raw if _is_prose(b))
-    if prose and sum(len(b.text) for b in raw if b.in_content and _is_prose(b)) >= \
-            LANDMARK_SHARE * prose:
+    prose = [len(b.text) if _is_prose(b) else 0 for b in raw]
+    if sum(prose) and sum(n for b, n in zip(raw, prose) if b.in_content) >= \
+            LANDMARK_SHARE * sum(prose):
         keep = [k and b.in_content for b, k in zip(raw, keep)]
     selected = [b for b, k in zip(raw, keep) if k]
     if not selected:

@@ -309,7 +309,8 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
     literal blocks of code."""
     blocks: list[Block] = []
     trail = HeadingTrail()
-    literal: tuple[int, str] | None = None  # a literal block's indentation and language
+    # a literal block's indentation, language, and whether a directive opened it
+    literal: tuple[int, str, bool] | None = None
     for span in spans:
         s, e = span
         while s < e and text[s].isspace():
@@ -333,7 +334,7 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
         else:
             if marked:
                 literal = _literal_opening(text, s, e)
-            if literal is not None and _CODE_DIRECTIVE.match(text, text.rfind("\n", 0, s) + 1):
+            if literal is not None and literal[2]:
                 # ``.. code-block:: cmake`` and its options open the code, as a fence
                 # line does in Markdown (alone, a chunk of 24 tokens before long code)
                 blocks.append(Block("code", s, e, trail.path,
@@ -347,17 +348,18 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
 _CODE_DIRECTIVE = re.compile(r"[ \t]*\.\. (?:code-block|code|sourcecode)::[ \t]*(\S*)")
 
 
-def _literal_opening(text: str, s: int, e: int) -> tuple[int, str] | None:
+def _literal_opening(text: str, s: int, e: int) -> tuple[int, str, bool] | None:
     """Where a paragraph opens a reStructuredText literal block (it ends in ``::``, or
     it is a ``.. code-block:: python`` directive, its options included): the
-    paragraph's indentation, which the block's lines go past, and the language."""
+    paragraph's indentation, which the block's lines go past, the language, and
+    whether it is that directive (then part of the code block)."""
     line_start = text.rfind("\n", 0, s) + 1
     indent = s - line_start
     m = _CODE_DIRECTIVE.match(text, line_start)
     if m is not None and m.start(1) <= e:
-        return indent, m.group(1)
+        return indent, m.group(1), True
     if text.endswith("::", s, e) and not text.startswith("..", s):  # (``.. warning::``: prose)
-        return indent, ""
+        return indent, "", False
     return None
 
 
