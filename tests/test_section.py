@@ -413,3 +413,91 @@ def test_no_chunk_ends_on_an_introduction_that_fits_with_what_it_introduces(para
         if count(rest) < 4 or not b.text.startswith(following) or following.endswith(":"):
             continue
         assert count(last + "\n\n" + following) > limit - 2, (last, following)
+
+
+def _code_block(lines: int) -> str:
+    body = "\n".join(f"    value_{i} = compute(argument_{i}, other_{i})" for i in range(lines))
+    return f"```python\n{body}\n```"
+
+
+_SECTION_PARTS = st.one_of(
+    st.integers(1, 6).map(lambda n: " ".join(f"said{i}" for i in range(n)) + "."),
+    st.integers(8, 60).map(lambda n: " ".join(f"word{i}" for i in range(n)) + "."),
+    st.integers(1, 70).map(_code_block),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sections=st.lists(st.lists(_SECTION_PARTS, min_size=1, max_size=6), min_size=1,
+                         max_size=4),
+       size=st.sampled_from([64, 96, 160]))
+@example([["Windows.", _code_block(40), "On Windows.", _code_block(40), "Closing words."]], 160)
+def test_no_chunk_under_min_tokens_but_a_whole_section_or_where_it_fits_nowhere(sections, size):
+    """A section's piece under ``min_tokens`` (a line between two code blocks too big
+    to join, a closing remark after one) joins the part after it or the one before
+    within its section; one stays small only as the whole section, or where it fits
+    with neither neighbour."""
+    text = "\n\n".join(f"## Part {i}\n\n" + "\n\n".join(parts)
+                       for i, parts in enumerate(sections)) + "\n"
+    chunker = chunkwise.get_chunker("section", size=size)
+    chunks = chunker.chunk_document(parse(text, "d.md", "markdown"))
+    assert_invariants(text, chunks, chunker.limit, independent_minilm_count())
+
+    def fits(ctx: str, lo: int, hi: int) -> bool:
+        return (len(ctx) + hi - lo <= chunker.max_chars
+                and chunker.tokenizer.count(ctx + text[lo:hi]) <= chunker.limit)
+
+    for i, c in enumerate(chunks):
+        if c.token_count >= chunker.min_tokens:
+            continue
+        mates = [d for d in chunks if d.headings == c.headings]
+        if len(mates) == 1:
+            continue  # the whole section
+        nxt = chunks[i + 1] if i + 1 < len(chunks) and chunks[i + 1].headings == c.headings \
+            else None
+        prev = chunks[i - 1] if i > 0 and chunks[i - 1].headings == c.headings else None
+        assert not (nxt is not None and fits(nxt.context, c.start, nxt.end)), c.text
+        assert not (prev is not None and fits(prev.context, prev.start, c.end)), c.text
+
+
+def test_a_line_between_two_code_blocks_goes_with_the_one_it_introduces():
+    """pip's documentation (reStructuredText) shows each example for two systems:
+    ``.. tab:: Unix/macOS`` and ``.. tab:: Windows`` over a code block each; where the
+    code blocks were too long to join, ``.. tab:: Windows`` was a chunk of 10 tokens
+    between them. The same shape in Markdown: a short line between two long code
+    blocks, and a closing remark after the last."""
+    code = "\n".join(f"         python -m pip install --index-url http://repo/{i}/ package{i}"
+                     for i in range(30))
+    rst = ("Examples\n========\n\n#. Install from an index.\n\n   .. tab:: Unix/macOS\n\n"
+           f"      .. code-block:: shell\n\n{code}\n\n   .. tab:: Windows\n\n"
+           f"      .. code-block:: shell\n\n{code.replace('python -m', 'py -m')}\n")
+    chunks = chunkwise.chunk(rst, strategy="auto", doc_id="pip_install.rst", format="text")
+    assert_invariants(rst, chunks, 254)
+    windows = by_text(chunks, ".. tab:: Windows")[0]
+    assert "py -m pip install" in windows.text and windows.token_count >= 14
+    assert [c.text for c in chunks if c.token_count < 14] == []
+    code_md = _code_block(40)
+    md = f"# Title\n\nIntro words here.\n\n{code_md}\n\nOn Windows\n\n{code_md}\n\nClosing words.\n"
+    chunks = chunkwise.chunk(md, strategy="section", size=160, doc_id="d.md", format="markdown")
+    # with the code after it where that has room, else with the code before it
+    assert "value_" in by_text(chunks, "On Windows")[0].text
+    assert by_text(chunks, "Closing words.")[0].text.startswith("    value_")
+    assert [c.text for c in chunks if c.token_count < 10] == []
+
+
+def test_a_myst_target_above_a_heading_goes_with_it():
+    """MyST (Sphinx's Markdown: pip's, Jupyter's documentation) names a heading with
+    ``(repeatability)=`` on the line above it; it was a chunk of 5 tokens without a
+    trail at the top of pip's pages."""
+    text = ("(repeatability)=\n# Repeatable Installs\n\npip can be used to achieve various "
+            "levels of repeatable environments.\n\n(Pinning)=\n## Pinning the package "
+            "versions\n\nPinning package versions protects you from bugs.\n")
+    chunks = chunkwise.chunk(text, strategy="section", size=24, doc_id="d.md",
+                             format="markdown")
+    assert_invariants(text, chunks, 24)
+    assert chunks[0].text.startswith("(repeatability)=\n# Repeatable Installs")
+    assert chunks[0].headings == ("Repeatable Installs",)
+    pinning = by_text(chunks, "(Pinning)=")[0]
+    assert pinning.text.startswith("(Pinning)=\n## Pinning") and \
+        pinning.headings[-1] == "Pinning the package versions"
+    assert all(c.headings for c in chunks)

@@ -79,7 +79,7 @@ _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
                      r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
                      r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
                      r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$"
-                     r"|^\.\. (?![\[_|])(?![\w.:+-]+::)[^\n]*$",
+                     r"|^\.\. (?![\[_|])(?![\w.:+-]+::)[^\n]*$|^\([^()\n]+\)=[ \t]*$",
                      re.DOTALL | re.MULTILINE)
 
 
@@ -90,11 +90,13 @@ def markup_only(text: str) -> bool:
     reStructuredText label, ``.. _logging:``, or a field without a value or with a
     number, ``:orphan:``, ``:tocdepth: 2``, or a directive that only sets something
     up, ``.. currentmodule:: flask``, ``.. include:: ../CHANGES.rst``, or a one-line
-    comment, ``.. cmake-manual-description: CMake Buildsystem Reference``)."""
+    comment, ``.. cmake-manual-description: CMake Buildsystem Reference``, or a MyST
+    target, ``(repeatability)=``, which Sphinx sites written in Markdown put above a
+    heading)."""
     first = _NON_SPACE.search(text)
     if first is None:
         return True
-    if first.group() not in "<{[.:":  # where every kind of markup above starts
+    if first.group() not in "<{[.:(":  # where every kind of markup above starts
         return False
     return not _MARKUP.sub("", text).strip()
 

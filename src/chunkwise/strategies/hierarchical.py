@@ -112,7 +112,7 @@ class HierarchicalChunker(Chunker):
                              parent.page)
                 for child in strategy.split(doc, index, inner):
                     child.depth, child.parent = depth, parent
-                    if parent.kind != "prose":
+                    if parent.kind != "prose" and not _outside(index, child, parent.kind):
                         child.kind = parent.kind
                     children.append(child)
             out.extend(children)
@@ -228,3 +228,9 @@ def expand(hits: Iterable[Chunk], chunks: Iterable[Chunk] | Mapping[str, Chunk],
         out.setdefault(node.id, node)
     return list(out.values())
 
+
+def _outside(index: DocumentIndex, child: Piece, kind: str) -> bool:
+    """Whether a child of a table or code chunk lies outside every block of that kind
+    (the line introducing a table, which its parent chunk starts with, is prose)."""
+    return (kind in ("table", "code") and child.kind in (None, "prose") and bool(index.blocks)
+            and not any(b.kind == kind for b in index.blocks_in(child.start, child.end)))

@@ -294,7 +294,11 @@ class StructuredPacking:
                 lo, hi = max(block.start, section.start), min(block.end, section.end)
                 # headings alone before a table (and a line introducing it) travel
                 # with it rather than make a chunk of one line
-                lead = None if clipped else self._lead(cur, pending)
+                # (a small part before it only where the table is cut anyway: one that
+                # fits alone stays whole)
+                lead = None if clipped else self._lead(cur, pending, lo, ctx, small=(
+                    hi - lo + len(ctx) > self.max_chars
+                    or self.span_count(ctx, lo, hi) > self.table_limit))
                 pieces.extend(self._before(cur, lead, lo, ctx, pending))
                 pieces.extend(self.table_pieces(block, ctx, lead, lo, hi))
                 cur, pending = hi, []
@@ -312,7 +316,7 @@ class StructuredPacking:
                 # on, its opening fence line (with the language) is in context.
                 # Headings alone before it travel with its first piece (a heading is
                 # never a chunk by itself), and so does a line introducing it
-                lead = self._lead(cur, pending)
+                lead = self._lead(cur, pending, block.start, ctx)
                 pieces.extend(self._before(cur, lead, block.start, ctx, pending))
                 pieces.extend(self.code_pieces(block, ctx, lead))
                 cur, pending = block.end, []
@@ -326,11 +330,18 @@ class StructuredPacking:
     #: code block or table after it ("Example: using ``Cipher`` and piped streams:")
     INTRO_SHARE = 4
 
-    def _lead(self, cur: int, pending: list[Block]) -> int | None:
-        """Where the first piece of a code block or table too big for one chunk starts
-        when what is before it goes with it: headings alone (and markup: ``cur``), or a short
-        paragraph ending in a colon that introduces it (its start, or ``cur`` when
-        only headings are above it); None: nothing goes with it."""
+    def _lead(self, cur: int, pending: list[Block], start: int, ctx: str,
+              small: bool = True) -> int | None:
+        """Where the first piece of a code block or table too big for one chunk
+        (starting at ``start``) starts when what is before it goes with it: headings
+        alone (and markup: ``cur``), what would be a piece under ``min_tokens`` alone
+        (``cur``: "On Windows" between two code blocks), or a short paragraph ending in
+        a colon that introduces it (its start, or ``cur`` when only headings are above
+        it); None: nothing goes with it."""
+        end = self.index.trim_end(cur, start)
+        if small and cur < end and self.prose.min_size and \
+                self.span_count(ctx, cur, end) < self.prose.min_size:
+            return cur
         intro = pending[-1] if pending else None
         if intro is not None and intro.kind == "paragraph":
             said = self.doc.text[intro.start:intro.end].rstrip()
@@ -357,20 +368,35 @@ class StructuredPacking:
         """A piece of markup or punctuation alone between a section's parts (an HTML
         comment before a table or after a code block cut at lines: each packed on its
         own) joined to the part after it, or, ending the section, to the one before,
-        where the two fit."""
-        text = self.doc.text
+        where the two fit; so too a piece under ``min_tokens`` (a line between two
+        code blocks, ``.. tab:: Windows``, a closing remark after one): prose goes
+        with the part after it first (what it introduces), a code or table part with
+        the one before (the rest of its block)."""
+        text, small = self.doc.text, self.prose.min_size
         out = list(pieces)
         i = 0
         while i < len(out) and len(out) > 1:
             p = out[i]
-            if not wordless(text[p.start:p.end]):
+            bare = wordless(text[p.start:p.end])
+            if bare:
+                ahead = True
+            elif small and p.token_count < small:
+                ahead = p.kind in (None, "prose")
+            else:
                 i += 1
                 continue
-            if i + 1 < len(out) and (joined := self._joined(p, out[i + 1], out[i + 1])):
-                out[i:i + 2] = [joined]
-            elif i > 0 and (joined := self._joined(out[i - 1], p, out[i - 1])):
-                out[i - 1:i + 1] = [joined]
-            else:
+            joined = None
+            for forward in (ahead, not ahead):
+                j = i + 1 if forward else i - 1
+                # (text joins no front matter: a chunk of that kind holds only it)
+                if not 0 <= j < len(out) or (not bare and out[j].kind == "front_matter"):
+                    continue
+                joined = self._joined(*((p, out[j]) if forward else (out[j], p)), out[j])
+                if joined is not None:
+                    i = min(i, j)
+                    out[i:i + 2] = [joined]
+                    break
+            if joined is None:
                 i += 1
         return out
 
