@@ -303,7 +303,47 @@ def test_a_restructuredtext_comment_above_a_title_goes_with_it():
                 and "cmake-buildsystem(7)" not in c.text]
     assert markup_only(".. cmake-manual-description: CMake Buildsystem Reference")
     assert not markup_only(".. note::") and not markup_only(".. [1] A footnote.")
-    assert not markup_only(".. |name| replace:: CMake")
+    # a substitution's definition sets something up and shows nowhere itself
+    assert markup_only(".. |name| replace:: CMake")
+
+
+def test_a_lone_restructuredtext_title_after_labels_and_substitutions_is_a_title():
+    """pyasn1's documentation gives each type a page of one title under a label and
+    substitutions (``.. _char.BMPString:``, ``.. |ASN.1| replace:: BMPString``, then
+    ``|ASN.1| type`` over ``----``): one title that did not open the text was no
+    title, and 30 pages' chunks had no trail (so too ``index.rst`` under
+    sphinx-quickstart's comment of three lines). The markup above it is skipped;
+    the substitution is made in the trail."""
+    rst = ("\n.. _char.BMPString:\n\n.. |ASN.1| replace:: BMPString\n\n.. |encoding| replace:: "
+           "utf-16-be\n\n|ASN.1| type\n------------\n\n.. autoclass:: pyasn1.type.char.BMPString\n"
+           "   :members: isValue, clone\n\n   .. note::\n\n       The |ASN.1| type models a Unicode "
+           "character string serialised into UTF-16 big endian.\n")
+    chunks = chunkwise.chunk(rst, format="text", doc_id="bmpstring.rst", size=96)
+    assert_invariants(rst, chunks, 96)
+    assert [c.headings for c in chunks] == [("BMPString type",)] * len(chunks)
+    index = (".. Python-RSA documentation master file, created by\n   sphinx-quickstart on Sat Jul "
+             "30 23:11:07 2011.\n   You can adapt this file completely to your liking.\n\n"
+             "Welcome to Python-RSA's documentation!\n======================================\n\n"
+             "Python-RSA is a pure-Python RSA implementation. " * 1 + "It supports encryption "
+             "and decryption, signing and verifying signatures.\n")
+    chunks = chunkwise.chunk(index, format="text", doc_id="index.rst", size=96)
+    assert_invariants(index, chunks, 96)
+    assert chunks[0].text.startswith(".. Python-RSA") and \
+        chunks[0].headings == ("Welcome to Python-RSA's documentation!",)
+
+
+def test_a_restructuredtext_underline_longer_than_twice_its_title_still_underlines_it():
+    """docutils takes any underline at least as long as its title: Python-RSA's
+    ``Commandline interface`` over 50 ``=`` was no title (a page without a trail). In a
+    plain ``.txt`` a short line over a long rule stays text (a total over a separator)."""
+    rst = ("Commandline interface\n" + "=" * 50 + "\n\nA lot of the Python-RSA functionality is "
+           "also available as commandline scripts.\n")
+    chunks = chunkwise.chunk(rst, format="text", doc_id="cli.rst", size=96)
+    assert chunks[0].headings == ("Commandline interface",)
+    for name in ("cli.rst.gz", "CLI.REST"):
+        assert chunkwise.chunk(rst, format="text", doc_id=name)[0].headings == \
+            ("Commandline interface",)
+    assert chunkwise.chunk(rst, format="text", doc_id="cli.txt", size=96)[0].headings == ()
 
 
 def test_lines_of_bold_alone_title_a_text_without_headings():

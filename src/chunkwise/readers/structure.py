@@ -79,7 +79,9 @@ _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
                      r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
                      r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
                      r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$"
-                     r"|^\.\. (?![\[_|])(?![\w.:+-]+::)[^\n]*$|^\([^()\n]+\)=[ \t]*$",
+                     r"|^\.\. (?![\[_|])(?![\w.:+-]+::)[^\n]*(?:\n[ \t]+\S[^\n]*)*$"
+                     r"|^\([^()\n]+\)=[ \t]*$"
+                     r"|^\.\. \|[^|\n]+\| [\w:-]+::[^\n]*$",
                      re.DOTALL | re.MULTILINE)
 
 
@@ -90,7 +92,9 @@ def markup_only(text: str) -> bool:
     reStructuredText label, ``.. _logging:``, or a field without a value or with a
     number, ``:orphan:``, ``:tocdepth: 2``, or a directive that only sets something
     up, ``.. currentmodule:: flask``, ``.. include:: ../CHANGES.rst``, or a one-line
-    comment, ``.. cmake-manual-description: CMake Buildsystem Reference``, or a MyST
+    comment, ``.. cmake-manual-description: CMake Buildsystem Reference`` (or one of
+    lines indented under it: sphinx-quickstart's above every ``index.rst``), or a
+    substitution's definition, ``.. |ASN.1| replace:: BMPString``, or a MyST
     target, ``(repeatability)=``, which Sphinx sites written in Markdown put above a
     heading)."""
     first = _NON_SPACE.search(text)

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from ..errors import InputError
 from ..types import Block, Document
 from .reader import Reader
-from .structure import HeadingTrail, anchors_to_headings, blank_line_runs
+from .structure import HeadingTrail, anchors_to_headings, blank_line_runs, markup_only
 
 # Share of C0 control characters (other than tab/newline/CR/FF) above which a
 # decodable file is still treated as binary.
@@ -140,14 +140,15 @@ _NON_SPACE = re.compile(r"\S")
 _TITLE_HEAD = 1024
 
 
-def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
+def _underlined(para: str, rst: bool = False) -> tuple[str, tuple[str, bool], int] | None:
     """A paragraph that opens with an underlined title (``Release Notes`` over
     ``=============``, or between an overline and an underline of one character):
     the title, its style (the character, overlined or not) and where its last rule
     ends in ``para``; else None. A rule is at least half the title's length and at
-    most twice it (and two characters), three characters or more unless the title is
-    shorter (``jq`` over ``==``); the title is one line of words; both may be
-    indented alike (a title centred with tabs)."""
+    most twice it (and two characters; in reStructuredText, ``rst``, any longer, as
+    docutils reads it: ``Commandline interface`` over 50 ``=``), three characters or
+    more unless the title is shorter (``jq`` over ``==``); the title is one line of
+    words; both may be indented alike (a title centred with tabs)."""
     lines = para.split("\n", 3)
     over = _RULE.fullmatch(lines[0].rstrip("\r"))
     if over is not None:  # ====== / Title / ======
@@ -165,7 +166,7 @@ def _underlined(para: str) -> tuple[str, tuple[str, bool], int] | None:
             return None
         title, rule, end = lines[0].strip(), lines[1].strip(), 1
     if not title or len(title) > 100 or not any(ch.isalnum() for ch in title) or \
-            not len(title) / 2 <= len(rule) <= 2 * len(title) + 2 or \
+            not len(title) / 2 <= len(rule) <= (1 << 20 if rst else 2 * len(title) + 2) or \
             len(rule) < min(3, len(title)):
         return None
     stop = sum(len(line) + 1 for line in lines[:end]) + len(lines[end].rstrip("\r\n"))
@@ -187,7 +188,7 @@ def _ruled(text: str, s: int, head: int) -> bool:
     return j < head and text[j] in _RULE_CHARS
 
 
-def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str
+def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str, rst: bool = False
                          ) -> tuple[list[tuple[tuple[int, int], int]],
                                     dict[tuple[int, int], tuple[int, str]]]:
     """The paragraphs, each underlined title a span of its own (the text under it,
@@ -203,7 +204,7 @@ def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str
         s = first.start() if first is not None else s
         # a title and its rules are three lines of a few hundred characters at most
         head = min(e, s + _TITLE_HEAD)
-        m = _underlined(text[s:head]) if _ruled(text, s, head) else None
+        m = _underlined(text[s:head], rst) if _ruled(text, s, head) else None
         if m is None:
             out.append(((s, e), gap))
             continue
@@ -291,16 +292,46 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     before = [3, *gaps]  # the text's start counts as a wide gap
     kept = [(span, gap) for span, gap in zip(spans, before)
             if _NON_SPACE.search(text, span[0], span[1])]
-    split, underlined = _underlined_headings(kept, text)
+    split, underlined = _underlined_headings(kept, text, _is_rst(source or doc_id))
+    # (a title opening the text may follow markup: ``.. _label:``, ``:orphan:``, a
+    # substitution's definition, ``.. |ASN.1| replace:: BMPString``)
+    opening = next((span for span, _ in split if not markup_only(text[span[0]:span[1]])), None)
     marked = len(underlined) >= 2 or len(underlined) == 1 and (
-        split[0][0] in underlined or _overlined(underlined, text))
+        opening in underlined or _overlined(underlined, text))
     if marked:  # two titles underlined or more, or one opening the text or overlined
         kept = split
     spans = [span for span, _ in kept]
-    candidates = underlined if marked else _numbered_or_chapters(kept, text)
+    candidates = _substituted(underlined, text) if marked else _numbered_or_chapters(kept, text)
     blocks = _blocks(text, spans, candidates, marked)
     return Document(text=text, doc_id=doc_id, source=source,
                     blocks=tuple(anchors_to_headings(blocks, text) if marked else blocks))
+
+
+_REPLACE = re.compile(r"^\.\. \|([^|\n]+)\| replace::[ \t]*(\S[^\n]*?)[ \t]*\r?$", re.M)
+
+
+def _substituted(titles: dict[tuple[int, int], tuple[int, str]], text: str
+                 ) -> dict[tuple[int, int], tuple[int, str]]:
+    """Titles with the substitutions the text defines replaced (pyasn1 titles each
+    type's page ``|ASN.1| type`` under ``.. |ASN.1| replace:: BMPString``: every
+    chunk's trail said ``|ASN.1| type``, now ``BMPString type``)."""
+    if not any("|" in title for _, title in titles.values()):
+        return titles
+    values = {name: value for name, value in _REPLACE.findall(text)}
+    if not values:
+        return titles
+    pattern = re.compile("|".join(re.escape(f"|{name}|") for name in values))
+    return {span: (level, pattern.sub(lambda m: values[m.group()[1:-1]], title))
+            for span, (level, title) in titles.items()}
+
+
+def _is_rst(name: str) -> bool:
+    """Whether a file is reStructuredText by its name (``.rst``, ``.rest``, also
+    compressed: pip's documentation as Debian installs it, ``pip_show.rst.gz``)."""
+    name = name.lower()
+    for packed in (".gz", ".bz2", ".xz"):
+        name = name.removesuffix(packed)
+    return name.endswith((".rst", ".rest"))
 
 
 def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int, int], tuple[int, str]],
