@@ -295,7 +295,8 @@ def test_the_library_names_options_and_the_command_line_names_flags(tmp_path, ca
         chunkwise.chunk(bad)
     assert main(["chunk", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "(--encoding latin-1, say)" in err and "encoding=" not in err
+    assert "(--encoding latin-1, say), or --encoding auto" in err and "encoding=" not in err
+    assert main(["chunk", str(bad), "--encoding", "auto"]) == 0  # as the message says
     from chunkwise.cli.output import as_flags
 
     build_parser()

@@ -112,8 +112,10 @@ def check_file(path: Path) -> None:
                     decoder.decode(data)
                 except UnicodeDecodeError as exc:
                     raise InputError(source, f"not valid UTF-8 (byte {read + exc.start}); "
-                                             "pass its encoding (encoding='latin-1', say) if "
-                                             "it is text") from None
+                                             "if it is text, pass its encoding (encoding="
+                                             "'latin-1', say), or encoding='auto' for a "
+                                             "folder of mixed encodings (UTF-8 where the "
+                                             "bytes are, else Windows-1252)") from None
                 if read == 0:  # the reader's test for binary files, on the same sample
                     sample = data[:4 * 65536].decode("utf-8", "ignore")[:65536]
                     if sum(1 for ch in sample if ord(ch) in CONTROL_CHARS) > \

@@ -57,8 +57,9 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
-            source, f"not valid UTF-8 (byte {exc.start}); pass its encoding "
-            "(encoding='latin-1', say) if it is text") from None
+            source, f"not valid UTF-8 (byte {exc.start}); if it is text, pass its encoding "
+            "(encoding='latin-1', say), or encoding='auto' for a folder of mixed encodings "
+            "(UTF-8 where the bytes are, else Windows-1252)") from None
     sample = text[:65536]
     if sample and sum(1 for ch in sample if ord(ch) in CONTROL_CHARS) > MAX_CONTROL_SHARE * len(sample):
         raise InputError(source, "binary file (control characters), not text")
