@@ -412,3 +412,26 @@ def test_encoding_auto_reads_a_folder_of_utf8_and_latin1_files(capsys, tmp_path)
     assert code == 2 and "not valid UTF-8" in err  # without it: an error, as before
     code, out, err = run(capsys, "chunk", str(tmp_path / "blob.txt"), "--encoding", "auto")
     assert code == 2 and "binary file" in err  # no encoding makes a binary file text
+
+
+def test_a_hit_in_a_file_named_with_a_line_break_is_listed_on_one_line(capsys, tmp_path,
+                                                                      static_embedder):
+    """A file named ``new<line break>line.md`` split its hit's listing in two (the path
+    printed raw); it is shown escaped, as --json keeps it whole."""
+    from chunkwise import Index
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "new\nline.md").write_text("# B\n\nbeta text about dogs.\n", encoding="utf-8")
+    (docs / "tab\there.md").write_text("# C\n\ngamma text about cats.\n", encoding="utf-8")
+    with Index(str(tmp_path / "idx")) as index:
+        index.sync(docs, embedder=static_embedder)
+    capsys.readouterr()
+    assert main(["search", "dogs", "--db", str(tmp_path / "idx"), "-k", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    listed = [line for line in lines if line[:1].isdigit()]
+    assert len(listed) == 2 and any("new\\nline.md:0-" in line for line in listed), lines
+    assert any("tab\\there.md:0-" in line for line in listed), lines
+    assert main(["search", "dogs", "--db", str(tmp_path / "idx"), "-k", "2", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {Path(r["source"]).name for r in rows} == {"new\nline.md", "tab\there.md"}
