@@ -314,7 +314,27 @@ def report(runs: dict[str, list[dict[str, Any]]], tokenizer: str, size: int, ove
         vs_tok = f"{row['seconds'] / limit:.2f}" if limit else ""
         print(f"| {lib} | {row['mbps']:.2f} | {vs_peer} | {vs_tok} | {row['rss']:.0f} "
               f"| {row['chunks']} | {row['over'] if lib != 'tokenize' else ''} |")
+    _print_targets(rows, fastest)
     sys.stdout.flush()
+
+
+def _print_targets(rows: dict[str, dict[str, Any]], fastest: dict[str, float]) -> None:
+    """The ratios the speed issue names, from this run: recursive and fixed >= 2x the
+    fastest peer of their cut, section on Markdown <= 1.5x recursive's time."""
+    def mbps(lib: str) -> float | None:
+        row = rows.get(lib, {})
+        return row.get("mbps") if "seconds" in row else None
+
+    out = []
+    for lib, kind in (("chunkwise recursive", "recursive"), ("chunkwise fixed", "fixed")):
+        speed, peer = mbps(lib), fastest.get(kind)
+        if speed and peer:
+            out.append(f"{lib.split()[1]} {speed / peer:.2f}x the fastest {kind} peer (target >= 2)")
+    section, recursive = mbps("chunkwise section (Markdown)"), mbps("chunkwise recursive")
+    if section and recursive:
+        out.append(f"section {recursive / section:.2f}x recursive's time (target <= 1.5)")
+    if out:
+        print("targets: " + "; ".join(out))
 
 
 if __name__ == "__main__":
