@@ -501,3 +501,29 @@ def test_a_myst_target_above_a_heading_goes_with_it():
     assert pinning.text.startswith("(Pinning)=\n## Pinning") and \
         pinning.headings[-1] == "Pinning the package versions"
     assert all(c.headings for c in chunks)
+
+
+def test_text_before_the_first_heading_has_the_document_title_as_its_trail():
+    """Hugo and Docusaurus pages title themselves in front matter and open with a
+    summary before their first ``##``: that summary was a chunk with no context at
+    all (24 chunks of Knative's docs, 3 of kind's: "Starting with kind 0.11.0,
+    Rootless Docker ..." without "Rootless"). It has the title now; a document
+    without a title keeps none."""
+    text = ("---\ntitle: Rootless\n---\nStarting with kind 0.11.0, Rootless Docker can be "
+            "used as the node provider.\n\n## Requirements\n\nA recent kernel and cgroup v2.\n")
+    chunks = chunkwise.chunk(text, strategy="section", size=32, doc_id="rootless.md",
+                             format="markdown")
+    assert_invariants(text, chunks, 32)
+    assert chunks[0].text.startswith("Starting with") and chunks[0].context == "Rootless\n\n"
+    assert chunks[-1].context == "Rootless > Requirements\n\n"
+    html = ("<html><head><title>Rootless</title></head><body><p>Starting with kind 0.11.0, "
+            "Rootless Docker can be used.</p><h2>Requirements</h2><p>A recent kernel.</p>"
+            "</body></html>")
+    chunks = chunkwise.chunk(html, strategy="section", size=32, doc_id="r.html", format="html")
+    assert chunks[0].context.startswith("Rootless") and "Starting with" in chunks[0].text
+    untitled = text.split("---\n", 2)[2]
+    chunks = chunkwise.chunk(untitled, strategy="section", size=32, doc_id="r.md",
+                             format="markdown")
+    assert chunks[0].context == "" and chunks[0].text.startswith("Starting with")
+    no_title = chunkwise.get_chunker("section", size=32, title=False)
+    assert no_title.chunk(text, doc_id="r.md", format="markdown")[0].context == ""

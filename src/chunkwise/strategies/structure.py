@@ -284,7 +284,10 @@ class StructuredPacking:
         return "", ()
 
     def section_pieces(self, section: Section, span: Span) -> list[Piece]:
-        ctx = self.context(section.headings) if section.headings else span.context
+        # (text before the first heading has the document's title as its trail, where
+        # there is one: a page titled in its front matter opens with its summary)
+        titled = self.options.title and bool(self.doc.title) and not span.context
+        ctx = self.context(section.headings) if section.headings or titled else span.context
         pieces: list[Piece] = []
         cur = section.start
         pending: list[Block] = []  # blocks since cur
