@@ -369,3 +369,21 @@ def test_lines_of_bold_alone_title_a_text_without_headings():
     assert [b.kind for b in parse(one, "copy-image.rst").blocks] == ["heading", "paragraph"]
     inside = "Some words first.\n\n**Note the bold**\n\nMore words after it.\n"
     assert "heading" not in [b.kind for b in parse(inside, "notes.txt", fmt="text").blocks]
+
+
+def test_a_lone_top_level_restructuredtext_title_is_the_document_title():
+    """pip's pages under development/ open with a ``.. note::`` above their one
+    top-level title: the note was a chunk with no context. Such a title is the
+    document's (as docutils makes it), so text above it has it as its trail; where two
+    titles share the top level (a NEWS file's versions) there is none."""
+    rst = (".. note::\n\n    This section of the documentation is currently out of date.\n\n"
+           "Continuous Integration\n======================\n\nSupported interpreters\n"
+           "----------------------\n\npip support a variety of Python interpreters.\n")
+    doc = chunkwise.readers.parse(rst, "ci.rst", None)
+    assert doc.title == "Continuous Integration"
+    chunks = chunkwise.chunk(rst, format="text", doc_id="ci.rst", size=24, strategy="section")
+    assert_invariants(rst, chunks, 24)
+    assert chunks[0].text.startswith(".. note::") and \
+        chunks[0].context.startswith("Continuous Integration")
+    news = "Version 2\n=========\n\nFixed a bug.\n\nVersion 1\n=========\n\nFirst release.\n"
+    assert chunkwise.readers.parse(news, "NEWS.rst", None).title is None

@@ -305,7 +305,20 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     candidates = _substituted(underlined, text) if marked else _numbered_or_chapters(kept, text)
     blocks = _blocks(text, spans, candidates, marked)
     return Document(text=text, doc_id=doc_id, source=source,
+                    title=_document_title(candidates) if marked else None,
                     blocks=tuple(anchors_to_headings(blocks, text) if marked else blocks))
+
+
+def _document_title(titles: dict[tuple[int, int], tuple[int, str]]) -> str | None:
+    """The first underlined title when it is the only one of its style, the level every
+    other title sits under (docutils makes such a title the document's): the trail of
+    text above it (a ``.. note::`` before pip's page titles)."""
+    if not titles:
+        return None
+    level, title = titles[min(titles)]
+    if level != 1 or sum(1 for lvl, _ in titles.values() if lvl == 1) > 1:
+        return None
+    return title
 
 
 _REPLACE = re.compile(r"^\.\. \|([^|\n]+)\| replace::[ \t]*(\S[^\n]*?)[ \t]*\r?$", re.M)
