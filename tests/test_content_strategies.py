@@ -191,6 +191,22 @@ def test_faq_markdown_one_question_per_chunk_never_merged():
     assert_invariants(FAQ_MD, chunks, 254, COUNT)
 
 
+def test_a_question_at_the_top_has_the_document_title_as_its_trail():
+    """An FAQ page titled in its front matter (kind's, Hugo's) asks its questions as
+    ``##`` headings with no ``#`` above: each Q&A chunk had no context at all; the
+    page's title is its trail now, as ``section`` gives text before the first heading."""
+    md = ("---\ntitle: Kind FAQ\n---\n## How do I delete a cluster?\n\nRun kind delete "
+          "cluster and it is gone.\n\n## Can I use Podman?\n\nYes, set the provider variable "
+          "to podman.\n\n## Does it run on Windows?\n\nYes, with Docker Desktop installed.\n")
+    chunks = chunkwise.chunk(md, format="markdown", doc_id="faq.md", strategy="faq")
+    assert_invariants(md, chunks, 160, COUNT)
+    assert [c.context for c in chunks] == ["Kind FAQ\n\n"] * 3
+    assert [c.metadata["question"] for c in chunks][0] == "How do I delete a cluster?"
+    plain = chunkwise.chunk(md.split("---\n", 2)[2], format="markdown", doc_id="faq.md",
+                            strategy="faq")
+    assert [c.context for c in plain] == [""] * 3
+
+
 @pytest.mark.parametrize("html", [
     "<dl><dt>What is the warranty?</dt><dd>Two years on every kettle.</dd>"
     "<dt>Who pays return postage?</dt><dd>We do, with the label we send.</dd>"
