@@ -435,3 +435,16 @@ def test_a_hit_in_a_file_named_with_a_line_break_is_listed_on_one_line(capsys, t
     assert main(["search", "dogs", "--db", str(tmp_path / "idx"), "-k", "2", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {Path(r["source"]).name for r in rows} == {"new\nline.md", "tab\there.md"}
+
+
+def test_an_error_about_a_file_named_with_a_line_break_is_one_line(tmp_path, capsys):
+    """The error naming a file printed its name raw: a line break in it split the
+    message. The name is shown escaped; the exception keeps it as it is."""
+    bad = tmp_path / "bad\nname.txt"
+    bad.write_bytes("caf\xe9\n".encode("latin-1"))
+    assert main(["chunk", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad\\nname.txt: not valid UTF-8" in err
+    with pytest.raises(chunkwise.InputError) as caught:
+        chunkwise.chunk(bad)
+    assert caught.value.source.endswith("bad\nname.txt")

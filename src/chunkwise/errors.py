@@ -21,6 +21,14 @@ Warnings: :class:`SkippedInputWarning`, :class:`UnstableIdWarning`,
 from __future__ import annotations
 
 
+def one_line(name: str) -> str:
+    """A file's name as one line of output: a line break, tab or other control
+    character in it escaped (``new\\nline.md``)."""
+    if not any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        return name
+    return "".join(repr(ch)[1:-1] if ord(ch) < 32 or ord(ch) == 127 else ch for ch in name)
+
+
 class ChunkwiseError(Exception):
     """Base class: the message is complete and user-facing."""
 
@@ -47,7 +55,8 @@ class InputError(ChunkwiseError):
     def __init__(self, source: str, problem: str):
         self.source = source
         self.problem = problem
-        super().__init__(f"{source}: {problem}")
+        # (the name on one line, as the command line prints it; ``source`` keeps it as is)
+        super().__init__(f"{one_line(source)}: {problem}")
 
     def __reduce__(self) -> tuple[type[InputError], tuple[str, str]]:
         return (type(self), (self.source, self.problem))  # picklable (worker processes)

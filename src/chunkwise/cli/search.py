@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Any
 
-from ..errors import ChunkwiseError
+from ..errors import ChunkwiseError, one_line
 from .filters import add_filter_flags, filter_of
 
 
@@ -59,7 +58,7 @@ def cmd_search(args: argparse.Namespace) -> int:
                               **{k: v for k, v in r.items() if k != "row_hash"}},
                              ensure_ascii=False))
             continue
-        where = f"{_shown(r['source'] or r['doc_id'])}:{r['start']}-{r['end']}{_located(r)}"
+        where = f"{one_line(r['source'] or r['doc_id'])}:{r['start']}-{r['end']}{_located(r)}"
         trail = " > ".join(r.get("headings") or [])
         flag = "  [boilerplate]" if is_marked(r) else ""
         print(f"{rank}. {where}  score {hit.score:.3f}{flag}"
@@ -67,18 +66,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         text = " ".join(r["text"].split())
         print(f"   {text[:300]}{'...' if len(text) > 300 else ''}")
         for copy in r.get("copies") or ():
-            print(f"   also in {_shown(copy['source'] or copy['doc_id'])}:{copy['start']}-"
+            print(f"   also in {one_line(copy['source'] or copy['doc_id'])}:{copy['start']}-"
                   f"{copy['end']}")
     return 0
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def _shown(path: str) -> str:
-    """A path as one line of the listing: a line break or tab in a file's name shown
-    escaped (``new\\nline.md``), as ``--json`` keeps it."""
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], path)
 
 
 def _located(row: dict[str, Any]) -> str:
