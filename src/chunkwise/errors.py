@@ -20,13 +20,15 @@ Warnings: :class:`SkippedInputWarning`, :class:`UnstableIdWarning`,
 
 from __future__ import annotations
 
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
 
 def one_line(name: str) -> str:
     """A file's name as one line of output: a line break, tab or other control
     character in it escaped (``new\\nline.md``)."""
-    if not any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-        return name
-    return "".join(repr(ch)[1:-1] if ord(ch) < 32 or ord(ch) == 127 else ch for ch in name)
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], name)
 
 
 class ChunkwiseError(Exception):

@@ -341,11 +341,8 @@ def _substituted(titles: dict[tuple[int, int], tuple[int, str]], text: str
 
 def _is_rst(name: str) -> bool:
     """Whether a file is reStructuredText by its name (``.rst``, ``.rest``, also
-    compressed: pip's documentation as Debian installs it, ``pip_show.rst.gz``)."""
-    name = name.lower()
-    for packed in (".gz", ".bz2", ".xz"):
-        name = name.removesuffix(packed)
-    return name.endswith((".rst", ".rest"))
+    gzipped: pip's documentation as Debian installs it, ``pip_show.rst.gz``)."""
+    return name.lower().removesuffix(".gz").endswith((".rst", ".rest"))
 
 
 def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int, int], tuple[int, str]],

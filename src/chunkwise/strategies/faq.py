@@ -60,9 +60,7 @@ class FaqChunker(SectionChunker):
         headings = block.headings if block is not None else span.headings
         if block is not None and block.kind == "heading" and block.start == pair.start:
             headings = headings[:-1]  # the question itself is in the text
-        # (a question at the top has the document's title as its trail, as in section)
-        titled = trails.options.title and bool(index.doc.title) and not span.context
-        ctx = trails.context(headings) if headings or titled else span.context
+        ctx = trails.span_context(headings, span)  # (at the top: the document's title)
         n = count(ctx + text[pair.start:pair.end])
         meta: dict[str, Any] = {"question": pair.question}
         if n <= self.limit and pair.end - pair.start + len(ctx) <= self.max_chars:

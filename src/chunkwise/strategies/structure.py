@@ -200,6 +200,13 @@ class StructuredPacking:
                 self.trail(headings))
         return self._contexts[headings]
 
+    def span_context(self, headings: tuple[str, ...], span: Span) -> str:
+        """The context of text under ``headings`` in ``span``: their trail; before the
+        first heading, the document's title where there is one (a page titled in its
+        front matter opens with its summary), else the span's own context."""
+        titled = self.options.title and bool(self.doc.title) and not span.context
+        return self.context(headings) if headings or titled else span.context
+
     def fits_context(self, ctx: str, extra: str) -> str:
         """``ctx + extra`` if it leaves half the budget for text, else ``ctx``."""
         both = ctx + extra
@@ -284,10 +291,7 @@ class StructuredPacking:
         return "", ()
 
     def section_pieces(self, section: Section, span: Span) -> list[Piece]:
-        # (text before the first heading has the document's title as its trail, where
-        # there is one: a page titled in its front matter opens with its summary)
-        titled = self.options.title and bool(self.doc.title) and not span.context
-        ctx = self.context(section.headings) if section.headings or titled else span.context
+        ctx = self.span_context(section.headings, span)
         pieces: list[Piece] = []
         cur = section.start
         pending: list[Block] = []  # blocks since cur
