@@ -728,6 +728,40 @@ def test_a_change_log_numbered_newest_first_is_no_contract():
     mpl = (root / "benchmarks/structured_eval/licenses/orjson-LICENSE-MPL-2.0").read_text()
     assert looks_like_contract(mpl)
 
+def test_a_manual_with_numbered_sections_that_refer_to_each_other_is_no_contract():
+    """Nettle's manual as a PDF (numbered sections, "see Section 7.5") was chunked as
+    a contract: clauses of at most 120 tokens, where its HTML edition, read with
+    headings, got reference documentation's 224. So were the shared-mime-info
+    specification and a guide to CRC algorithms. A manual does not grant, warrant or
+    oblige: in English, the words of legal drafting decide as well."""
+    from chunkwise.strategies.legal import _drafted_as_law, looks_like_contract
+
+    root = Path(__file__).resolve().parents[1]
+    manual = (DATA / "manuals" / "nettle-manual-excerpt.txt").read_text()
+    assert not looks_like_contract(manual)
+    chunks = chunkwise.chunk({"nettle.txt": manual})
+    assert {c.metadata["strategy"] for c in chunks} == {"section"}
+    assert {c.metadata.get("document_kind") for c in chunks} == {"reference"}
+    # what it has of a contract: five numbered clauses counting up, and references
+    from chunkwise.strategies.legal import _REFERENCE, find_clauses
+
+    numbers = {c.number for c in find_clauses(manual[:200_000]) if "(" not in c.number}
+    assert len(numbers) >= 5
+    assert sum(1 for m in _REFERENCE.finditer(manual) if (m.group("a") or "") in numbers) >= 2
+    # licences and contracts are still contracts, and well above the bound
+    for text in (CONTRACT, (DATA / "licenses" / "GPL-2.0.txt").read_text(),
+                 (DATA / "licenses" / "Apache-2.0.txt").read_text(),
+                 (root / "benchmarks/structured_eval/licenses/orjson-LICENSE-MPL-2.0").read_text()):
+        assert looks_like_contract(text) and _drafted_as_law(text)
+    assert not _drafted_as_law(manual)
+    # a contract not in English is judged by its clauses alone, as before
+    assert _drafted_as_law("§ 1 Vertragsgegenstand\n\nDer Lieferant liefert die Waren.")
+    # the bound: the share of legal words, not their number
+    legal = "The licensee shall indemnify the licensor. " * 3
+    assert _drafted_as_law(legal + "see the manual. " * 40)  # 12 in 138 words
+    assert not _drafted_as_law(legal + "see the manual. " * 600)  # 12 in 1,818 words
+
+
 SLA = '''1. Definitions
 
 1.1 "Service Credit" means the amount credited to the Customer for each hour the Service is unavailable beyond the agreed level.
