@@ -74,6 +74,23 @@ def test_subtitles_and_chats_have_speakers_and_times_on_every_chunk(name, size):
     assert stamps == sorted(stamps)
 
 
+def test_a_debian_copyright_file_is_no_conversation():
+    """25 of the 826 copyright files Debian installed here were chunked as transcripts:
+    their fields (``Files: *``, ``Copyright: ...``, ``License: Apache-2.0``) read as
+    speakers taking turns, every chunk's context a list of "speakers"."""
+    from chunkwise.readers.transcript import looks_like_transcript
+
+    path = DATA / "records" / "libcommons-cli-java.copyright"
+    text = path.read_text()
+    assert not looks_like_transcript(text)
+    chunks = chunkwise.chunk(path)
+    assert {c.metadata["strategy"] for c in chunks} == {"recursive"}
+    assert not any("speakers" in c.metadata for c in chunks)
+    # people talking in the same shape still are a conversation
+    assert looks_like_transcript("Carol: Are the files all in?\nAlice: Yes, every one.\n"
+                                 "Bob: Then we ship today.\nAlice: Good.\n")
+
+
 @pytest.mark.parametrize("name", ["standup.srt", "call.vtt"])
 def test_a_subtitle_files_markup_spans_stay_with_the_reader(name):
     """The spans of timing lines and cue numbers a subtitle reader finds are for the
