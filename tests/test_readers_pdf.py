@@ -326,3 +326,28 @@ def test_a_texinfo_running_header_naming_a_short_chapter_is_dropped(tmp_path):
         assert header not in doc.text
     assert "Sentence 2 of page 13 explains function reference" in doc.text
     assert all(f"Exercise {n}" in doc.text for n in (2, 3, 4))
+
+
+def test_a_line_ending_in_a_hash_sign_at_a_pages_edge_is_read(tmp_path):
+    """Valgrind's manual as Debian installs it (valgrind_manual.pdf.gz, 1.4 MB) failed
+    whole ("cannot be read as pdf (IndexError: ...)"): a chart of Massif's at a page's
+    foot ends its line in a ``#`` of its own, which the search for running headers
+    ending in a page number took for a number it had replaced."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.set_font("Helvetica", size=11)
+    topics = ["the heap", "the stack", "the snapshots"]
+    for page, topic in enumerate(topics):
+        pdf.add_page()
+        pdf.set_y(30)
+        pdf.multi_cell(0, 6, "\n".join(f"How Massif measures {topic}, {part} remark."
+                                       for part in ("a first", "a second", "a third", "a last")))
+        pdf.set_y(-30)
+        pdf.cell(0, 6, "MB ^ #" if page == 1 else f"So much for {topic}.")
+    path = tmp_path / "massif.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    assert "MB ^ #" in doc.text
+    assert "How Massif measures the snapshots, a last remark." in doc.text

@@ -331,7 +331,8 @@ def _running_lines(pages: list[list[str]]) -> list[set[int]]:
         for line, digits in seen.items():
             edges[line] += 1
             numbers.setdefault(line, []).append(digits)
-            if line.endswith("#"):
+            if line.endswith("#") and digits:  # (not a line ending in a '#' of its own,
+                # a shell prompt at the foot of a page of Valgrind's manual, numberless)
                 folios.setdefault(line, []).append((page, digits[-1]))
     n = len(pages)
     threshold = max(2, min((n + 1) // 2, max(3, -(-n // 4))))
