@@ -53,6 +53,35 @@ def test_unreadable_inputs_raise_input_error(tmp_path):
         chunkwise.chunk(tmp_path / "missing.txt")
 
 
+def test_text_formatted_for_a_terminal_is_told_apart_from_binary(tmp_path):
+    """man-db's manual as Debian installs it (man-db-manual.txt.gz) is grotty's output:
+    bold and underlined words as escape sequences and backspaces. It was refused as a
+    "binary file"; it is text, refused with what it is and how to clean it."""
+    import shutil
+    import subprocess
+
+    line = "\x1b[1mman-db - the database cached manual pager suite\x1b[0m\n" \
+           "   \x1b[4mGraeme\x1b[24m wrote it; N\bNA\bAM\bME\bE is bold by overstrike.\n\n"
+    path = tmp_path / "man-db-manual.txt"
+    path.write_text(line * 40)
+    with pytest.raises(chunkwise.InputError, match="man-db-manual.txt: text formatted for a "
+                                                   "terminal") as err:
+        chunkwise.chunk(path)
+    from chunkwise.stream import check_file  # the check of a file too big to read at once
+
+    with pytest.raises(chunkwise.InputError, match="text formatted for a terminal"):
+        check_file(path)
+    assert "binary" not in str(err.value)
+    if shutil.which("sed") and shutil.which("col"):  # the cleaning it suggests works
+        command = str(err.value).split("e.g. ", 1)[1].replace("FILE", str(path))
+        subprocess.run(command, shell=True, check=True)
+        chunks = chunkwise.chunk(tmp_path / "man-db-manual.txt.txt")
+        assert "NAME is bold" in chunks[0].text and "\x1b" not in chunks[0].text
+    (tmp_path / "bin.txt").write_bytes(b"\x01\x02\x03\x04binary\x05\x06" * 10)
+    with pytest.raises(chunkwise.InputError, match="bin.txt: binary file"):
+        chunkwise.chunk(tmp_path / "bin.txt")
+
+
 def test_a_str_is_text_never_a_file(tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("Do not read me.")

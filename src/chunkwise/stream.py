@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import InputError
 from .ids import IdAssigner, name_of
-from .readers.text import CONTROL_CHARS, MAX_CONTROL_SHARE
+from .readers.text import binary_problem
 from .strategies import Chunker
 from .types import Chunk, Document
 
@@ -118,9 +118,9 @@ def check_file(path: Path) -> None:
                                              "bytes are, else Windows-1252)") from None
                 if read == 0:  # the reader's test for binary files, on the same sample
                     sample = data[:4 * 65536].decode("utf-8", "ignore")[:65536]
-                    if sum(1 for ch in sample if ord(ch) in CONTROL_CHARS) > \
-                            MAX_CONTROL_SHARE * len(sample):
-                        raise InputError(source, "binary file (control characters), not text")
+                    problem = binary_problem(sample)
+                    if problem:
+                        raise InputError(source, problem)
                 read += len(data)
             decoder.decode(b"", final=True)
     except UnicodeDecodeError as exc:

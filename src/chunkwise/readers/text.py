@@ -60,10 +60,30 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
             source, f"not valid UTF-8 (byte {exc.start}); if it is text, pass its encoding "
             "(encoding='latin-1', say), or encoding='auto' for a folder of mixed encodings "
             "(UTF-8 where the bytes are, else Windows-1252)") from None
-    sample = text[:65536]
-    if sample and sum(1 for ch in sample if ord(ch) in CONTROL_CHARS) > MAX_CONTROL_SHARE * len(sample):
-        raise InputError(source, "binary file (control characters), not text")
+    problem = binary_problem(text[:65536])
+    if problem:
+        raise InputError(source, problem)
     return text
+
+
+#: what a terminal is told rather than shown: an escape sequence (``ESC[1m`` bold,
+#: ``ESC[0m``) or a character struck over by a backspace (``N\bN``)
+_TERMINAL_CODE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|[^\x08]\x08")
+
+
+def binary_problem(sample: str) -> str | None:
+    """Why decoded text is not to be read as text (control characters above
+    :data:`MAX_CONTROL_SHARE` of ``sample``), or None. Text formatted for a terminal
+    (``man`` page output, a coloured log: escape sequences and overstrikes, which
+    would embed as ``[1m``) is told apart from binary data, with how to clean it."""
+    controls = sum(1 for ch in sample if ord(ch) in CONTROL_CHARS)
+    if not sample or controls <= MAX_CONTROL_SHARE * len(sample):
+        return None
+    if 2 * len(_TERMINAL_CODE.findall(sample)) >= controls:
+        return ("text formatted for a terminal (escape sequences or backspaces, as man "
+                "prints bold and underlined words), not plain text; remove them first, "
+                "e.g. sed 's/\\x1b\\[[0-9;]*[A-Za-z]//g' FILE | col -bx > FILE.txt")
+    return "binary file (control characters), not text"
 
 
 def default_doc_id(text: str) -> str:
