@@ -91,6 +91,29 @@ def test_a_debian_copyright_file_is_no_conversation():
                                  "Bob: Then we ship today.\nAlice: Good.\n")
 
 
+def test_a_test_suites_log_is_no_conversation():
+    """gdb's, binutils' and OpenJDK's test logs under /usr/share/doc (27,572 chunks for
+    gdb's) were chunked as transcripts: ``PASS: ar thin archive`` line after line, PASS
+    the speaker who never let anyone else talk. In a conversation speakers take turns:
+    a speaker line mostly follows someone else's."""
+    from chunkwise.readers.transcript import MAX_REPEATS, looks_like_transcript
+
+    log = (DATA / "records" / "binutils-test-summary-excerpt.log").read_text()
+    assert not looks_like_transcript(log)
+    assert {c.metadata["strategy"] for c in chunkwise.chunk({"test-summary.log": log})} \
+        == {"recursive"}
+    # a chat where people often post twice in a row is still one
+    chat = "".join(f"[10:{i:02d}] {who}: message {i} about the release.\n"
+                   for i, who in enumerate(["Alice", "Alice", "Bob", "Bob", "Alice", "Carol",
+                                            "Carol", "Bob", "Alice", "Alice", "Bob", "Bob"]))
+    assert looks_like_transcript(chat)
+    # the bound: repeats over MAX_REPEATS of the lines
+    lines = 20
+    mostly = "".join(f"{'Bob' if i == lines // 2 else 'Alice'}: line {i} of it.\n"
+                     for i in range(lines))
+    assert not looks_like_transcript(mostly) and MAX_REPEATS < 17 / 19
+
+
 @pytest.mark.parametrize("name", ["standup.srt", "call.vtt"])
 def test_a_subtitle_files_markup_spans_stay_with_the_reader(name):
     """The spans of timing lines and cue numbers a subtitle reader finds are for the

@@ -150,23 +150,35 @@ def parse_subtitles(text: str, doc_id: str, source: str | None, fmt: str) -> Doc
                     metadata={"format": fmt, "turns": len(blocks), "markup": markup})
 
 
+#: the share of speaker lines that repeat the speaker of the line before above which
+#: the "speakers" are a log's labels (``PASS: gdb.base/break.exp: ...`` 27,119 times
+#: in gdb's test log, jtreg's ``Passed: ...``), not people taking turns
+MAX_REPEATS = 0.8
+
+
 def looks_like_transcript(text: str) -> bool:
     """Clearly a transcript: most non-empty lines start with a speaker, at least
-    three of them, from at least two speakers."""
+    three of them, from at least two speakers, who take turns (a speaker's lines
+    mostly follow another's, not their own)."""
     lines = [line for line in text.splitlines() if line and not line.isspace()]
     if len(lines) < 3:
         return False
     need = 0.6 * len(lines)
     speakers: set[str] = set()
-    found = 0
+    found = repeats = 0
+    last = None
     for i, line in enumerate(lines):
         if found + len(lines) - i < need:
             return False  # too few lines left to make most of them a speaker's
         m = _LINE.match(line)
         if m and m.group("speaker").lower() not in _NOT_SPEAKERS:
             found += 1
-            speakers.add(m.group("speaker"))
-    return found >= 3 and len(speakers) >= 2 and found >= need
+            speaker = m.group("speaker")
+            speakers.add(speaker)
+            repeats += speaker == last
+            last = speaker
+    return (found >= 3 and len(speakers) >= 2 and found >= need
+            and (found < 10 or repeats <= MAX_REPEATS * (found - 1)))
 
 
 def parse_speaker_text(text: str, doc_id: str, source: str | None = None) -> Document:
