@@ -97,6 +97,31 @@ def test_syntax_errors_and_unknown_languages_still_chunk():
         chunkwise.get_chunker("code", code_language="cobol")
 
 
+def test_a_script_in_a_language_without_a_grammar_is_code_not_a_faq(tmp_path):
+    """gdb's contrib/ari/gdb_ari.sh.gz and a Perl example of libx11-protocol-perl, as
+    Debian installs them, were read as prose: their comments (``# Closing brace
+    found?``) made each a FAQ whose one question was the context of over a hundred
+    chunks of code. Scripts are code, cut at blank lines and lines."""
+    import gzip
+
+    body = "".join(f"# Closing brace found?\nif [ \"$depth{i}\" -eq 0 ]; then\n"
+                   f"  echo \"step {i} done\"\n  depth{i}=1\nfi\n\n" for i in range(40))
+    for name, language in (("gdb_ari.sh", "shell"), ("widgets2.pl", "perl")):
+        (tmp_path / name).write_text(body)
+        chunks = chunkwise.chunk(tmp_path / name, size=64)
+        assert {c.metadata["strategy"] for c in chunks} == {"code"}, name
+        assert {c.metadata["language"] for c in chunks} == {language}
+        assert not any("question" in c.metadata for c in chunks)
+        assert all(c.start == 0 or body[c.start - 1] == "\n" for c in chunks)  # at lines
+    # compressed, by the name inside: a gzipped module keeps its language and definitions
+    module = (DATA / "shop.py").read_text()
+    (tmp_path / "shop.py.gz").write_bytes(gzip.compress(module.encode()))
+    doc = read_path(tmp_path / "shop.py.gz")
+    assert doc.metadata["language"] == "python" and doc.blocks
+    assert [b.metadata["symbol"] for b in doc.blocks] == \
+        [b.metadata["symbol"] for b in read_path(DATA / "shop.py").blocks]
+
+
 def test_code_works_as_a_child_level():
     text = (DATA / "shop.py").read_text()
     doc = read_path(DATA / "shop.py")

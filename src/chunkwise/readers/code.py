@@ -37,6 +37,15 @@ EXTENSIONS = {
     ".cs": "c_sharp",
 }
 LANGUAGES = tuple(sorted(set(EXTENSIONS.values())))
+#: source files in languages without a grammar here: code all the same, cut at blank
+#: lines and lines (read as prose, a Perl or shell script's comments, ``# Closing brace
+#: found?``, made it a FAQ of one question over a hundred chunks of code)
+SCRIPTS = {
+    ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".pl": "perl", ".pm": "perl",
+    ".rb": "ruby", ".php": "php", ".lua": "lua", ".tcl": "tcl", ".awk": "awk",
+    ".ps1": "powershell", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift",
+    ".scala": "scala",
+}
 
 #: language -> (grammar module, function returning the language)
 _GRAMMARS = {
@@ -277,7 +286,9 @@ def parse_code(text: str, doc_id: str, source: str | None = None,
 
 
 def _read_code(text: str, doc_id: str, source: str) -> Document:
-    return parse_code(text, doc_id, source, language=EXTENSIONS.get(_Path(source).suffix.lower()))
+    path = _Path(source)  # (a compressed file's language by its name inside: x.py.gz)
+    suffix = (_Path(path.stem) if path.suffix.lower() == ".gz" else path).suffix.lower()
+    return parse_code(text, doc_id, source, language=EXTENSIONS.get(suffix) or SCRIPTS.get(suffix))
 
 
-CODE = Reader(_read_code, tuple(EXTENSIONS))
+CODE = Reader(_read_code, (*EXTENSIONS, *SCRIPTS))
