@@ -810,6 +810,19 @@ def test_a_manual_with_numbered_sections_that_refer_to_each_other_is_no_contract
     assert not _drafted_as_law((legal + "See the manual. " * 150) * 6)  # 4 in 456
 
 
+def test_a_clause_of_a_title_and_punctuation_goes_with_the_next_clause():
+    """Debian's copyright files write a licence's blank lines as `` .``: "1. Definitions"
+    over `` .`` (then definitions numbered from 1 again) was a chunk of 6 tokens, as
+    were "7. Termination" and "8. Miscellaneous" (10 such chunks in /usr/share/doc)."""
+    path = DATA / "licenses" / "cc-by-sa-3.0-debian-excerpt.txt"
+    text = path.read_text()
+    chunks = chunkwise.chunk(path, strategy="legal")
+    assert_invariants(text, chunks, 160, COUNT)
+    assert all(c.token_count >= 10 for c in chunks)  # min_tokens at 160
+    definitions = next(c for c in chunks if "1. Definitions" in c.text)
+    assert '"Adaptation" means a work' in definitions.text
+
+
 SLA = '''1. Definitions
 
 1.1 "Service Credit" means the amount credited to the Customer for each hour the Service is unavailable beyond the agreed level.

@@ -347,6 +347,7 @@ def _drafted_as_law(text: str) -> bool:
 
 
 _DOTTED = re.compile(r"\d+(?:\.\d+)*")
+_WORDY = re.compile(r"[^\W_]")  # a letter or a digit
 
 
 def _ascending(clauses: Sequence[Clause]) -> bool:
@@ -448,8 +449,10 @@ class LegalChunker(Chunker):
                 hi = min(hi, clauses[tops[k + 1]].start)
             lo = carry if carry is not None else clauses[i].start
             floor = _heading_lines_end(text, clauses[i].start, hi)
-            if k + 1 < len(tops) and (floor is not None and not text[floor:hi].strip()):
-                carry = lo  # a clause of headings only: it goes with the next clause
+            if k + 1 < len(tops) and floor is not None and not _WORDY.search(text, floor, hi):
+                # a clause of headings only (and punctuation: Debian's copyright files
+                # write a licence's blank lines as " ."): it goes with the next clause
+                carry = lo
                 continue
             carry = None
             out.extend(self._cut(index, packer, clauses, i, lo, hi, span.context))
