@@ -387,3 +387,30 @@ def test_a_lone_top_level_restructuredtext_title_is_the_document_title():
         chunks[0].context.startswith("Continuous Integration")
     news = "Version 2\n=========\n\nFixed a bug.\n\nVersion 1\n=========\n\nFirst release.\n"
     assert chunkwise.readers.parse(news, "NEWS.rst", None).title is None
+
+
+def test_a_title_centred_on_the_first_line_heads_the_document():
+    """Plain-text files of /usr/share/doc open with their title centred on the first
+    line, then headings of their own: GIFLIB's NEWS (three tabs, ``GIFLIB NEWS``, then
+    versions underlined), lsof's quick start (``1.  Introduction`` underlined),
+    OpenJDK's JAVA_HOME (numbered headings). The title was a chunk of two to five
+    tokens without context; it is the document's title and heads every trail."""
+    news = ("\t\t\tGIFLIB NEWS\n\n\nVersion 5.2.1\n==============\n\nA release made while in "
+            "surgical recovery.\n\n* In gifbuild.c, avoid a core dump on no color map.\n\n"
+            "Version 5.2.0\n=============\n\nThe deprecated GifQuantizeBuffer() entry point "
+            "is gone.\n")
+    numbered = ("                             JAVA_HOME\n\n1. Legacy use of JAVA_HOME\n\n   "
+                "There should be no need for JAVA_HOME any more.\n\n2. Selecting OpenJDK as "
+                "the default\n\n   Please see README.alternatives.\n")
+    for text, title, first in ((news, "GIFLIB NEWS", "Version 5.2.1"),
+                               (numbered, "JAVA_HOME", "1. Legacy use of JAVA_HOME")):
+        doc = parse(text, "NEWS", None)
+        assert doc.title == title
+        chunks = chunkwise.chunk(doc, strategy="section", size=32)
+        assert_invariants(text, chunks, 32)
+        assert chunks[0].text.lstrip().startswith(title)  # with what follows it, not alone
+        assert all(c.headings[0] == title for c in chunks)
+        assert chunks[0].headings[1] == first
+    # a first line that is a sentence, or not centred, is no title
+    for opening in ("\t\t\tThis file lists what changed.\n\n", "GIFLIB NEWS\n\n"):
+        assert parse(opening + news.split("\n\n\n", 1)[1], "NEWS", None).title != "GIFLIB NEWS"

@@ -323,10 +323,39 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
         kept = split
     spans = [span for span, _ in kept]
     candidates = _substituted(underlined, text) if marked else _numbered_or_chapters(kept, text)
+    title = _document_title(candidates) if marked else None
+    centred = _centred_title(kept, text, candidates)
+    if centred is not None:  # above every heading: the others a level down
+        candidates = {span: (level + 1, t) for span, (level, t) in candidates.items()}
+        candidates[centred[0]] = (1, centred[1])
+        title = centred[1]
     blocks = _blocks(text, spans, candidates, marked)
-    return Document(text=text, doc_id=doc_id, source=source,
-                    title=_document_title(candidates) if marked else None,
+    return Document(text=text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(anchors_to_headings(blocks, text) if marked else blocks))
+
+
+#: a centred title's indentation at least, in columns (a tab to the next eighth)
+CENTRED = 8
+
+
+def _centred_title(kept: list[tuple[tuple[int, int], int]], text: str,
+                   candidates: dict[tuple[int, int], tuple[int, str]]
+                   ) -> tuple[tuple[int, int], str] | None:
+    """The title a plain-text document centres on its first line, above headings of
+    its own (GIFLIB's NEWS, three tabs then ``GIFLIB NEWS`` over ``Version 5.2.1``
+    underlined; lsof's quick start over ``1.  Introduction``): alone it was a chunk of
+    two words. One short line, indented :data:`CENTRED` columns or more, not a
+    sentence, before the first heading; None when there is none."""
+    if not candidates or not kept or kept[0][0] in candidates:
+        return None
+    (s, e), _ = kept[0]
+    line = text[text.rfind("\n", 0, s) + 1:e].strip("\r\n")  # from its line's start
+    title = line.strip()
+    if "\n" in title or not 2 <= len(title) <= 80 or title.endswith((".", ":", ";", ",", "!")):
+        return None
+    if len(line.expandtabs(8)) - len(line.lstrip().expandtabs(8)) < CENTRED:
+        return None
+    return (s, e), title
 
 
 def _document_title(titles: dict[tuple[int, int], tuple[int, str]]) -> str | None:
