@@ -317,6 +317,29 @@ def test_a_heading_never_forms_a_chunk_alone_whatever_follows_it(sections):
     assert [c.text for c in chunks if _heading_only(c.text)] == []
 
 
+@pytest.mark.parametrize("strategy", ["section", "recursive"])
+def test_a_definition_lists_term_starts_the_chunk_of_its_definition(strategy):
+    """Valgrind's manual lists each option as a ``<dt>`` over a ``<dd>``: 276 chunks of
+    its and libxslt's HTML ended on an option whose description began the next chunk,
+    as 15 of Flask's API pages did on a function's signature. A term starts the chunk
+    of its definition, with as much of the definition as fits."""
+    sentence = "It tells Valgrind what to do with the errors it finds in the program. "
+    options = [("--suppressions=&lt;filename&gt;", 2), ("--gen-suppressions=&lt;yes|no|all&gt;", 14),
+               ("--input-fd=&lt;number&gt;", 3), ("--dsymutil=no|yes", 9), ("--max-stackframe", 1)]
+    html = "<html><body><h1>Core options</h1><dl>" + "".join(
+        f"<dt>{name}</dt><dd><p>{sentence * n}</p></dd>" for name, n in options) + \
+        "</dl></body></html>"
+    doc = parse(html, "manual-core.html", None)
+    terms = {b.start: b.end for b in doc.blocks if b.metadata.get("tag") == "dt"}
+    assert len(terms) == 5
+    chunks = chunkwise.chunk(doc, strategy=strategy, size=96)
+    assert_invariants(doc.text, chunks, 96, independent_minilm_count())
+    assert not [c.text for c in chunks if c.end in terms.values()]  # none ends on a term
+    long_one = next(c for c in chunks if c.text.startswith("--gen-suppressions"))
+    assert sentence.strip() in long_one.text  # with the start of its long definition
+    assert sum(1 for c in chunks if c.start in terms) >= 3
+
+
 def test_markup_under_a_heading_travels_with_the_text_after_it():
     """Node.js's ``stream.md``: ``## API for stream consumers``, ``<!--type=misc-->``, a
     paragraph introducing an example too long for one chunk: the heading and the

@@ -592,6 +592,9 @@ class Packer:
             if not pieces and first_floor is not None and first_floor < hi_content:
                 # past the whitespace after the floor too: a cut there is trimmed back
                 must_pass = max(prev_end, index.skip_space(first_floor, hi))
+            elif (term_end := self._terms().get(cur)) is not None and term_end < hi_content:
+                # a definition list's term: with (the start of) its definition
+                must_pass = max(prev_end, index.skip_space(term_end, hi))
             piece = self._next(cur, hi, levels, context, ctx_tokens, must_pass)
             if piece is None:  # overlap (or the floor) left no room: restart without it
                 cur = self._start(prev_end, index.skip_space(prev_end, hi), lo)
@@ -800,17 +803,39 @@ class Packer:
                     ctx_tokens: int) -> bool:
         """Whether the piece's last paragraph (``pos[last - 1]`` to ``pos[last]``) is a
         short one ending in a colon that introduces the block after it ("First, create
-        the file `hello.cc`:" before the code), which fits in one piece with it: then
-        it starts the next piece rather than end this one."""
+        the file `hello.cc`:" before the code), which fits in one piece with it, or a
+        short term of a definition list: then it starts the next piece rather than end
+        this one."""
         end = int(pos[last])
         if last + 1 >= len(pos) or cpos[last] - cpos[last - 1] > self.limit // INTRO_SHARE:
             return False
         said = self.index.trim_end(cur, end)
-        if said <= cur or self.index.text[said - 1] != ":":
-            return False
         start, after = int(pos[last - 1]), int(pos[last + 1])
+        if said <= cur:
+            return False
+        if self.index.text[said - 1] != ":":
+            # a definition list's term starts its definition's piece even where the
+            # definition is too long to join it whole (its first sentences then)
+            return self._term(start, said)
         return (int(cpos[last + 1]) - int(cpos[last - 1]) + ctx_tokens < self.limit
                 and after - start + len(context) <= self.max_chars)
+
+    def _term(self, start: int, end: int) -> bool:
+        """Whether ``[start, end)`` (a paragraph, less the space around it) is a term
+        of a definition list (HTML's ``<dt>``: an option, Sphinx's signature of a
+        function) that its definition follows: it introduces it as a colon does."""
+        terms = self._terms()
+        return bool(terms) and terms.get(self.index.skip_space(start, end)) == end
+
+    def _terms(self) -> dict[int, int]:
+        """Where each term of a definition list starts -> where it ends (found once per
+        document; most have none)."""
+        index = self.index
+        terms: dict[int, int] | None = index.memo.get("term-starts")
+        if terms is None:
+            terms = index.memo["term-starts"] = {
+                b.start: b.end for b in index.doc.blocks if b.metadata.get("tag") == "dt"}
+        return terms
 
     def _by_characters(self, cur: int, hi: int, context: str) -> Piece:
         """Last resort: the longest prefix that fits, found by exact counts."""
