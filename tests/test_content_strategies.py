@@ -549,6 +549,24 @@ def test_a_record_cut_in_parts_names_itself_in_their_context():
                                       for c in parts), [c.context for c in parts]
 
 
+def test_a_key_over_a_key_opens_with_their_first_run():
+    """botocore's instance-type enums (``{"ap-east-1": {"enum": ["c1.medium", ...]}}``)
+    left every region's key, ``"ap-east-1": {``, as a chunk of its own (34 in one
+    file): the inner key opened the first run, the outer one no longer fitted beside
+    it. Both keys open the first run now (147 chunks under 20 tokens in 40 JSON files
+    of this machine; 19 after, records' last members after a container too big)."""
+    types = [f"{family}.{size}" for family in ("c5", "m6i", "r7g", "t3", "x2iedn")
+             for size in ("large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "12xlarge")]
+    value = {region: {"enum": types} for region in ("af-south-1", "ap-east-1", "eu-west-3")}
+    text = json.dumps(value, indent=1)
+    chunks = chunkwise.chunk({"instancetype_enum.json": text}, strategy="json", size=64)
+    assert_invariants(text, chunks, 64, COUNT)
+    for region in value:
+        opening = next(c for c in chunks if f'"{region}": {{' in c.text)
+        assert '"enum": [' in opening.text and '"c5.large"' in opening.text, opening.text
+    assert all(c.token_count >= 16 for c in chunks)  # a quarter of the limit
+
+
 @FAST
 @given(value=json_values, indent=st.sampled_from([None, 2]), size=st.sampled_from([24, 64]))
 # a record's closing bracket joined to the tail after it, then both fit with the

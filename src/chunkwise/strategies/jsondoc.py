@@ -226,15 +226,19 @@ class JsonChunker(Chunker):
         return inherited
 
     def _value(self, index: DocumentIndex, el: _Element, inherited: str,
-               fallback: Packer, labels: tuple[str, ...] = ()) -> list[Piece]:
+               fallback: Packer, labels: tuple[str, ...] = (),
+               outer: int | None = None) -> list[Piece]:
         """One element: whole if it fits, else its members in runs (its opening and
         closing brackets joined to the first and last run where they fit); an object
-        opened so names itself in its parts' context by a short member (``name: ...``)."""
+        opened so names itself in its parts' context by a short member (``name: ...``).
+        ``outer``: where its container's key and bracket start, when they open with it
+        (``"ap-east-1": {`` over ``"enum": [``: the first run starts there too)."""
         text = index.text
         ctx = self._ctx(inherited, el.path, labels)
-        n = self._fits(ctx, el.start, el.end, text)
+        start = el.start if outer is None else outer
+        n = self._fits(ctx, start, el.end, text)
         if n is not None:
-            return [Piece(el.start, el.end, n, ctx, kind="json", metadata={"json_path": el.path})]
+            return [Piece(start, el.end, n, ctx, kind="json", metadata={"json_path": el.path})]
         units = children(text, el.value_start, el.path)
         own = _label(text, units, el.path) if el.path.endswith("]") else ""
         if own:
@@ -245,7 +249,7 @@ class JsonChunker(Chunker):
             for p in pieces:
                 p.metadata["json_path"] = el.path
             return pieces
-        head, tail = (el.start, units[0].start), (units[-1].end, el.end)
+        head, tail = (start, units[0].start), (units[-1].end, el.end)
         lead = head[0] if text[head[0]:head[1]].strip() else None  # the key, the bracket
         trail = tail[1] if text[tail[0]:tail[1]].strip() else None  # the closing bracket
         body = self._units(index, units, el.path, Span(el.start, el.end, inherited), fallback,
@@ -290,6 +294,7 @@ class JsonChunker(Chunker):
             group, group_n = [], 0
 
         for el in units:
+            first_open = lead_open and not group and not out  # the key may open with it
             lo, hi = max(el.start, span.lo), min(el.end, span.hi)
             if (lo, hi) != (el.start, el.end):  # clipped by the span: its part, by lines
                 close()
@@ -313,7 +318,8 @@ class JsonChunker(Chunker):
             if n is not None:
                 group, group_n = [el], n
                 continue
-            out.extend(self._value(index, el, span.context, fallback, labels))
+            out.extend(self._value(index, el, span.context, fallback, labels,
+                                   lead if first_open else None))
             lead_open = False
         if group and trail is not None:  # the closing bracket joins the last run
             n = self._fits(ctx, start_of(group[0]), trail, text)
