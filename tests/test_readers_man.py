@@ -4,7 +4,7 @@ import gzip
 from pathlib import Path
 
 import chunkwise
-from chunkwise.readers import read_path, sniff_format
+from chunkwise.readers import parse, read_path, sniff_format
 
 from helpers import assert_invariants, by_text
 
@@ -75,3 +75,25 @@ def test_any_roff_reads_and_chunks(lines):
     for b in doc.blocks:
         assert doc.text[b.start:b.end].strip()
     assert_invariants(doc.text, chunkwise.chunk(doc, strategy="section", size=48), 48)
+
+
+def test_a_manual_page_listing_items_with_dashes_is_no_fiction():
+    """114 of the Google Cloud SDK's manual pages (``gcloud alpha filestore instances
+    list``) were sized as narrative prose (254 tokens): their items, ``.IP "\\(em"``,
+    read as paragraphs opening with a dash, which in fiction opens dialogue. A manual
+    page is no fiction."""
+    items = "".join(f'.IP "\\(em" 2m\nset the property filestore/{p} with a fully specified name;\n'
+                    for p in ("zone", "region", "location", "project", "network", "tier"))
+    flags = "".join(f".TP 2m\n\\fB\\-\\-flag{i}\\fR=\\fIVALUE\\fR\n\nWhat flag {i} sets.\n\n"
+                    f"To set the \\f5project\\fR attribute:\n.RS 2m\n{items}.RE\n"
+                    for i in range(8))
+    page = (".TH \"GCLOUD_ALPHA_FILESTORE_INSTANCES_LIST\" 1\n.SH \"NAME\"\n.HP\ngcloud alpha "
+            "filestore instances list \\- list Filestore instances\n.SH \"FLAGS\"\n.RS 2m\n"
+            + flags + ".RE\n")
+    doc = parse(page, "gcloud_alpha_filestore_instances_list.1", None)
+    assert doc.metadata["format"] == "man"
+    paragraphs = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "paragraph"]
+    assert len(paragraphs) >= 40 and sum(p.startswith("\u2014") for p in paragraphs) >= 0.2 * len(paragraphs)
+    chunks = chunkwise.chunk(doc)
+    assert not [c for c in chunks if c.metadata.get("document_kind") == "narrative"]
+    assert max(c.token_count for c in chunks) <= 160  # the default size, not fiction's 254

@@ -198,7 +198,8 @@ KIND_SIZES = {"narrative": NARRATIVE_SIZE, "reference": REFERENCE_SIZE}
 
 #: formats that are reference manuals whatever they hold: numbered sections and the
 #: licence many append (GNU's manuals end in the GFDL, with its defined terms and
-#: cross-references) make no contract of them
+#: cross-references) make no contract of them, items set as paragraphs opening with a
+#: dash (114 of the Google Cloud SDK's manual pages) no fiction
 _MANUALS = ("info", "man")
 
 
@@ -319,7 +320,10 @@ class AutoChunker(SectionChunker):
             if sizes and choice in ("section", "recursive"):
                 from .narrative_detect import looks_like_narrative, looks_like_reference
 
-                found = ("narrative" if looks_like_narrative(doc, index) else "reference"
+                # (a manual is no fiction: gcloud's manual pages list their items as
+                # paragraphs opening with a dash, which reads as dialogue)
+                found = ("narrative" if doc.metadata.get("format") not in _MANUALS
+                         and looks_like_narrative(doc, index) else "reference"
                          if choice == "section" and looks_like_reference(index) else None)
                 if found not in sizes:
                     found = None
