@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 
 from ..types import Document
 from .reader import Reader
@@ -72,7 +73,16 @@ def _words(arg: str) -> list[str]:
 
 def parse_man(text: str, doc_id: str, source: str | None = None) -> Document:
     page = _Page()
-    for line in text.splitlines():
+    end: str | None = None  # the request that ends the macro definition being skipped
+    for line in _logical_lines(text):
+        if end is not None:
+            if line[:1] in (".", "'") and line[1:].strip() == end:  # ``..``, ``.  .``
+                end = None
+            continue
+        m = _DEFINITION.match(line)
+        if m:  # a macro's definition (pod2man's preamble), or text ignored: no words
+            end = m.group("end") or "."
+            continue
         if not line.startswith((".\\\"", "'\\\"", "\\\"", ".\\#")):  # not a comment
             page.line(line)
     page.flush()
@@ -80,6 +90,28 @@ def parse_man(text: str, doc_id: str, source: str | None = None) -> Document:
         page.close_code()
     return Document(text=page.out.text, doc_id=doc_id, source=source, title=page.title,
                     blocks=tuple(page.out.blocks), metadata={"format": "man"})
+
+
+#: a macro definition (``.de Sh`` ... ``..``, ``.am``) or an ignored block (``.ig``),
+#: with the name of the request that ends it when not ``..``
+_DEFINITION = re.compile(r"^[.'][ \t]*(?:(?:de|dei|am|ami)1?[ \t]+\S+|(?P<ig>ig))"
+                         r"(?:[ \t]+(?P<end>[^\s\\]+))?[ \t]*(?:\\\".*)?$")
+
+
+def _logical_lines(text: str) -> Iterator[str]:
+    """The lines of roff source, a line ending in an escaped newline (an odd number of
+    backslashes) joined to the next: ``.if \\n(.H>23 .if \\n(.V>19 \\`` over ``\\{\\``
+    is one request (its second line was read as text, a chunk of one backslash)."""
+    held = ""
+    for line in text.splitlines():
+        stripped = line.rstrip("\\")
+        if (len(line) - len(stripped)) % 2:
+            held += line[:-1]
+            continue
+        yield held + line
+        held = ""
+    if held:
+        yield held
 
 
 class _Page:
