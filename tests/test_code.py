@@ -122,6 +122,23 @@ def test_a_script_in_a_language_without_a_grammar_is_code_not_a_faq(tmp_path):
         [b.metadata["symbol"] for b in read_path(DATA / "shop.py").blocks]
 
 
+def test_words_before_a_definition_on_its_line_are_its_own():
+    """glibc's elf.h writes ``typedef struct`` over its anonymous structs, too big for
+    one chunk: the struct starts mid-line, so ``typedef`` was a chunk of its own (7 to
+    13 tokens, under ``min_tokens`` with a short path) and the struct's first chunk
+    began inside the line. Over the 164 headers of /usr/include and seven packages of
+    Python's standard library, chunks starting inside a line 161 -> 6 (comment rules
+    longer than a chunk, a member's ``__extension__ union``, a C++ initialiser list)."""
+    path = DATA / "elf-excerpt.h"
+    text = path.read_text()
+    chunks = chunkwise.chunk(path, strategy="code")
+    assert_invariants(text, chunks, 160)
+    assert not [c.text for c in chunks if c.text.strip() == "typedef"]
+    openings = [c for c in chunks if "typedef" in c.text]
+    assert len(openings) == 2 and all(c.text.startswith("typedef struct\n{") for c in openings)
+    assert all(c.start == 0 or text[c.start - 1] == "\n" for c in chunks)  # at lines
+
+
 def test_code_works_as_a_child_level():
     text = (DATA / "shop.py").read_text()
     doc = read_path(DATA / "shop.py")

@@ -154,6 +154,12 @@ class CodeChunker(Chunker):
         ordered = sorted(defs, key=lambda b: b.start)
         for i, d in enumerate(ordered):
             start = _line_start(text, d.start, cur)
+            line = text.rfind("\n", 0, start) + 1
+            if cur <= line < start:
+                # words before it on its line are its own (C's ``typedef struct {``,
+                # whose struct starts mid-line: ``typedef`` was a chunk of its own and
+                # the struct's first one began inside the line)
+                start = line
             if text[cur:start].strip():
                 units.append(_Unit(cur, start))
             # the rest of its last line (a ";" after a C++ class, a trailing comment)
