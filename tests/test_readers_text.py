@@ -414,3 +414,27 @@ def test_a_title_centred_on_the_first_line_heads_the_document():
     # a first line that is a sentence, or not centred, is no title
     for opening in ("\t\t\tThis file lists what changed.\n\n", "GIFLIB NEWS\n\n"):
         assert parse(opening + news.split("\n\n\n", 1)[1], "NEWS", None).title != "GIFLIB NEWS"
+
+
+def test_a_debian_changelogs_entries_are_its_sections():
+    """Some 800 ``changelog.Debian.gz`` files under /usr/share/doc were read as prose:
+    chunks without a trail, an entry's text under the one before's signature (``--
+    Laszlo Boszormenyi ...``), so that no chunk said which version it was about.
+    Each entry's first line is a heading, up to its distribution."""
+    path = DATA / "expat-changelog.Debian"
+    text = path.read_text()
+    doc = read_path(path)
+    heads = [b for b in doc.blocks if b.kind == "heading"]
+    assert [b.headings[-1] for b in heads][:2] == ["expat (2.5.0-1+deb12u1) bookworm-security",
+                                                  "expat (2.5.0-1) unstable"]
+    assert len(heads) == text.count("\nexpat (") + 1
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 224)
+    for c in chunks:
+        assert c.headings and c.headings[-1].startswith("expat (")
+        assert c.text.startswith("expat (")  # an entry, not the tail of the one before
+    fix = next(c for c in chunks if "CVE-2022-43680" in c.text)
+    assert fix.context.startswith("expat (2.5.0-1) unstable")
+    # one such line is no changelog
+    assert not [b for b in parse("expat (2.5.0-1) unstable; urgency=high\n\nText.\n",
+                                 "notes.txt", None).blocks if b.kind == "heading"]

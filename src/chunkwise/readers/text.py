@@ -249,8 +249,12 @@ def _overlined(found: dict[tuple[int, int], tuple[int, str]], text: str) -> bool
 
 def _numbered_or_chapters(kept: list[tuple[tuple[int, int], int]], text: str
                           ) -> dict[tuple[int, int], tuple[int, str]]:
-    """The paragraphs that are headings when the document marks none itself: numbered
-    headings (two or more) and a book's part and chapter headings (two or more)."""
+    """The paragraphs that are headings when the document marks none itself: a Debian
+    changelog's entries (two or more), numbered headings (two or more) and a book's
+    part and chapter headings (two or more)."""
+    entries = _changelog_entries(kept, text)
+    if entries:
+        return entries
     candidates: dict[tuple[int, int], tuple[int, str]] = {}
     chapters: dict[tuple[int, int], tuple[int, str]] = {}
     for (s, e), gap in kept:
@@ -274,6 +278,28 @@ def _numbered_or_chapters(kept: list[tuple[tuple[int, int], int]], text: str
     if not candidates:
         candidates = _bold_titles(kept, text)
     return candidates
+
+
+#: the first line of a Debian changelog's entry, ``expat (2.5.0-1) unstable;
+#: urgency=high`` (what goes into the heading: up to the distribution)
+_CHANGELOG_ENTRY = re.compile(
+    r"(?P<head>[a-z0-9][a-z0-9+.-]+ \([^()\s]+\)(?: [A-Za-z0-9/.+-]+)+);"
+    r"(?: [A-Za-z-]+=[A-Za-z-]+,?)+[ \t]*\r?(?:\n|$)")
+
+
+def _changelog_entries(kept: list[tuple[tuple[int, int], int]], text: str
+                       ) -> dict[tuple[int, int], tuple[int, str]]:
+    """A Debian changelog's entries (``changelog.Debian.gz``, some 800 files under
+    /usr/share/doc): each entry's first line a heading, ``expat (2.5.0-1) unstable``,
+    so that a chunk names the version it is about (read as prose, an entry's text
+    began under the one before's signature, ``-- Laszlo Boszormenyi ...``, with no
+    trail); none unless two paragraphs or more open so."""
+    found: dict[tuple[int, int], tuple[int, str]] = {}
+    for (s, e), _ in kept:
+        m = _CHANGELOG_ENTRY.match(text, s, e)
+        if m is not None:
+            found[(s, e)] = (1, m.group("head"))
+    return found if len(found) >= 2 else {}
 
 
 #: a paragraph that is one line of strong emphasis, ``**To create a snapshot**``
