@@ -219,9 +219,44 @@ def _header_and_rows(rows: list[str], context: str) -> tuple[list[str], list[str
     return header, [r for r in rows if not delimiter(r)]
 
 
+#: words of a sentence that say nothing of what it is about
+_COMMON = frozenset([
+    "about", "above", "after", "again", "also", "always", "another", "because", "been",
+    "before", "being", "below", "between", "both", "but", "cannot", "could", "does",
+    "doing", "done", "each", "either", "every", "from", "have", "having", "here", "however",
+    "into", "itself", "just", "like", "make", "makes", "many", "more", "most", "much",
+    "must", "need", "needs", "never", "only", "other", "over", "same", "should", "since",
+    "some", "such", "than", "that", "their", "them", "then", "there", "these", "they",
+    "this", "those", "through", "under", "until", "upon", "used", "uses", "using", "very",
+    "want", "what", "when", "where", "whether", "which", "while", "will", "with", "within",
+    "without", "would", "your"])
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*[A-Za-z0-9]")
+
+
+def _keywords(sentence: str, frequency: dict[str, int], k: int = 1) -> list[str]:
+    """The ``k`` words of ``sentence`` fewest passages hold (four letters or more, none
+    of :data:`_COMMON`), in the sentence's order: what tells it from its section's other
+    sentences."""
+    seen: dict[str, str] = {}
+    for w in _WORD.findall(sentence):
+        low = w.lower()
+        if len(low) >= 4 and low not in _COMMON and low not in seen:
+            seen[low] = w
+    rare = sorted(seen, key=lambda low: (frequency.get(low, 0), -len(low)))[:k]
+    return [seen[low] for low in seen if low in rare]
+
+
+def _asked_about(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
     out = Generated(why="nothing to ask: no heading over a plain sentence, table row, named "
                         "definition or transcript turn")
+    frequency: dict[str, int] = {}  # passages holding each word (lower case)
+    for c in passages:
+        for low in {w.lower() for w in _WORD.findall(c.text)}:
+            frequency[low] = frequency.get(low, 0) + 1
     for c in passages:
         kind = passage_kind(c)
         question = evidence = None
@@ -245,7 +280,12 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
             sentence = plain_sentence(c.text)
             heading = _MARKUP_IN_HEADING.sub("", c.headings[-1]).strip() if c.headings else ""
             if sentence and heading:
-                question = f"What does the section {heading!r} say?"
+                # about the sentence's own rarest words: "What does the section X say?"
+                # named no sentence of a section of many (tune on Valgrind's pages could
+                # not tell one chunking from another)
+                words = _keywords(sentence, frequency)
+                question = (f"What does the section {heading!r} say about {_asked_about(words)}?"
+                            if words else f"What does the section {heading!r} say?")
                 evidence = sentence
         ref = _reference(c, evidence) if evidence else None
         if question is None or ref is None:
