@@ -438,3 +438,22 @@ def test_a_debian_changelogs_entries_are_its_sections():
     # one such line is no changelog
     assert not [b for b in parse("expat (2.5.0-1) unstable; urgency=high\n\nText.\n",
                                  "notes.txt", None).blocks if b.kind == "heading"]
+
+
+def test_a_title_over_a_short_rule_alone_is_a_title():
+    """dbus's README (installed without an extension, so read as plain text) rules its
+    titles short, as Markdown allows: ``Introduction`` over ``===``. A rule under half
+    its title's length was not one, and the README was prose without trails. A title
+    and a rule of three characters or more that are the whole paragraph are a title;
+    within a paragraph a short rule still is not."""
+    readme = ("Sections in this file describe:\n - introduction and overview\n\n"
+              "Introduction\n===\n\nD-Bus is a simple system for interprocess communication.\n\n"
+              "Security\n===\n\nReport a vulnerability privately to the list.\n\n"
+              "Version numbers\n===\n\nD-Bus uses the common Linux kernel versioning scheme.\n")
+    doc = parse(readme, "README", None)
+    assert [h.headings[-1] for h in doc.blocks if h.kind == "heading"] == \
+        ["Introduction", "Security", "Version numbers"]
+    chunks = chunkwise.chunk(doc, size=32)
+    assert next(c for c in chunks if "vulnerability" in c.text).headings == ("Security",)
+    inside = "Totals for the year\n===\nwere better than the year before, said the report.\n\n"
+    assert not [b for b in parse(inside * 3, "notes.txt", None).blocks if b.kind == "heading"]

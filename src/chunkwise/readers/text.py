@@ -165,11 +165,13 @@ def _underlined(para: str, rst: bool = False) -> tuple[str, tuple[str, bool], in
     """A paragraph that opens with an underlined title (``Release Notes`` over
     ``=============``, or between an overline and an underline of one character):
     the title, its style (the character, overlined or not) and where its last rule
-    ends in ``para``; else None. A rule is at least half the title's length and at
-    most twice it (and two characters; in reStructuredText, ``rst``, any longer, as
-    docutils reads it: ``Commandline interface`` over 50 ``=``), three characters or
-    more unless the title is shorter (``jq`` over ``==``); the title is one line of
-    words; both may be indented alike (a title centred with tabs)."""
+    ends in ``para``; else None. A rule is at least half the title's length (any
+    length from three characters where a title of six words at most and its rule are
+    all the paragraph)
+    and at most twice it (and two characters; in reStructuredText, ``rst``, any
+    longer, as docutils reads it: ``Commandline interface`` over 50 ``=``), three
+    characters or more unless the title is shorter (``jq`` over ``==``); the title is
+    one line of words; both may be indented alike (a title centred with tabs)."""
     lines = para.split("\n", 3)
     over = _RULE.fullmatch(lines[0].rstrip("\r"))
     if over is not None:  # ====== / Title / ======
@@ -186,8 +188,13 @@ def _underlined(para: str, rst: bool = False) -> tuple[str, tuple[str, bool], in
         if under is None:
             return None
         title, rule, end = lines[0].strip(), lines[1].strip(), 1
+    # a short title (six words at most) and its rule alone, a blank line after them,
+    # may be ruled short (three characters or more, as Markdown's setext titles:
+    # dbus's README ``Introduction`` over ``===``); a sentence over a short rule is not
+    alone = end == 1 and len(lines) == 2 and len(rule) >= 3 and len(title.split()) <= 6
     if not title or len(title) > 100 or not any(ch.isalnum() for ch in title) or \
-            not len(title) / 2 <= len(rule) <= (1 << 20 if rst else 2 * len(title) + 2) or \
+            not (alone or len(title) / 2 <= len(rule)) or \
+            len(rule) > (1 << 20 if rst else 2 * len(title) + 2) or \
             len(rule) < min(3, len(title)):
         return None
     stop = sum(len(line) + 1 for line in lines[:end]) + len(lines[end].rstrip("\r\n"))
