@@ -457,3 +457,23 @@ def test_a_title_over_a_short_rule_alone_is_a_title():
     assert next(c for c in chunks if "vulnerability" in c.text).headings == ("Security",)
     inside = "Totals for the year\n===\nwere better than the year before, said the report.\n\n"
     assert not [b for b in parse(inside * 3, "notes.txt", None).blocks if b.kind == "heading"]
+
+
+def test_titles_between_rules_of_two_characters_are_titles():
+    """coreutils' README sets each title between ``*****`` and ``-----``, the rules
+    shorter than some titles; docutils would refuse two characters, so only plain
+    text reads them so, where both rules are half the title or more."""
+    readme = ("Intro text of the file, before its titles.\n\n\n"
+              "*********************\nPre-C99 build failure\n---------------------\n\n"
+              "You need a C99 compiler to build it.\n\n\n"
+              "************************\nOSF/1 4.0d and AIX build failures\n"
+              "------------------------\n\nUse GNU make on these systems.\n")
+    doc = parse(readme, "README", None)
+    assert [b.headings[-1] for b in doc.blocks if b.kind == "heading"] == \
+        ["Pre-C99 build failure", "OSF/1 4.0d and AIX build failures"]
+    assert not [b for b in parse(readme, "README.rst", None).blocks if b.kind == "heading"]
+    # rules far shorter than the title are none
+    short = readme.replace("************************\n", "****\n").replace(
+        "------------------------\n", "----\n")
+    assert [b.headings[-1] for b in parse(short, "README", None).blocks
+            if b.kind == "heading"] == ["Pre-C99 build failure"]

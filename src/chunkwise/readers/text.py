@@ -175,11 +175,15 @@ def _underlined(para: str, rst: bool = False) -> tuple[str, tuple[str, bool], in
     lines = para.split("\n", 3)
     over = _RULE.fullmatch(lines[0].rstrip("\r"))
     if over is not None:  # ====== / Title / ======
-        if len(lines) < 3 or not _RULE.fullmatch(lines[2].rstrip("\r")) or \
-                lines[2].strip()[0] != over.group(1):
+        if len(lines) < 3 or not _RULE.fullmatch(lines[2].rstrip("\r")):
             return None
         title, rule, end = lines[1].strip(), lines[0].strip(), 2
-        if len(rule) < len(title) or rule in ("----", "...."):
+        # two characters (coreutils' README sets its titles between ``*****`` and
+        # ``-----``; docutils would not): both rules half the title or more
+        mixed = lines[2].strip()[0] != over.group(1)
+        if mixed and (rst or 2 * min(len(rule), len(lines[2].strip())) < len(title)):
+            return None
+        if (len(rule) < len(title) and not mixed) or rule in ("----", "...."):
             return None  # RST's rule; "----" / "$ ls" / "----" is an AsciiDoc listing
     else:
         if len(lines) < 2:
