@@ -233,21 +233,18 @@ _COMMON = frozenset([
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*[A-Za-z0-9]")
 
 
-def _keywords(sentence: str, frequency: dict[str, int], k: int = 1) -> list[str]:
-    """The ``k`` words of ``sentence`` fewest passages hold (four letters or more, none
-    of :data:`_COMMON`), in the sentence's order: what tells it from its section's other
-    sentences."""
-    seen: dict[str, str] = {}
+def _rarest_word(sentence: str, frequency: dict[str, int]) -> str | None:
+    """The word of ``sentence`` fewest passages hold (four letters or more, none of
+    :data:`_COMMON`; the longest of equals, the first of those): what tells it from
+    its section's other sentences."""
+    words: dict[str, str] = {}  # in the sentence's order, as first written
     for w in _WORD.findall(sentence):
-        low = w.lower()
-        if len(low) >= 4 and low not in _COMMON and low not in seen:
-            seen[low] = w
-    rare = sorted(seen, key=lambda low: (frequency.get(low, 0), -len(low)))[:k]
-    return [seen[low] for low in seen if low in rare]
-
-
-def _asked_about(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+        if len(w) >= 4 and w.lower() not in _COMMON:
+            words.setdefault(w.lower(), w)
+    if not words:
+        return None
+    low = min(words, key=lambda w: (frequency.get(w, 0), -len(w)))
+    return words[low]
 
 
 def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
@@ -280,12 +277,12 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
             sentence = plain_sentence(c.text)
             heading = _MARKUP_IN_HEADING.sub("", c.headings[-1]).strip() if c.headings else ""
             if sentence and heading:
-                # about the sentence's own rarest words: "What does the section X say?"
+                # about the sentence's own rarest word: "What does the section X say?"
                 # named no sentence of a section of many (tune on Valgrind's pages could
                 # not tell one chunking from another)
-                words = _keywords(sentence, frequency)
-                question = (f"What does the section {heading!r} say about {_asked_about(words)}?"
-                            if words else f"What does the section {heading!r} say?")
+                word = _rarest_word(sentence, frequency)
+                question = (f"What does the section {heading!r} say about {word}?"
+                            if word else f"What does the section {heading!r} say?")
                 evidence = sentence
         ref = _reference(c, evidence) if evidence else None
         if question is None or ref is None:

@@ -286,8 +286,8 @@ def parse_code(text: str, doc_id: str, source: str | None = None,
 
 
 def _read_code(text: str, doc_id: str, source: str) -> Document:
-    path = _Path(source)  # (a compressed file's language by its name inside: x.py.gz)
-    suffix = (_Path(path.stem) if path.suffix.lower() == ".gz" else path).suffix.lower()
+    # (a compressed file's language by its name inside: shop.py.gz)
+    suffix = _Path(source.lower().removesuffix(".gz")).suffix
     return parse_code(text, doc_id, source, language=EXTENSIONS.get(suffix) or SCRIPTS.get(suffix))
 
 
