@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import InputError
 from .ids import IdAssigner, name_of
-from .readers.text import binary_problem
+from .readers.decoding import SAMPLE_BYTES, binary_problem, bom_encoding, nul_problem
 from .strategies import Chunker
 from .types import Chunk, Document
 
@@ -85,8 +85,8 @@ def should_stream(chunker: Chunker, path: Path, format: str | None = None,
     try:
         if path.stat().st_size < STREAM_MIN_BYTES:
             return False
-        with path.open("rb") as stream:  # UTF-16 is decoded whole, as the reader does
-            return stream.read(2) not in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+        with path.open("rb") as stream:  # UTF-16/32 is decoded whole, as the reader does
+            return bom_encoding(stream.read(4)) is None
     except OSError:
         return False
 
@@ -106,8 +106,8 @@ def check_file(path: Path) -> None:
             while data := stream.read(16 * _READ_BYTES):
                 nul = data.find(b"\x00")
                 if nul != -1:
-                    raise InputError(source, f"binary file (a NUL byte at offset "
-                                             f"{read + nul}), not text")
+                    raise InputError(source, nul_problem(data[:SAMPLE_BYTES] if read == 0
+                                                         else b"", read + nul))
                 try:
                     decoder.decode(data)
                 except UnicodeDecodeError as exc:
@@ -115,7 +115,7 @@ def check_file(path: Path) -> None:
                                              "if it is text, pass its encoding (encoding="
                                              "'latin-1', say), or encoding='auto' for a "
                                              "folder of mixed encodings (UTF-8 where the "
-                                             "bytes are, else Windows-1252)") from None
+                                             "bytes are, else the encoding they show)") from None
                 if read == 0:  # the reader's test for binary files, on the same sample
                     sample = data[:4 * 65536].decode("utf-8", "ignore")[:65536]
                     problem = binary_problem(sample)
@@ -150,8 +150,8 @@ class _Utf8Text:
                 return out + self.decoder.decode(b"", final=True)
             nul = data.find(b"\x00")
             if nul != -1:
-                raise InputError(self.source, f"binary file (a NUL byte at offset "
-                                              f"{self.read + nul}), not text")
+                raise InputError(self.source, nul_problem(data[:SAMPLE_BYTES] if self.read == 0
+                                                          else b"", self.read + nul))
             try:
                 out += self.decoder.decode(data)
             except UnicodeDecodeError as exc:

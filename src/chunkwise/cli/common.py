@@ -25,8 +25,9 @@ from .settings import add_config_flags
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
-ENCODING_HELP = ("text encoding of the inputs (default: UTF-8, or UTF-16 with a BOM; auto: "
-                 "UTF-8 where the bytes are, else Windows-1252)")
+ENCODING_HELP = ("text encoding of the inputs (default: UTF-8, or UTF-16/UTF-32 with a BOM; "
+                 "auto: UTF-8 where the bytes are, else the encoding they show, Windows-1252 "
+                 "for Western European text)")
 
 
 class Terminated(KeyboardInterrupt):

@@ -3,7 +3,6 @@ chosen by file extension, then by content."""
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -13,8 +12,9 @@ from ..errors import ChunkwiseError, ConfigError, InputError
 from ..ids import name_of
 from ..registry import Registry
 from ..types import Document
+from .decoding import AUTO, codec, decode_bytes
 from .reader import Reader
-from .text import AUTO, decode_bytes, default_doc_id
+from .text import default_doc_id
 
 #: format name -> :class:`Reader`; the built-ins register through the
 #: ``chunkwise.readers`` entry points, as a plug-in's formats do
@@ -113,18 +113,15 @@ _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)"""
 
 
 def _declared_charset(data: bytes) -> str | None:
-    """The charset an HTML page declares in a <meta> tag, when it is not UTF-8."""
+    """The charset an HTML page declares in a <meta> tag, when Python knows it and it
+    is not UTF-8."""
     m = _CHARSET.search(data[:4096])
-    if not m:
-        return None
-    name = m.group(1).decode("ascii", "replace").lower()
-    if name in ("utf-8", "utf8"):
-        return None
-    try:
-        codecs.lookup(name)
-    except LookupError:
-        return None
-    return name
+    return _not_utf8(m.group(1)) if m else None
+
+
+def _not_utf8(label: bytes) -> str | None:
+    name = codec(label.decode("ascii", "replace"))
+    return None if name in (None, "utf-8") else name
 
 
 def parse(data: bytes | str, source: str, fmt: str | None = None, encoding: str | None = None,
@@ -173,26 +170,37 @@ def _xml_encoding(data: bytes) -> str | None:
     """The encoding an XML declaration names (``<?xml version="1.0"
     encoding="iso-8859-2"?>``), when Python knows it and it is not UTF-8."""
     m = _XML_ENCODING.match(data[:1024])
-    if m is None:
-        return None
-    name = m.group(1).decode("ascii").lower()
-    try:
-        codecs.lookup(name)
-    except LookupError:
-        return None
-    return None if codecs.lookup(name).name == "utf-8" else name
+    return _not_utf8(m.group(1)) if m else None
+
+
+#: a source file's encoding declaration on its first or second line (PEP 263's
+#: pattern: ``# -*- coding: latin-1 -*-``, ``# vim: set fileencoding=koi8-r :``, Ruby's
+#: ``# encoding: ...``)
+_CODING = re.compile(rb"[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def _coding_cookie(data: bytes) -> str | None:
+    """The encoding a source file declares (see :data:`_CODING`), when Python knows
+    it and it is not UTF-8."""
+    for line in data[:1024].split(b"\n", 2)[:2]:
+        if (m := _CODING.match(line)) is not None:
+            return _not_utf8(m.group(1))
+    return None
 
 
 def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
     unnamed = encoding is None or encoding == AUTO  # what the file says comes first
     if unnamed and (named := _xml_encoding(data)) is not None:
         return decode_bytes(data, source, named)  # an XML file (XHTML, DocBook) says
+    if unnamed and fmt == "code" and (named := _coding_cookie(data)) is not None:
+        return decode_bytes(data, source, named)  # so does a Python or Ruby file
     if READERS[fmt].html_charset and unnamed:
         if _CHARSET.search(data[:4096]) is None and not data.lstrip().startswith(b"<?xml"):
-            # a page that names no charset: UTF-8, else what browsers read it as,
-            # Windows-1252 (libxslt's own pages, Latin-1 with no <meta charset>)
+            # a page that names no charset: UTF-8, else the encoding its bytes show,
+            # as browsers guess it (Windows-1252 for Western text: libxslt's own
+            # pages, Latin-1 with no <meta charset>)
             return decode_bytes(data, source, AUTO)
-        return decode_bytes(data, source, _declared_charset(data))
+        return decode_bytes(data, source, _declared_charset(data) or encoding)
     return decode_bytes(data, source, encoding)
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from ..errors import InputError
 from ..ids import name_of
 from ..types import Document
+from .decoding import bom_encoding, unmarked_wide
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
                      ".tsv", ".json", ".jsonl", ".xml", ".docx", ".srt", ".vtt", ".py", ".js",
@@ -321,8 +322,8 @@ def _walked(f: Path, walk: Walk, top: Path | None = None) -> bool:
     if f.suffix.lower() in _BINARY_DOCUMENTS:
         return True
     head = _head(f)
-    if b"\x00" in head:
-        walk.skip(f, "binary")
+    if b"\x00" in head and bom_encoding(head) is None and unmarked_wide(head) is None:
+        walk.skip(f, "binary")  # (UTF-16 and UTF-32 text hold NUL bytes too)
         return False
     if ext in _MINIFIABLE and (f.name.lower().endswith((".min." + ext, "-min." + ext))
                                or _minified(head)):

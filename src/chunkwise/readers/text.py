@@ -2,88 +2,13 @@
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import re
 from types import MappingProxyType
 
-from ..errors import InputError
 from ..types import Block, Document
 from .reader import Reader
 from .structure import HeadingTrail, anchors_to_headings, blank_line_runs, markup_only
-
-# Share of C0 control characters (other than tab/newline/CR/FF) above which a
-# decodable file is still treated as binary.
-MAX_CONTROL_SHARE = 0.01
-CONTROL_CHARS = {c for c in range(32) if c not in (9, 10, 12, 13)}
-
-
-#: ``encoding="auto"``: UTF-8 (or UTF-16 with a byte-order mark) where the bytes are
-#: that, else Windows-1252, else Latin-1 (a folder of old changelogs and READMEs, most
-#: UTF-8 and some Latin-1, which no one encoding reads)
-AUTO = "auto"
-
-
-def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
-    """Decode file bytes to text without touching newlines; a clear error otherwise."""
-    if encoding == AUTO:
-        try:
-            return decode_bytes(data, source)
-        except InputError as exc:
-            if "not valid UTF-8" not in exc.problem:
-                raise  # binary: no encoding makes it text
-        try:
-            return data.decode("cp1252")
-        except UnicodeDecodeError:  # one of the five bytes Windows-1252 leaves undefined
-            return data.decode("latin-1")
-    if encoding:
-        try:
-            return data.decode(encoding)
-        except LookupError:
-            raise InputError(source, f"unknown encoding {encoding!r}") from None
-        except UnicodeDecodeError as exc:
-            raise InputError(source, f"cannot be decoded as {encoding} (byte {exc.start})") from None
-    # a UTF-8 byte-order mark stays in the text as U+FEFF: offsets then index what
-    # Path(path).read_text(encoding="utf-8") returns, as the README's recipe says
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise InputError(source, f"invalid UTF-16 text (byte {exc.start})") from None
-    nul = data.find(b"\x00")
-    if nul != -1:
-        raise InputError(source, f"binary file (a NUL byte at offset {nul}), not text")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            source, f"not valid UTF-8 (byte {exc.start}); if it is text, pass its encoding "
-            "(encoding='latin-1', say), or encoding='auto' for a folder of mixed encodings "
-            "(UTF-8 where the bytes are, else Windows-1252)") from None
-    problem = binary_problem(text[:65536])
-    if problem:
-        raise InputError(source, problem)
-    return text
-
-
-#: what a terminal is told rather than shown: an escape sequence (``ESC[1m`` bold,
-#: ``ESC[0m``) or a character struck over by a backspace (``N\bN``)
-_TERMINAL_CODE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|[^\x08]\x08")
-
-
-def binary_problem(sample: str) -> str | None:
-    """Why decoded text is not to be read as text (control characters above
-    :data:`MAX_CONTROL_SHARE` of ``sample``), or None. Text formatted for a terminal
-    (``man`` page output, a coloured log: escape sequences and overstrikes, which
-    would embed as ``[1m``) is told apart from binary data, with how to clean it."""
-    controls = sum(1 for ch in sample if ord(ch) in CONTROL_CHARS)
-    if not sample or controls <= MAX_CONTROL_SHARE * len(sample):
-        return None
-    if 2 * len(_TERMINAL_CODE.findall(sample)) >= controls:
-        return ("text formatted for a terminal (escape sequences or backspaces, as man "
-                "prints bold and underlined words), not plain text; remove them first, "
-                "e.g. sed 's/\\x1b\\[[0-9;]*[A-Za-z]//g' FILE | col -bx > FILE.txt")
-    return "binary file (control characters), not text"
 
 
 def default_doc_id(text: str) -> str:
