@@ -1,6 +1,8 @@
 """Structure: readers, section chunking with heading trails, tables kept whole."""
 
 
+from pathlib import Path
+
 import chunkwise
 from chunkwise.readers import parse, read_path
 
@@ -710,3 +712,66 @@ def test_a_texinfo_title_names_the_node_before_the_manual_in_parentheses():
     other = page.replace("<title>Closure Example (", "<title>Introduction (")
     assert (parse(other, "Introduction.html", fmt="html").title or "").startswith(
         "Introduction (libffi")
+
+
+RUSTDOC_PAGES = Path(__file__).parent / "data" / "rustdoc"
+
+
+def test_a_documentation_tools_page_is_its_main_element_whole():
+    """Rust's std::collections pages (rustdoc: ``<meta name="generator"
+    content="rustdoc">``): the news-tuned extractor dropped 406 of the 836 code examples
+    and one-line summaries ("Gets a reference to the key in the entry."); a page a
+    documentation tool made is its ``<main>`` whole, and nothing around it."""
+    for name, examples in (("collections-index.html", 8), ("btree_map-OccupiedEntry.html", 8)):
+        doc = read_path(RUSTDOC_PAGES / name)
+        assert doc.metadata["generator"] == "rustdoc"
+        assert doc.metadata["main_content"] == "landmark"
+        assert sum(b.kind == "code" for b in doc.blocks) == examples
+        assert "Skip to main content" not in doc.text  # (outside <main>)
+        whole = read_path(RUSTDOC_PAGES / name, fmt="html-all")
+        kept = {doc.text[b.start:b.end] for b in doc.blocks}
+        assert {whole.text[b.start:b.end] for b in whole.blocks if b.kind != "heading"} - kept \
+            == {"Skip to main content"}  # (and the sidebar's title: its only heading)
+    doc = read_path(RUSTDOC_PAGES / "btree_map-OccupiedEntry.html")
+    assert "Gets a reference to the key in the entry." in doc.text
+    # any page's code inside its <main> is kept, whatever the extractor says (Flask's
+    # quickstart lost its cookie example): the same page, no generator named
+    page = (RUSTDOC_PAGES / "collections-index.html").read_text(encoding="utf-8")
+    doc = parse(page.replace('<meta name="generator" content="rustdoc">', ""), "index.html",
+                fmt="html")
+    assert doc.metadata["main_content"] == "trafilatura"
+    assert sum(b.kind == "code" for b in doc.blocks) == 8
+
+
+def test_an_items_version_goes_with_its_heading_not_the_section_before():
+    """rustdoc puts each item's stable-since version (``1.10.0 · Source``) in the
+    item's ``<section>`` before its ``<h4>``: it ended the section before ("...
+    assert_eq!(o.get(), &12);\\n}\\n\\n1.0.0 ·": 3,998 of the 7,170 chunks of
+    std::collections), and the module path above the ``<h1>`` was the page's first
+    chunk ("std :: collections :: btree_map"). Loose text opening a heading's element
+    follows the heading; a letterless label under a heading with no other text joins
+    the next section, as a bare heading does."""
+    import re
+
+    doc = read_path(RUSTDOC_PAGES / "btree_map-OccupiedEntry.html")
+    blocks = [(b.kind, doc.text[b.start:b.end]) for b in doc.blocks]
+    at = blocks.index(("heading", "pub fn key (&self) -> &K"))
+    assert blocks[at + 1] == ("paragraph", "1.10.0")  # (and no "·" left of "· Source")
+    assert blocks[at + 2] == ("paragraph", "Gets a reference to the key in the entry.")
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(doc.text, chunks, 254)
+    assert chunks[0].text.startswith("Struct OccupiedEntry\n\nstd :: collections :: btree_map")
+    assert not [c.text for c in chunks if re.search(r"\d+\.\d+\.\d+\s*·?\s*$", c.text)]
+
+
+def test_a_short_paragraph_opening_a_section_is_no_label():
+    """Only loose text moves after the heading its element opens with (a kicker, a
+    version); a description's first paragraph (``<p>``) stays before the "Examples"
+    heading that follows it in the same ``<div>``."""
+    page = ('<html><body><main><article><span class="kicker">Earnings</span><h1>Sales '
+            'miss, shares fall</h1><p>The retailer said on Tuesday that sales fell.</p>'
+            '<div class="docblock"><p>Clears the map.</p><h5>Examples</h5><pre>a.clear();'
+            '</pre></div></article></main></body></html>')
+    text = parse(page, "p.html", fmt="html-all").text
+    assert text.startswith("Sales miss, shares fall\n\nEarnings\n\nThe retailer")
+    assert "Clears the map.\n\nExamples\n\na.clear();" in text

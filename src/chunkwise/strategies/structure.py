@@ -11,6 +11,7 @@ to the span, and a span that starts inside a section inherits its trail.
 from __future__ import annotations
 
 import dataclasses
+import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,6 +120,21 @@ class Section:
     body: int = 0  # blocks that are not headings
 
 
+#: the longest paragraph without a letter that labels its heading rather than being
+#: text under it (a version, ``1.57.0``; a date, ``2024-01-03``)
+LABEL_CHARS = 32
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _label(text: str, block: Block) -> bool:
+    """A short paragraph without a letter: rustdoc's stable-since version under each
+    item's heading (``impl PartialEq for TryReserveError`` over ``1.57.0``, then the
+    impl's methods: 530 chunks of Rust's std::collections pages were a heading and
+    its version alone)."""
+    return (block.kind == "paragraph" and block.end - block.start <= LABEL_CHARS
+            and _LETTER.search(text, block.start, block.end) is None)
+
+
 def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
     """Sections of a span: a new one at every heading; the part before the span's
     first heading inherits the trail in force at the span's start."""
@@ -136,7 +152,8 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
             current = Section(block.start, hi, block.headings, [block])
         else:
             current.blocks.append(block)
-            current.body += 1
+            if not _label(text, block):
+                current.body += 1
     sections.append(current)
     sections = [s for s in sections if text[s.start:s.end].strip()]
     # a heading with no body of its own ("5. Records" straight into "5.1 ...", or an
