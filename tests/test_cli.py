@@ -180,11 +180,23 @@ def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):
     # its vg_basic.css was 5 chunks of colours and borders)
     (site / "vg_basic.css").write_text("body {\n  color: black;\n}\n")
     (site / "guide.md").write_text("# Guide\n\nHow the site is built.\n")
+    # small generated scripts of one line, as rustdoc writes them beside Rust's
+    # documentation (297 module sidebars, 1,868 pieces of its search index)
+    (site / "sidebar-items1.95.0.js").write_text(
+        'window.SIDEBAR_ITEMS = {"enum":["TryReserveErrorKind"],"mod":["binary_heap",'
+        '"btree_map","btree_set","hash_map","hash_set","linked_list","vec_deque"],"struct":'
+        '["BTreeMap","BTreeSet","BinaryHeap","HashMap","HashSet","LinkedList",'
+        '"TryReserveError","VecDeque"]};')
+    (site / "3c2a0e92d415.js").write_text(
+        'rn_("dQBJAQBxXilfKWApYSlqKWspbCltKWmFHIYchxyIHMgcyRzKHMsccUQBAN0Q3hDfEOAQFxcYFxkXGh'
+        'dxQwEADwsQCxELEgvRENIQ0xDUEOMAhLAgtaAAAQAJBTowAAABAAAAAAAIABAAAADocOlwH4QghCGEBJc9o'
+        'dfX2Nc=")')
+    (site / "index.js").write_text("module.exports = require('./lib/server');\n")  # written
     code, out, err = run(capsys, "chunk", str(site), "--no-progress")
     assert code == 0, err
     read = {Path(json.loads(line)["source"]).name for line in out.splitlines()}
-    assert read == {"guide.md", "serverRegistry.js", "program.js"}
-    assert ("chunkwise: skipped 5 files that are not documents: minified 3, css 2"
+    assert read == {"guide.md", "serverRegistry.js", "program.js", "index.js"}
+    assert ("chunkwise: skipped 7 files that are not documents: minified 5, css 2"
             in err.splitlines())
     code, out, err = run(capsys, "chunk", str(site / bundles[0].name), "--no-progress")
     assert code == 0 and len(out.splitlines()) > 5

@@ -349,9 +349,18 @@ def _head(path: Path) -> bytes:
 def _minified(head: bytes) -> bool:
     """Whether a script's first 8 KB read as minified or generated (a site's search
     index, a bundled library): lines of 200 characters on average, one of 1,000 or
-    more. Hand-written code averages under 50."""
+    more. Hand-written code averages under 50. A small script of one line of
+    :data:`ONE_LINE_GENERATED` characters or more is generated too (rustdoc writes
+    ``window.SIDEBAR_ITEMS = {...};`` into every module's folder, 297 of them in
+    Rust's documentation, and 1,868 pieces of its search index as ``rn_("dQBJ...")``)."""
     lines = head.split(b"\n")
-    return len(head) >= 2048 and max(map(len, lines)) >= 1000 and len(head) / len(lines) >= 200
+    if len(head) < 2048:
+        return len(head.strip().split(b"\n")) == 1 and len(head.strip()) >= ONE_LINE_GENERATED
+    return max(map(len, lines)) >= 1000 and len(head) / len(lines) >= 200
+
+
+#: the shortest script of one line read as generated, not written
+ONE_LINE_GENERATED = 120
 
 
 def _walkable(folder_name: str) -> bool:
