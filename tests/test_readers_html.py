@@ -775,3 +775,21 @@ def test_a_short_paragraph_opening_a_section_is_no_label():
     text = parse(page, "p.html", fmt="html-all").text
     assert text.startswith("Sales miss, shares fall\n\nEarnings\n\nThe retailer")
     assert "Clears the map.\n\nExamples\n\na.clear();" in text
+
+
+def test_line_numbers_are_no_part_of_code():
+    """rustdoc's source pages (``src/std/collections/hash/set.rs.html``) number each
+    line with ``<a href=#1 id=1 data-nosnippet>1</a>`` inside the ``<pre>``: the code
+    read "1#[cfg(test)]\\n2mod tests;"; Pygments' inline numbers likewise."""
+    page = ('<html><head><meta name="generator" content="rustdoc"></head><body><main>'
+            '<h1>set.rs</h1><pre class="rust"><code><a href=#1 id=1 data-nosnippet>1</a>'
+            '<span class="attr">#[cfg(test)]\n<a href=#2 id=2 data-nosnippet>2</a></span>'
+            '<span class="kw">mod </span>tests;\n<a href=#3 id=3 data-nosnippet>3</a>\n'
+            '<a href=#4 id=4 data-nosnippet>4</a><span class="kw">use </span>hashbrown::hash_set '
+            '<span class="kw">as </span>base;</code></pre>'
+            '<pre><span class="linenos">1</span>import os\n<span class="linenos">2</span>'
+            'print(os.sep)</pre></main></body></html>')
+    doc = parse(page, "set.rs.html", fmt="html")
+    code = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "code"]
+    assert code == ["#[cfg(test)]\nmod tests;\n\nuse hashbrown::hash_set as base;",
+                    "import os\nprint(os.sep)"]

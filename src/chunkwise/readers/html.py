@@ -210,10 +210,21 @@ def _block_text(node: Any, tag: str) -> str:
     return _heading_text(node) if tag == "dt" else str(node.text(deep=True, separator=" "))
 
 
+#: line numbers inside a ``<pre>``: rustdoc's source pages mark each
+#: ``<a href=#1 id=1 data-nosnippet>1</a>`` (read into the code as "1#[cfg(test)]",
+#: "17/// As with the [`HashMap`] type"), Pygments' inline numbers ``<span
+#: class="linenos">``
+_LINE_NUMBERS = ("[data-nosnippet], .linenos, .lineno, .line-number, .line-numbers, "
+                 ".linenumber")
+
+
 def _pre_text(pre: Any) -> str:
-    """A ``<pre>``'s code; several ``<code>`` elements in one ``<pre>`` (Node.js's docs
-    give each example as an ES module and as CommonJS, one shown at a time) are
-    separated by a blank line instead of run together."""
+    """A ``<pre>``'s code, without line numbers (:data:`_LINE_NUMBERS`); several
+    ``<code>`` elements in one ``<pre>`` (Node.js's docs give each example as an ES
+    module and as CommonJS, one shown at a time) are separated by a blank line instead
+    of run together."""
+    for number in pre.css(_LINE_NUMBERS):
+        number.decompose()
     codes = [c for c in pre.iter() if c.tag == "code"]
     if len(codes) > 1 and _clean("".join(c.text(deep=True) for c in codes)) == _clean(
             pre.text(deep=True)):
