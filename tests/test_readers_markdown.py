@@ -569,3 +569,23 @@ def test_hugo_shortcode_pairs_are_one_block(parser):
                      ("paragraph", "{{< codeFrom"), ("paragraph", "After.")]
     across = "{{< note >}}\n\n## Heading\n\nText.\n\n{{< /note >}}\n"
     assert "quote" not in [b.kind for b in parser(across, "a.md").blocks]
+
+
+def test_a_pandoc_title_block_is_the_documents_title():
+    """Rust's release notes (``releases.md`` beside its documentation) open with
+    Pandoc's title block, ``% Rust Release Notes``: it was a chunk of its own with no
+    trail; it is the title (in every trail) and metadata, as front matter is."""
+    text = ("% Rust Release Notes\n% The Rust Team; Contributors\n% 2026-04-16\n\n"
+            "Version 1.95 (2026-04-16)\n==========================\n\nLanguage\n--------\n"
+            "- Stabilize `if let` guards on match arms.\n")
+    doc = chunkwise.readers.parse(text, "releases.md", "markdown")
+    assert doc.title == "Rust Release Notes"
+    assert dict(doc.metadata) == {"title": "Rust Release Notes",
+                                  "author": "The Rust Team; Contributors", "date": "2026-04-16"}
+    chunks = chunkwise.chunk(doc, strategy="section")
+    assert [c.headings for c in chunks] == [("Version 1.95 (2026-04-16)", "Language")]
+    assert chunks[0].context.startswith("Rust Release Notes > Version 1.95")
+    assert not any("% Rust" in c.text for c in chunks)
+    # "%d" opening a line is no title block
+    doc = chunkwise.readers.parse("%d items\n\nmore text\n", "n.md", "markdown")
+    assert doc.title is None and "%d items" in doc.text[doc.blocks[0].start:doc.blocks[0].end]

@@ -266,7 +266,7 @@ def front_matter(text: str) -> tuple[dict[str, Any], int, bool]:
     if not m:
         m = _TOML_FRONT_MATTER.match(text)
         if not m:
-            return {}, 0, False
+            return _pandoc_title_block(text)
         toml = True
     body = m.group(1) or ""
     parsed = _parsed_front_matter(body, toml)
@@ -280,6 +280,23 @@ def front_matter(text: str) -> tuple[dict[str, Any], int, bool]:
         if kv:
             meta[kv.group(1)] = kv.group(2).strip("\"'")
     return meta, m.end(), False
+
+
+#: Pandoc's title block: the first lines ``% Title``, ``% Author; Author``, ``% Date``
+#: (Rust's release notes open with ``% Rust Release Notes``: a chunk of its own,
+#: without a trail)
+_PANDOC_TITLE = re.compile(r"%[ \t]+(?P<title>\S[^\r\n]*)\r?\n(?:%[ \t]*(?P<author>[^\r\n]*)\r?\n)?"
+                           r"(?:%[ \t]*(?P<date>[^\r\n]*)\r?\n)?")
+
+
+def _pandoc_title_block(text: str) -> tuple[dict[str, Any], int, bool]:
+    """Pandoc's title block as front matter, all of it held (its title, authors and
+    date are the document's metadata), or none."""
+    m = _PANDOC_TITLE.match(text)
+    if m is None:
+        return {}, 0, False
+    meta = {key: value.strip() for key, value in m.groupdict().items() if value and value.strip()}
+    return meta, m.end(), True
 
 
 def _parsed_front_matter(body: str, toml: bool) -> dict[str, Any] | None:
