@@ -71,6 +71,14 @@ _SEPARATOR = re.compile(r"\s*[·|•]\s*")
 LEAD_WORDS = 12
 LEAD_CHARS = 80
 _WORD = re.compile(r"\w+", re.U)
+#: the scripts written without spaces between words (Han, kana, Hangul, CJK
+#: compatibility ideographs)
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+#: words as the page's text and the extractor's are matched and counted by: each
+#: character of an unspaced script a word of its own (the walk reads ``<code>cargo</code>
+#: はRust`` as "cargo はRust", the extractor as "cargoはRust": as runs of ``\w``, no
+#: Japanese paragraph of an mdBook page matched, and none was prose)
+_TEXT_WORD = re.compile(f"[{_UNSPACED}]|[^\\W{_UNSPACED}]+")
 
 #: share of the page's non-link text under which a main-content extraction warns
 WARN_SHARE = 0.5
@@ -473,7 +481,7 @@ def _word_ids(text: str, vocabulary: dict[str, int], add: bool,
     vocabulary is added (``add``) or -1."""
     get = vocabulary.get
     out = array("q") if out is None else out
-    for m in _WORD.finditer(text):
+    for m in _TEXT_WORD.finditer(text):
         word = m.group().lower()
         i = get(word)
         if i is None:
@@ -715,7 +723,7 @@ def _documentation_tool(metadata: dict[str, Any]) -> bool:
 
 
 def _is_prose(b: _Raw) -> bool:
-    return (b.kind in ("paragraph", "quote", "list_item") and len(_WORD.findall(b.text)) >= 12
+    return (b.kind in ("paragraph", "quote", "list_item") and len(_TEXT_WORD.findall(b.text)) >= 12
             and b.link_chars < 0.3 * len(b.text))
 
 
