@@ -156,6 +156,34 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
     assert "skipped 3 files that are not documents: ai 1, dvi 1, ps 1" in err
 
 
+def test_a_folder_walk_passes_over_an_mdbook_sites_print_edition(capsys, tmp_path):
+    """mdBook writes every chapter again into ``print.html`` (45 % of the Rust book's
+    chunks as rustup installs it, search hits twice) and the sidebar's chapter list
+    into ``toc.html``, both ``<meta name="robots" content="noindex">``: a folder walk
+    passes over them and says so; named on its own, the print edition is read."""
+    head = ('<!DOCTYPE HTML>\n<html lang="en">\n<head>\n<!-- Book generated using mdBook -->\n'
+            '<meta charset="UTF-8">\n<title>The Book</title>\n<meta name="robots" '
+            'content="noindex">\n</head>\n<body><main>')
+    chapter = "<h1>Shared state</h1><p>A mutex allows only one thread to access some data.</p>"
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "print.html").write_text(head + chapter + "<h1>Tests</h1><p>Use assert.</p>"
+                                     "</main></body></html>")
+    (book / "toc.html").write_text(head.replace("Book generated", "sidebar iframe generated")
+                                   + "<ol><li>Shared state</li><li>Tests</li></ol></main></body></html>")
+    (book / "ch16-03.html").write_text(head.replace('<meta name="robots" content="noindex">', "")
+                                       + chapter + "</main></body></html>")
+    (book / "old-print.html").write_text(head + chapter + "</main></body></html>")  # (another name)
+    code, out, err = run(capsys, "chunk", str(book), "--no-progress")
+    assert code == 0, err
+    read = {Path(json.loads(line)["source"]).name for line in out.splitlines()}
+    assert read == {"ch16-03.html", "old-print.html"}
+    assert "chunkwise: skipped 2 files that are not documents: contents page 1, print edition 1" \
+        in err.splitlines()
+    code, out, err = run(capsys, "chunk", str(book / "print.html"), "--no-progress")
+    assert code == 0 and "Use assert." in out
+
+
 def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):
     """A built site ships its search index and libraries minified (rustdoc's book as
     Rust ships it: 7,128 of its 8,237 chunks came from five such files). Real

@@ -329,7 +329,24 @@ def _walked(f: Path, walk: Walk, top: Path | None = None) -> bool:
                                or _minified(head)):
         walk.skip(f, "minified")
         return False
+    if ext == "html" and (copy := _mdbook_copy(f.name, head)) is not None:
+        walk.skip(f, copy)
+        return False
     return True
+
+
+def _mdbook_copy(name: str, head: bytes) -> str | None:
+    """What an mdBook site's page that repeats the others is (its name and marks:
+    ``print.html``, every chapter again on one page, 45 % of the Rust book's chunks;
+    ``toc.html``, the sidebar's list of chapters), or None. mdBook marks both
+    ``<meta name="robots" content="noindex">``; named on its own, such a page is read."""
+    if name not in ("print.html", "toc.html") or b"generated using mdBook" not in head \
+            or _NOINDEX.search(head) is None:
+        return None
+    return "print edition" if name == "print.html" else "contents page"
+
+
+_NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)
 
 
 #: scripts a site ships minified (one line of thousands of characters; its style
