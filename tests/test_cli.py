@@ -157,7 +157,7 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
 
 
 def test_a_folder_walk_passes_over_an_mdbook_sites_print_edition(capsys, tmp_path):
-    """mdBook writes every chapter again into ``print.html`` (45 % of the Rust book's
+    """mdBook writes every chapter again into ``print.html`` (half of the Rust book's
     chunks as rustup installs it, search hits twice) and the sidebar's chapter list
     into ``toc.html``, both ``<meta name="robots" content="noindex">``: a folder walk
     passes over them and says so; named on its own, the print edition is read."""

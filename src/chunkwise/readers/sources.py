@@ -337,7 +337,7 @@ def _walked(f: Path, walk: Walk, top: Path | None = None) -> bool:
 
 def _mdbook_copy(name: str, head: bytes) -> str | None:
     """What an mdBook site's page that repeats the others is (its name and marks:
-    ``print.html``, every chapter again on one page, 45 % of the Rust book's chunks;
+    ``print.html``, every chapter again on one page, half the Rust book's chunks;
     ``toc.html``, the sidebar's list of chapters), or None. mdBook marks both
     ``<meta name="robots" content="noindex">``; named on its own, such a page is read."""
     if name not in ("print.html", "toc.html") or b"generated using mdBook" not in head \
