@@ -390,7 +390,7 @@ class _Walker:
         stable-since version beside each method's ``<h4>`` and its module path beside
         the ``<h1>``, all in one ``<section>``; a news page's kicker or date above its
         title): read after the heading, the first line of the heading's section,
-        rather than a line ending the section before it (2,153 of the 7,170 chunks of
+        rather than a line ending the section before it (3,998 of the 7,170 chunks of
         ``std::collections``' pages ended with a version, 108 were one alone) or a
         chunk of its own before the title (30)."""
         lead = self.blocks[first:-1]
