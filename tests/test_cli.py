@@ -220,11 +220,14 @@ def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):
         'dxQwEADwsQCxELEgvRENIQ0xDUEOMAhLAgtaAAAQAJBTowAAABAAAAAAAIABAAAADocOlwH4QghCGEBJc9o'
         'dfX2Nc=")')
     (site / "index.js").write_text("module.exports = require('./lib/server');\n")  # written
+    # a binary Netpbm bitmap (Python's test/imghdrdata/python.pbm): no NUL byte, and
+    # with --encoding auto it read as text
+    (site / "python.pbm").write_bytes(b"P4\n16 16\n\xff\xff\x80\x01\xbf\xfd\xa0\x05" * 4)
     code, out, err = run(capsys, "chunk", str(site), "--no-progress")
     assert code == 0, err
     read = {Path(json.loads(line)["source"]).name for line in out.splitlines()}
     assert read == {"guide.md", "serverRegistry.js", "program.js", "index.js"}
-    assert ("chunkwise: skipped 7 files that are not documents: minified 5, css 2"
+    assert ("chunkwise: skipped 8 files that are not documents: minified 5, css 2, pbm 1"
             in err.splitlines())
     code, out, err = run(capsys, "chunk", str(site / bundles[0].name), "--no-progress")
     assert code == 0 and len(out.splitlines()) > 5

@@ -91,6 +91,27 @@ def test_a_debian_copyright_file_is_no_conversation():
                                  "Bob: Then we ship today.\nAlice: Good.\n")
 
 
+def test_an_e_mail_is_no_conversation():
+    """Python's test messages (``test/test_email/data``: a forwarded message, a
+    multipart one) were chunked as transcripts: their header fields (``Return-Path:``,
+    ``Message-ID:``, ``Content-Type:``, ``X-Mailer:``) read as speakers taking turns.
+    The message below has their shape; a speaker named with a hyphen still speaks."""
+    from chunkwise.readers.transcript import looks_like_transcript
+
+    message = ("Return-Path: <barry@example.org>\nDelivered-To: barry@example.org\n"
+               "MIME-Version: 1.0\nContent-Type: message/rfc822\n"
+               "Content-Description: forwarded message\nContent-Transfer-Encoding: 7bit\n"
+               "Message-ID: <15265.9482.641338.555352@example.org>\n"
+               "From: barry@example.org (Barry)\nSender: barry@example.org\n"
+               "To: barry@example.org\nSubject: forwarded message\n"
+               "Date: Thu, 13 Sep 2001 17:28:42 -0400\nX-Mailer: VM 6.95\n"
+               "X-Attribution: BAW\n\nMIME-Version: 1.0\n"
+               "Content-Type: text/plain; charset=us-ascii\n\nHello there.\n")
+    assert not looks_like_transcript(message)
+    assert looks_like_transcript("Jean-Luc: Make it so.\nWill: Aye, sir.\n"
+                                 "Jean-Luc: Engage.\nData: Course laid in.\n")
+
+
 def test_a_test_suites_log_is_no_conversation():
     """gdb's, binutils' and OpenJDK's test logs under /usr/share/doc (27,572 chunks for
     gdb's) were chunked as transcripts: ``PASS: ar thin archive`` line after line, PASS

@@ -110,6 +110,8 @@ def _path_hint(s: str) -> str:
 #: file extensions a folder walk passes over: images, media, fonts, archives, binaries
 NOT_DOCUMENTS = frozenset({
     "png", "jpg", "jpeg", "gif", "bmp", "tif", "tiff", "ico", "webp", "avif", "heic", "psd", "svg",
+    # Netpbm's and X11's images (a binary P4 bitmap has no NUL byte to tell it by)
+    "pbm", "pgm", "ppm", "pnm", "pam", "xbm", "xpm",
     "eps", "mp3", "mp4", "m4a", "wav", "flac", "ogg", "oga", "opus", "avi", "mov", "mkv", "webm",
     "wmv", "woff", "woff2", "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z",
     "rar", "tar", "jar", "war", "whl", "egg", "deb", "rpm", "dmg", "iso", "apk", "exe", "dll",

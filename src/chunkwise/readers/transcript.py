@@ -39,7 +39,14 @@ _LINE = re.compile(
 _NOT_SPEAKERS = {"q", "a", "question", "answer", "note", "notes", "warning", "tip", "example",
                  "step", "see", "source", "date", "subject", "from", "to", "cc", "re",
                  "format", "files", "files-excluded", "copyright", "license", "comment",
-                 "disclaimer", "upstream-name", "upstream-contact"}
+                 "disclaimer", "upstream-name", "upstream-contact",
+                 # an e-mail's (and HTTP's) header fields, ``X-...`` ones too: Python's
+                 # test messages were transcripts of ``Content-Type:`` and ``Message-ID:``
+                 "bcc", "sender", "reply-to", "in-reply-to", "references", "message-id",
+                 "return-path", "delivered-to", "received", "mime-version", "content-type",
+                 "content-transfer-encoding", "content-disposition", "content-id",
+                 "content-description", "content-length", "user-agent", "organization",
+                 "list-id", "precedence", "errors-to", "importance", "priority"}
 SPEAKER_KEYS = ("speaker", "role", "author", "name", "from", "user")
 TEXT_KEYS = ("content", "text", "message", "body")
 TIME_KEYS = ("time", "timestamp", "start", "ts", "created_at")
@@ -171,7 +178,8 @@ def looks_like_transcript(text: str) -> bool:
         if found + len(lines) - i < need:
             return False  # too few lines left to make most of them a speaker's
         m = _LINE.match(line)
-        if m and m.group("speaker").lower() not in _NOT_SPEAKERS:
+        if m and (label := m.group("speaker").lower()) not in _NOT_SPEAKERS \
+                and not label.startswith("x-"):
             found += 1
             speaker = m.group("speaker")
             speakers.add(speaker)
