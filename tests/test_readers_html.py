@@ -817,3 +817,18 @@ def test_a_japanese_page_keeps_its_text_and_drops_the_site_around_it():
     assert doc.text.startswith("Cargo\n\ncargo はRustの公式パッケージ管理ツールです。")
     assert "依存関係の管理と crates.io との統合" in doc.text and "The Cargo Book を参照" in doc.text
     assert "Keyboard shortcuts" not in doc.text and "Press" not in doc.text
+
+
+def test_what_the_page_hides_is_no_text():
+    """rustdoc opens every item's text with ``<summary class="hideme"><span>Expand
+    description</span></summary>``, hidden once open: it led the first chunk of every
+    item page. An element with the ``hidden`` attribute or a class that hides it is no
+    text; one kept for screen readers is (GitHub's footnotes' ``sr-only`` heading)."""
+    doc = read_path(RUSTDOC_PAGES / "btree_map-OccupiedEntry.html")
+    assert "Expand description" not in doc.text
+    assert "A view into an occupied entry in a BTreeMap" in doc.text
+    page = ('<html><body><main><h1>Title</h1><p>Shown.</p><div hidden>Not shown.</div>'
+            '<p class="d-none">Nor this.</p><section class="footnotes"><h2 class="sr-only">'
+            'Footnotes</h2><p>The note.</p></section></main></body></html>')
+    assert parse(page, "p.html", fmt="html-all").text == \
+        "Title\n\nShown.\n\nFootnotes\n\nThe note."

@@ -278,6 +278,19 @@ def _in_page(href: str, page: str) -> bool:
     return bool(fragment) and (not target or bool(page) and target.removeprefix("./") == page)
 
 
+#: classes that hide an element from sight (rustdoc's ``<summary class="hideme">Expand
+#: description</summary>`` above every item's text, Bootstrap's ``d-none``); text kept
+#: for screen readers (``sr-only``) stays: GitHub's footnotes are headed by one
+_HIDDEN_CLASSES = frozenset({"hidden", "hideme", "d-none"})
+
+
+def _is_hidden(attrs: dict[str, Any]) -> bool:
+    """An element the page does not show: the ``hidden`` attribute, or a class of
+    :data:`_HIDDEN_CLASSES`."""
+    return "hidden" in attrs or not _HIDDEN_CLASSES.isdisjoint(
+        (attrs.get("class") or "").split())
+
+
 def _is_chrome(tag: str, attrs: dict[str, Any], in_content: bool) -> bool:
     if (attrs.get("role") or "") == "doc-toc" or {"contents", "topic"} <= set(
             (attrs.get("class") or "").split()):
@@ -340,7 +353,7 @@ class _Walker:
             if tag in _DROP or tag.startswith("-") or tag.startswith("!"):
                 continue
             attrs = child.attributes or {}
-            if _is_chrome(tag, attrs, in_content):
+            if _is_chrome(tag, attrs, in_content) or _is_hidden(attrs):
                 continue
             if tag in _LISTS and not self.text_seen and _is_contents(child, self.page):
                 continue
