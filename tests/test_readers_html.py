@@ -63,8 +63,9 @@ def _select_main_by_strings(blocks, main_text):
     set of trigram strings): the reference the integer-key version must equal."""
     import re
 
-    def words(text):
-        return [w.lower() for w in re.findall(r"\w+", text)]
+    def words(text):  # (a character of a script written without spaces is a word)
+        unspaced = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+        return [w.lower() for w in re.findall(f"[{unspaced}]|[^\\W{unspaced}]+", text)]
 
     flat = " ".join(words(main_text))
     padded = f" {flat} "
