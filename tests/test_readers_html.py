@@ -833,3 +833,30 @@ def test_what_the_page_hides_is_no_text():
             'Footnotes</h2><p>The note.</p></section></main></body></html>')
     assert parse(page, "p.html", fmt="html-all").text == \
         "Title\n\nShown.\n\nFootnotes\n\nThe note."
+
+
+def _mdbook_page(container: str, main: str) -> str:
+    return ('<html lang="en"><head><title>The Cargo Book</title></head><body>'
+            f'<div id="{container}"><div><h2>Keyboard shortcuts</h2><div>'
+            '<p>Press <kbd>←</kbd> or <kbd>→</kbd> to navigate between chapters</p>'
+            '<p>Press <kbd>S</kbd> or <kbd>/</kbd> to search in the book</p>'
+            '<p>Press <kbd>?</kbd> to show this help</p><p>Press <kbd>Esc</kbd> to hide this '
+            f'help</p></div></div></div><div id="content" class="content"><main>{main}</main>'
+            '</div></body></html>')
+
+
+def test_an_extraction_that_keeps_nothing_of_the_main_element_is_overruled():
+    """The Cargo book's command indexes (mdBook: a heading over a list of links) came
+    out as the keyboard-help pop-up beside ``<main>`` and nothing else: an extraction
+    that keeps nothing inside the page's ``<main>``/``<article>`` took the wrong part;
+    mdBook's pop-up (``mdbook-help-container``) is chrome, and was kept beside a page's
+    own heading and sentence (the 2024 edition guide's Rustfmt page)."""
+    commands = "<h1>Build Commands</h1><ul>" + "".join(
+        f'<li><a href="cargo-{c}.html">cargo {c}</a></li>'
+        for c in ("bench", "build", "check", "clean", "doc", "fetch", "fix", "run", "test")) + "</ul>"
+    text = parse(_mdbook_page("help-container", commands), "build-commands.html", fmt="html").text
+    assert text.startswith("Build Commands\n\ncargo bench") and "Keyboard" not in text
+    short = ("<h1>Rustfmt</h1><p>The following chapters detail changes to Rustfmt in the 2024 "
+             "Edition.</p>")
+    text = parse(_mdbook_page("mdbook-help-container", short), "rustfmt.html", fmt="html").text
+    assert text == "Rustfmt\n\nThe following chapters detail changes to Rustfmt in the 2024 Edition."

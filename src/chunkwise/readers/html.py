@@ -49,11 +49,13 @@ _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search
 #: whole class or id names that mark navigation chrome on sites that do not use <nav>
 #: (``header`` and ``nav-panel``: the Next/Previous/Up line makeinfo 6 and 7 set above
 #: and below every node of a Texinfo manual in HTML; ``menu-bar``: mdBook's bar of
-#: buttons around the book's title, an ``<h1>`` on every page)
+#: buttons around the book's title, an ``<h1>`` on every page; ``mdbook-help-container``:
+#: its keyboard-help pop-up, "Press ← or → to navigate between chapters", kept where a
+#: page's own text is a heading and a sentence)
 _CHROME_NAMES = re.compile(
     r"^(?:nav|navbar|navigation|menu|menu-bar|main-menu|breadcrumbs?|cookie|cookies|cookie-banner|"
     r"cookie-notice|cookie-consent|sidebar|site-header|site-footer|skip-link|skip-to-content|"
-    r"toc|table-of-contents|header|nav-panel)$",
+    r"toc|table-of-contents|header|nav-panel|mdbook-help-container)$",
     re.I)
 _CONTENT_TAGS = {"article", "main"}
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
@@ -629,6 +631,12 @@ def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
     if total and sum(len(raw[i].text) for i in landmark if keep[i]) < 0.6 * total:
         for i in landmark:
             keep[i] = True
+    # an extraction that kept nothing of the page's own article/main took the wrong
+    # part of the page: the landmark is the content (an mdBook page that lists a
+    # chapter's sections as links came out as the keyboard-help pop-up beside it)
+    if any(b.in_content and b.text.strip() for b in raw) and \
+            not any(k and b.in_content for b, k in zip(raw, keep)):
+        keep = [b.in_content for b in raw]
     # code inside the page's own article/main is content: the extractor drops some of
     # it (406 of the 836 examples on the pages of Rust's std::collections, rustdoc's
     # <pre> in a <div class="example-wrap"> beside a "Run" link)
