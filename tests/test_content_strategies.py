@@ -268,6 +268,31 @@ def test_a_question_at_the_top_has_the_document_title_as_its_trail():
     assert [c.context for c in plain] == [""] * 3
 
 
+def test_a_title_over_the_first_question_goes_with_it():
+    """The Cargo book's FAQ (mdBook HTML as rustup installs it): its ``<h1>`` over the
+    first question was a chunk of one heading ("Frequently Asked Questions", 6
+    tokens); headings alone before a question start its chunk, as ``section`` lets a
+    heading travel with the text after it."""
+    md = ("# Frequently Asked Questions\n\n## Is the plan to use GitHub as a package "
+          "repository?\n\nNo. The plan is to use crates.io, like npm or Rubygems do.\n\n"
+          "## Why build crates.io rather than use GitHub as a registry?\n\nWe think "
+          "that supporting multiple ways to download packages is very important.\n\n"
+          "## Will Cargo work with C code?\n\nYes, through build scripts.\n")
+    chunks = chunkwise.chunk(md, format="markdown", doc_id="faq.md", strategy="faq")
+    assert_invariants(md, chunks, 160, COUNT)
+    assert [c.metadata.get("question") for c in chunks] == [
+        "Is the plan to use GitHub as a package repository?",
+        "Why build crates.io rather than use GitHub as a registry?",
+        "Will Cargo work with C code?"]
+    assert chunks[0].text.startswith("# Frequently Asked Questions\n\n## Is the plan")
+    # prose before the questions is no heading alone: cut as section cuts it
+    intro = md.replace("# Frequently Asked Questions\n\n",
+                       "# Frequently Asked Questions\n\nAnswers to what people ask most.\n\n")
+    chunks = chunkwise.chunk(intro, format="markdown", doc_id="faq.md", strategy="faq")
+    assert chunks[0].text == "# Frequently Asked Questions\n\nAnswers to what people ask most."
+    assert "question" not in chunks[0].metadata
+
+
 @pytest.mark.parametrize("html", [
     "<dl><dt>What is the warranty?</dt><dd>Two years on every kettle.</dd>"
     "<dt>Who pays return postage?</dt><dd>We do, with the label we send.</dd>"

@@ -860,3 +860,14 @@ def test_an_extraction_that_keeps_nothing_of_the_main_element_is_overruled():
              "Edition.</p>")
     text = parse(_mdbook_page("mdbook-help-container", short), "rustfmt.html", fmt="html").text
     assert text == "Rustfmt\n\nThe following chapters detail changes to Rustfmt in the 2024 Edition."
+
+
+def test_a_heading_left_without_its_text_ends_no_page():
+    """The Cargo book's command pages end with "SEE ALSO" over a line of links: the
+    extractor keeps the heading and leaves the links out, and the heading was a chunk
+    of its own (one per command page)."""
+    doc = read_path(RUSTDOC_PAGES / "cargo-fetch.html")
+    assert doc.text.endswith("Fetch all dependencies:\n\ncargo fetch")
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(doc.text, chunks, 254)
+    assert all(c.text != "SEE ALSO" for c in chunks)

@@ -710,6 +710,8 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
         raw = []  # "Redirecting to ...": a moved page's stub, nothing of its own
     if main_content and raw:
         raw = _main_content(raw, text, metadata, source or doc_id)
+        while len(raw) > 1 and raw[-1].kind == "heading":
+            raw.pop()  # a heading whose text the extraction left out (Cargo's "SEE ALSO")
     out = TextBuilder()
     trail = HeadingTrail()
     title: str | None = None

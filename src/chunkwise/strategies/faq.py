@@ -13,6 +13,7 @@ of prose) is cut as ``section`` would.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
@@ -42,7 +43,9 @@ class FaqChunker(SectionChunker):
         out: list[Piece] = []
         cur = span.lo
         for pair in pairs:
-            if index.text[cur:pair.start].strip():  # prose between pairs
+            if (lead := _headings_alone(index, cur, pair.start)) is not None:
+                pair = dataclasses.replace(pair, start=lead)  # (a title over the questions)
+            elif index.text[cur:pair.start].strip():  # prose between pairs
                 out.extend(super().split(doc, index, Span(cur, pair.start, span.context,
                                                           span.headings, span.page)))
             out.extend(self._pair(index, packer, pair, span, trails))
@@ -77,6 +80,21 @@ class FaqChunker(SectionChunker):
             p.kind, p.headings = "qa", headings
             p.metadata.update(meta, answer_part=i + 1, answer_parts=len(pieces))
         return pieces
+
+
+def _headings_alone(index: DocumentIndex, lo: int, hi: int) -> int | None:
+    """Where the text before a question starts when it is headings alone (the page's
+    title over its first question: the Cargo book's FAQ gave "Frequently Asked
+    Questions" a chunk of its own), else None: a heading travels with the text after
+    it, here the question and its answer."""
+    text = index.text
+    blocks = index.blocks_in(lo, hi)
+    if not blocks or any(b.kind != "heading" or b.end > hi for b in blocks):
+        return None
+    covered = sum(len(text[b.start:b.end].split()) for b in blocks)
+    if covered != len(text[lo:hi].split()):
+        return None  # text outside the heading blocks
+    return max(lo, blocks[0].start)
 
 
 __all__ = ["FaqChunker", "find_pairs", "looks_like_faq"]
