@@ -219,6 +219,8 @@ def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):
         'rn_("dQBJAQBxXilfKWApYSlqKWspbCltKWmFHIYchxyIHMgcyRzKHMsccUQBAN0Q3hDfEOAQFxcYFxkXGh'
         'dxQwEADwsQCxELEgvRENIQ0xDUEOMAhLAgtaAAAQAJBTowAAABAAAAAAAIABAAAADocOlwH4QghCGEBJc9o'
         'dfX2Nc=")')
+    (site / "sidebar-items-short.js").write_text(
+        'window.SIDEBAR_ITEMS = {"struct":["Box","ThinBox"]};')  # (under 120 characters)
     (site / "index.js").write_text("module.exports = require('./lib/server');\n")  # written
     # a binary Netpbm bitmap (Python's test/imghdrdata/python.pbm): no NUL byte, and
     # with --encoding auto it read as text
@@ -227,7 +229,7 @@ def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):
     assert code == 0, err
     read = {Path(json.loads(line)["source"]).name for line in out.splitlines()}
     assert read == {"guide.md", "serverRegistry.js", "program.js", "index.js"}
-    assert ("chunkwise: skipped 8 files that are not documents: minified 5, css 2, pbm 1"
+    assert ("chunkwise: skipped 9 files that are not documents: minified 6, css 2, pbm 1"
             in err.splitlines())
     code, out, err = run(capsys, "chunk", str(site / bundles[0].name), "--no-progress")
     assert code == 0 and len(out.splitlines()) > 5

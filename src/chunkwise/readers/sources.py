@@ -374,12 +374,18 @@ def _minified(head: bytes) -> bool:
     Rust's documentation, and 1,868 pieces of its search index as ``rn_("dQBJ...")``)."""
     lines = head.split(b"\n")
     if len(head) < 2048:
-        return len(head.strip().split(b"\n")) == 1 and len(head.strip()) >= ONE_LINE_GENERATED
+        line = head.strip()
+        return b"\n" not in line and (len(line) >= ONE_LINE_GENERATED
+                                      or _DATA_ASSIGNMENT.match(line) is not None)
     return max(map(len, lines)) >= 1000 and len(head) / len(lines) >= 200
 
 
 #: the shortest script of one line read as generated, not written
 ONE_LINE_GENERATED = 120
+#: one line that only sets a global to a literal object or array (rustdoc's shortest
+#: ``window.SIDEBAR_ITEMS = {"struct":["Box","ThinBox"]};``: 76 of std's were read)
+_DATA_ASSIGNMENT = re.compile(rb"(?:(?:window|self|globalThis)\.[\w$]+|(?:var|let|const)\s+[\w$]+)"
+                              rb"\s*=\s*[\[{].*[\]}]\s*;?\Z")
 
 
 def _walkable(folder_name: str) -> bool:
