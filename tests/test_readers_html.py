@@ -119,6 +119,14 @@ def test_a_page_too_long_for_main_content_extraction_is_read_whole(monkeypatch):
     assert doc.text == parse(HTML.encode(), "big.html", fmt="html-all").text
     assert any("big.html" in str(w.message) and "read whole" in str(w.message)
                for w in caught)
+    # a documentation tool's page needs no extractor: its <main>, however long (a
+    # rustdoc source page of 8.5 M characters warned and was read whole)
+    tool = HTML.replace("<head>", '<head><meta name="generator" content="rustdoc">')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = parse(tool.encode(), "big.html", fmt="html")
+    assert doc.metadata["main_content"] == "landmark" and not caught
+    assert "Handbook" in doc.text and "Copyright" not in doc.text
 
 
 def test_a_theme_menu_outside_the_content_is_chrome():

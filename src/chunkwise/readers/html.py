@@ -607,6 +607,10 @@ def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
                   name: str) -> list[_Raw]:
     """The blocks of the page's main content (trafilatura's extraction, the page's
     own article/main prose, headings above kept content); ``metadata`` says how."""
+    # (before the size check: no extractor runs, so no page is too long for it)
+    if _documentation_tool(metadata) and any(b.in_content for b in raw):
+        metadata["main_content"] = "landmark"
+        return [b for b in raw if b.in_content]
     metadata["main_content"] = "whole page"
     if len(text) > MAIN_CONTENT_MAX_CHARS:
         warnings.warn(f"{name}: a page of {len(text) / 1e6:.1f} M characters is "
@@ -615,9 +619,6 @@ def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
                       "format 'html-all' reads it whole without this warning",
                       ExtractionWarning, stacklevel=3)
         return raw
-    if _documentation_tool(metadata) and any(b.in_content for b in raw):
-        metadata["main_content"] = "landmark"
-        return [b for b in raw if b.in_content]
     main_text = _trafilatura_text(text)
     if not main_text or not main_text.strip():
         return raw
