@@ -268,6 +268,23 @@ def test_a_question_at_the_top_has_the_document_title_as_its_trail():
     assert [c.context for c in plain] == [""] * 3
 
 
+def test_a_q_line_inside_code_is_no_question():
+    """rustdoc's source pages (``src/std/collections/hash/set.rs.html``) were FAQs of
+    "Q: Hash + Eq," (Rust's ``where Q: Hash + Eq`` bounds read as ``Q:``/``A:``
+    questions): a line inside a code block asks nothing."""
+    fn = ("    pub fn contains<Q>(&self, value: &Q) -> bool\n    where\n        Q: Hash + Eq,\n"
+          "    {\n        self.base.contains(value)\n    }\n\n")
+    md = "# set.rs\n\n```rust\nimpl<T, S> HashSet<T, S> {\n" + "".join(
+        fn.replace("contains", name) for name in ("contains", "get", "remove", "take")) + "}\n```\n"
+    chunks = chunkwise.chunk(md, format="markdown", doc_id="set.md")
+    assert {c.metadata["strategy"] for c in chunks} == {"section"}
+    assert not any("question" in c.metadata for c in chunks)
+    # the same lines outside code still ask
+    plain = "Q: Is it safe?\nA: Yes.\n\nQ: Is it fast?\nA: Yes.\n\nQ: Is it free?\nA: Yes.\n"
+    assert [c.metadata.get("question") for c in chunkwise.chunk(plain, doc_id="faq.txt")] == [
+        "Is it safe?", "Is it fast?", "Is it free?"]
+
+
 def test_a_title_over_the_first_question_goes_with_it():
     """The Cargo book's FAQ (mdBook HTML as rustup installs it): its ``<h1>`` over the
     first question was a chunk of one heading ("Frequently Asked Questions", 6

@@ -32,7 +32,12 @@ def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[QA
     heading that is not one."""
     text = doc.text
     starts: dict[int, str] = {}
+    code = [(b.start, b.end) for b in index.blocks_in(lo, hi) if b.kind == "code"]
+    code_starts = [c[0] for c in code]
     for m in _Q_LINE.finditer(text, lo, hi):
+        at = bisect_right(code_starts, m.start()) - 1
+        if at >= 0 and m.start() < code[at][1]:
+            continue  # inside code: Rust's ``where Q: Hash + Eq`` is no question
         q = next(g for g in (m.group("qa"), m.group("num"), m.group("bold"), m.group("head"))
                  if g)
         starts[m.start() + len(m.group(0)) - len(m.group(0).lstrip())] = q.strip()
