@@ -879,3 +879,19 @@ def test_a_heading_left_without_its_text_ends_no_page():
     chunks = chunkwise.chunk(doc)
     assert_invariants(doc.text, chunks, 254)
     assert all(c.text != "SEE ALSO" for c in chunks)
+
+
+def test_a_read_more_link_is_no_text():
+    """rustdoc ends every trait method's summary with a "Read more" link: 32,166 of
+    the 89,522 chunks of Rust's std pages held it (BM25 then found "read" in a third of
+    them); a news site's teasers end so too. The words of a link that only says so are
+    no text; a link whose words say more stays."""
+    grep = "Read more" in (RUSTDOC_PAGES / "btree_map-OccupiedEntry.html").read_text(encoding="utf-8")
+    doc = read_path(RUSTDOC_PAGES / "btree_map-OccupiedEntry.html")
+    assert grep and "Read more" not in doc.text
+    assert "Formats the value using the given formatter." in doc.text
+    page = ('<html><body><main><h1>News</h1><p>Shares fell. <a href="/a">Read more »</a></p>'
+            '<p>See <a href="/b">read more about the reasons</a> here.</p></main></body></html>')
+    assert parse(page, "n.html", fmt="html-all").text == \
+        "News\n\nShares fell.\n\nSee read more about the reasons here."
+

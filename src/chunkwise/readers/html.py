@@ -142,6 +142,11 @@ _PERMALINK_TEXT = {"#", "¶", "§", "🔗", "⚓", "link", "permalink", "anchor"
 #: a link to the source beside a heading or a signature (Node.js's ``Stream [src]``,
 #: Sphinx's ``[source]`` after every function documented from its code)
 _SOURCE_LINK_TEXT = {"[src]", "[source]"}
+#: a link that only says there is more elsewhere (rustdoc ends every trait method's
+#: summary with "Read more": 32,166 of the 89,522 chunks of Rust's std pages held
+#: it, and BM25 found "read" in a third of them)
+_TEASER_TEXT = {"read more", "read more…", "read more...", "read more »", "read more ›",
+                "continue reading", "continue reading…", "continue reading »"}
 
 
 _TITLE_SEPARATOR = re.compile(r"\s+(?:\||-|–|—|·|::)\s+")
@@ -187,13 +192,14 @@ _HOLDS_BLOCKS = "table, pre, ul, ol, h1, h2, h3, h4, h5, h6"
 def _is_mark(link: Any, text: str, words: bool = False) -> bool:
     """A link that is no content wherever it stands: a permalink's glyph (``§`` before
     each of rustdoc's items, ``¶``; ``words``: "link", "anchor" too, as at a heading's
-    end) or a link to the source beside an item (rustdoc's ``<a class="src">Source</a>``)."""
+    end), a link to the source beside an item (rustdoc's ``<a class="src">Source</a>``)
+    or one that only says there is more elsewhere ("Read more")."""
     mark = _clean(text).lower()
     attrs = link.attributes or {}
     if mark in _PERMALINK_TEXT and (words or not mark.isalpha()) and \
             (attrs.get("href") or "").startswith("#"):
         return True  # (a glyph: "see the <a href='#x'>link</a>" keeps its word)
-    return mark in _SOURCE_LINK_TEXT or (
+    return mark in _SOURCE_LINK_TEXT or mark in _TEASER_TEXT or (
         mark == "source" and "src" in (attrs.get("class") or "").split())
 
 
@@ -216,8 +222,18 @@ def _heading_text(node: Any) -> str:
 
 def _block_text(node: Any, tag: str) -> str:
     """A text block's words; a defined term's without its permalink glyph (makeinfo's
-    ``ffi_type_void ¶``)."""
-    return _heading_text(node) if tag == "dt" else str(node.text(deep=True, separator=" "))
+    ``ffi_type_void ¶``); a paragraph's without a "Read more" link ending it."""
+    if tag == "dt":
+        return _heading_text(node)
+    text = str(node.text(deep=True, separator=" "))
+    if (m := _TEASER_END.search(text)) is not None and any(
+            _clean(a.text(deep=True)).lower() in _TEASER_TEXT for a in node.css("a")):
+        text = text[:m.start()]
+    return text
+
+
+#: a "Read more" (see :data:`_TEASER_TEXT`) ending a block's text
+_TEASER_END = re.compile(r"\s*(?:read more|continue reading)\s*(?:…|\.\.\.|»|›)?\s*$", re.I)
 
 
 #: line numbers inside a ``<pre>``: rustdoc's source pages mark each
