@@ -32,6 +32,9 @@ SAMPLE_BYTES = 65536
 #: ISO-2022-JP/KR: 7-bit text that switches character sets by escape sequences
 _ISO2022 = re.compile(rb"\x1b\$[@B]|\x1b\$\([@BCD]|\x1b\$\)C")
 _SWITCHED = "escape sequences switch its character sets"
+#: how the errors ``encoding="auto"`` goes on from begin (raised and read here only)
+_NOT_UTF8 = "not valid UTF-8"
+_UNMARKED = "text without a byte-order mark"
 
 #: the languages charset-normalizer names that Windows-1252 writes (Latin-1's): where
 #: the bytes read in Windows-1252 about as well as in its first choice, and as one of
@@ -79,7 +82,7 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
-            source, f"not valid UTF-8 (byte {exc.start}); if it is text, pass its encoding "
+            source, f"{_NOT_UTF8} (byte {exc.start}); if it is text, pass its encoding "
             "(encoding='latin-1', say), or encoding='auto' for a folder of mixed encodings "
             "(UTF-8 where the bytes are, else the encoding they show)") from None
     problem = binary_problem(text[:SAMPLE_BYTES])
@@ -123,7 +126,7 @@ def nul_problem(head: bytes, nul: int) -> str:
     binary."""
     wide = unmarked_wide(head)
     if wide is not None:
-        return (f"{wide.upper()} text without a byte-order mark; pass its encoding "
+        return (f"{wide.upper()} {_UNMARKED}; pass its encoding "
                 f"(encoding='{wide}'), or encoding='auto'")
     return f"binary file (a NUL byte at offset {nul}), not text"
 
@@ -133,19 +136,20 @@ def _decode_auto(data: bytes, source: str) -> str:
         return decode_bytes(data, source)
     except InputError as exc:
         problem = exc.problem
-        if problem.startswith("not valid UTF-8"):
-            western = _western(data)
-            if _few_high_bytes(data) and not _FOREIGN_RUN.search(western):
-                return western  # an English text with an author's name
-            return guessed(data) or western
-        wide = unmarked_wide(data[:SAMPLE_BYTES]) if "byte-order mark" in problem else None
+        if problem.startswith(_NOT_UTF8):
+            if _few_high_bytes(data):
+                western = _western(data)
+                if not _FOREIGN_RUN.search(western):
+                    return western  # an English text with an author's name
+            return _guessed(data) or _western(data)
+        wide = unmarked_wide(data[:SAMPLE_BYTES]) if _UNMARKED in problem else None
         if wide is not None:
             try:
                 return data.decode(wide)
             except UnicodeDecodeError as bad:
                 raise InputError(source, f"invalid {wide.upper()} text (byte {bad.start})") from None
         if _SWITCHED in problem:
-            text = guessed(data)
+            text = _guessed(data)
             if text is not None:
                 return text
         raise  # binary: no encoding makes it text
@@ -198,12 +202,12 @@ def unmarked_wide(sample: bytes) -> str | None:
         except UnicodeDecodeError:
             continue
         if text and "\x00" not in text and binary_problem(text) is None \
-                and 3 * sum(1 for ch in text if ch < "\x80") >= len(text):
+                and 3 * len(text.encode("ascii", "ignore")) >= len(text):
             return name
     return None
 
 
-def guessed(data: bytes) -> str | None:
+def _guessed(data: bytes) -> str | None:
     """``data`` decoded as the encoding charset-normalizer finds, Windows-1252 (Latin-1
     for its five undefined bytes) where the text reads as a Western European language
     about as well so; None when it finds none that gives text."""

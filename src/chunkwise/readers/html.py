@@ -226,14 +226,16 @@ def _block_text(node: Any, tag: str) -> str:
     if tag == "dt":
         return _heading_text(node)
     text = str(node.text(deep=True, separator=" "))
-    if (m := _TEASER_END.search(text)) is not None and any(
+    body = text.rstrip()  # (only its last characters looked at: paragraphs are many)
+    if (m := _TEASER_END.search(body, max(0, len(body) - _TEASER_TAIL))) is not None and any(
             _clean(a.text(deep=True)).lower() in _TEASER_TEXT for a in node.css("a")):
-        text = text[:m.start()]
+        text = body[:m.start()]
     return text
 
 
 #: a "Read more" (see :data:`_TEASER_TEXT`) ending a block's text
-_TEASER_END = re.compile(r"\s*(?:read more|continue reading)\s*(?:…|\.\.\.|»|›)?\s*$", re.I)
+_TEASER_END = re.compile(r"\s*(?:read more|continue reading)\s*(?:…|\.\.\.|»|›)?$", re.I)
+_TEASER_TAIL = 40
 
 
 #: line numbers inside a ``<pre>``: rustdoc's source pages mark each
