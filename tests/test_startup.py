@@ -1,5 +1,6 @@
-"""What a command costs before and after its work: LanceDB's import without the REST
-client it never calls, the program's end without tearing the interpreter down, an
+"""What a command costs before and after its work: a LanceDB index read and written
+through Lance alone (no LanceDB client, pandas or pydantic imported), in the format
+LanceDB reads and writes, the program's end without tearing the interpreter down, an
 index run that wrote nothing leaving the index as it was, a model's width known
 without loading its weights."""
 
@@ -20,28 +21,67 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
                           timeout=300)
 
 
-def test_lancedb_opens_without_importing_the_rest_client_which_still_works(tmp_path):
+def test_a_lancedb_index_is_used_without_importing_lancedb_pandas_or_pydantic(tmp_path):
     res = _python(f"""
 import json, sys
+import numpy as np
 from chunkwise.index.lance import open_lance
 store = open_lance({str(tmp_path / "idx")!r})
 store.set_config({{"a": 1}})
-before = "lance_namespace_urllib3_client.api" in sys.modules
-config = store.get_config()
-import lance_namespace_urllib3_client as client
-from lance_namespace_urllib3_client import ApiClient, TableApi
-print(json.dumps({{"before": before, "config": config, "version": client.__version__,
-                  "api": "lance_namespace_urllib3_client.api" in sys.modules,
-                  "names": [ApiClient.__name__, TableApi.__name__],
-                  "missing": hasattr(client, "NoSuchName")}}))
+store.upsert([{{"id": "x", "doc_id": "d.md", "text": "t", "row_hash": "h"}}],
+             np.ones((1, 4), dtype=np.float32))
+hits = store.search(np.ones(4, dtype=np.float32), 2)
+loaded = sorted(m for m in ("lancedb", "pandas", "pydantic", "lance_namespace_urllib3_client")
+                if m in sys.modules)
+print(json.dumps({{"config": store.get_config(), "hits": [h.row["id"] for h in hits],
+                  "loaded": loaded}}))
 """)
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    assert out["before"] is False  # the client's API classes were not imported to open it
-    assert out["config"] == {"a": 1}
-    # the first name read from the package runs its __init__, whole
-    assert out["api"] is True and out["names"] == ["ApiClient", "TableApi"]
-    assert out["version"] and out["missing"] is False
+    assert out["config"] == {"a": 1} and out["hits"] == ["x"]
+    assert out["loaded"] == []
+
+
+def test_an_index_chunkwise_writes_is_a_lancedb_database_and_the_other_way(tmp_path,
+                                                                          static_embedder):
+    """The index is LanceDB's format: ``lancedb.connect`` opens what chunkwise wrote
+    (same rows, same nearest neighbours), and an index whose tables LanceDB's own
+    package wrote (as chunkwise up to 0.2.0 did) is searched, checked and synced here,
+    its rows reused."""
+    import lancedb
+
+    from chunkwise.index.check import check_index
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(4):
+        (docs / f"p{i}.md").write_text(f"# Page {i}\n\nSome text about topic {i} and more.\n")
+    ours = str(tmp_path / "ours")
+    with Index(ours) as index:
+        first = index.sync(docs, embedder=static_embedder)
+        rows, vectors = index.store.rows()
+        config = index.store.get_config()
+        hit = index.search("topic 2", k=1, retriever="dense")[0].row["id"]
+        data = index.store._data(rows, vectors, vectors.shape[1])  # type: ignore[attr-defined]
+    table = lancedb.connect(ours).open_table("chunks")
+    assert table.count_rows() == len(rows) == first.written
+    query = vectors[[r["id"] for r in rows].index(hit)]
+    nearest = table.search(query.tolist()).distance_type("cosine").limit(1).to_list()
+    assert nearest[0]["id"] == hit
+    theirs = tmp_path / "theirs"
+    db = lancedb.connect(str(theirs))
+    db.create_table("chunks", data=data)
+    db.create_table("chunkwise_config",
+                    data=[{"value": json.dumps(config, sort_keys=True)}])
+    with Index(str(theirs)) as index:
+        assert index.search("topic 2", k=1, retriever="dense")[0].row["id"] == hit
+        assert check_index(index.store).clean
+        again = index.sync(docs, embedder=static_embedder)
+        assert again.embedded == 0 and again.written == 0
+        (docs / "p1.md").write_text("# Page 1\n\nOther text entirely.\n")
+        edited = index.sync(docs, embedder=static_embedder)
+        assert edited.changed == 1 and edited.embedded >= 1
+    assert db.open_table("chunks").count_rows() == len(rows)
 
 
 def test_the_program_flushes_its_output_runs_exit_handlers_and_keeps_its_status(tmp_path):
@@ -97,51 +137,35 @@ def test_a_bert_models_width_is_read_without_loading_its_weights():
     assert model.embed(["a query"]).shape == (1, 384)
 
 
-def test_lancedb_is_imported_without_pandas_and_pyarrow_sees_pandas_once_imported(tmp_path):
+def test_lance_is_imported_without_pandas_and_pyarrow_sees_pandas_once_imported(tmp_path):
     res = _python(f"""
 import json, math, sys
-from chunkwise.index.lancedb_import import import_lancedb
-import overrides, pydantic
-checked = overrides.override
-lancedb = import_lancedb()
-db = lancedb.connect({str(tmp_path / "db")!r})
-table = db.create_table("t", data=[{{"x": 1.0, "s": "a"}}, {{"x": 2.0, "s": "b"}}])
-rows = table.search().where("x > 1.5").to_list()
+from chunkwise.index.lance_import import import_lance
+lance = import_lance()
+import pyarrow as pa
+ds = lance.write_dataset(pa.table({{"x": [1.0, 2.0], "s": ["a", "b"]}}), {str(tmp_path / "t")!r})
+rows = ds.to_table(filter="x > 1.5").column("s").to_pylist()
 before = "pandas" in sys.modules
 import pandas as pd
-import pyarrow as pa
 nulls = pa.array(pd.Series([1.0, math.nan])).null_count  # pandas' NaN is a null
-frame = table.to_pandas()
+frame = ds.to_table().to_pandas()
 back = pa.Table.from_pandas(pd.DataFrame({{"x": [1.5, math.nan]}})).column("x").null_count
-from lance_namespace_urllib3_client.models import ListTablesResponse
-listed = ListTablesResponse(tables=["a"]).tables  # a model built on first use
-class Base(pydantic.BaseModel):
-    n: int
-from lancedb.pydantic import LanceModel
-class Row(LanceModel):  # a user's model: built when made, as without chunkwise
-    text: str
-print(json.dumps({{"rows": [r["s"] for r in rows], "pandas_before": before,
-                  "frame": frame["s"].tolist(), "nulls": nulls, "back": back,
-                  "listed": listed, "override": overrides.override is checked,
-                  "defer": pydantic.BaseModel.model_config.get("defer_build"),
-                  "complete": [Base.__pydantic_complete__, Row.__pydantic_complete__]}}))
+print(json.dumps({{"rows": rows, "pandas_before": before, "frame": frame["s"].tolist(),
+                  "nulls": nulls, "back": back}}))
 """)
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    assert out["pandas_before"] is False  # importing lancedb did not import pandas
+    assert out["pandas_before"] is False  # importing lance did not import pandas
     assert out["rows"] == ["b"] and out["frame"] == ["a", "b"]
     assert out["nulls"] == 1 and out["back"] == 1  # pyarrow treats pandas objects as such
-    assert out["listed"] == ["a"]
-    # what the import changed is restored: the checking decorator, pydantic's config
-    assert out["override"] is True and out["defer"] is None and out["complete"] == [True, True]
 
 
 def test_pandas_imported_first_is_used_as_is():
     res = _python("""
 import json, math, sys
 import pandas as pd
-from chunkwise.index.lancedb_import import import_lancedb
-import_lancedb()
+from chunkwise.index.lance_import import import_lance
+import_lance()
 import pyarrow as pa
 print(json.dumps({"nulls": pa.array(pd.Series([1.0, math.nan])).null_count}))
 """)
@@ -158,14 +182,14 @@ for argv in (["chunk", "x.md"], ["search", "q", "--db", "qdrant+local://x"],
              ["index", "docs", "--db", {str(tmp_path / "idx")!r}]):
     _open_early(argv)
     seen[argv[0]] = [t.name for t in threading.enumerate() if t.name.startswith("chunkwise-")]
-from chunkwise.index.lancedb_import import import_lancedb
-threads = [threading.Thread(target=import_lancedb) for _ in range(3)]
+from chunkwise.index.lance_import import import_lance
+threads = [threading.Thread(target=import_lance) for _ in range(3)]
 for t in threads: t.start()
 for t in threads: t.join()
-print(json.dumps({{"seen": seen, "lancedb": hasattr(import_lancedb(), "connect")}}))
+print(json.dumps({{"seen": seen, "lance": hasattr(import_lance(), "dataset")}}))
 """)
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["seen"]["chunk"] == [] and out["seen"]["search"] == []
-    assert out["seen"]["index"] == ["chunkwise-import-lancedb"]
-    assert out["lancedb"] is True
+    assert out["seen"]["index"] == ["chunkwise-import-lance"]
+    assert out["lance"] is True

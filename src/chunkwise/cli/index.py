@@ -97,7 +97,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.watch:
         return _watch(args, chunker, on_error, failed)
     t0 = time.perf_counter()
-    with Index(args.db) as index, progress_bar(_count(args.paths), "doc", args.progress) as bar:
+    with Index(args.db) as index, progress_bar(lambda: _count(args.paths), "doc", args.progress) as bar:
         def on_document(report: Any) -> None:
             if bar is not None:
                 bar.update(1)
@@ -136,7 +136,7 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
     previous = {s: signal.signal(s, stopping) for s in (signal.SIGTERM, signal.SIGINT)}
 
     bars = contextlib.ExitStack()  # a progress bar for the first run (the whole folder)
-    bar = bars.enter_context(progress_bar(_count(args.paths), "doc", args.progress))
+    bar = bars.enter_context(progress_bar(lambda: _count(args.paths), "doc", args.progress))
 
     def on_document(report: Any) -> None:
         if bar is not None and not bar.disable:

@@ -160,7 +160,7 @@ def _open_early(argv: Sequence[str]) -> None:
     for word, value in zip(words, words[1:] + [""]):
         uri = value if word == "--db" else word[5:] if word.startswith("--db=") else None
         if uri and ("://" not in uri or uri.startswith("lancedb://")):
-            from ..index.lancedb_import import prefetch
+            from ..index.lance_import import prefetch
 
             prefetch()
             return
@@ -169,9 +169,9 @@ def _open_early(argv: Sequence[str]) -> None:
 def run() -> None:
     """The ``chunkwise`` program: :func:`main`, then the process ends without
     tearing the interpreter down once nothing else runs (every module's objects
-    freed one by one: ~0.5 s after ``index`` or ``search``, the pydantic schemas
-    LanceDB's import builds). The exit handlers run and the output is flushed
-    first, as at a normal exit; a thread still running gets the normal exit."""
+    freed one by one: ~0.5 s after ``index`` or ``search``, when LanceDB's client
+    and its pydantic schemas were imported). The exit handlers run and the output is
+    flushed first, as at a normal exit; a thread still running gets the normal exit."""
     code = main()
     try:
         sys.stdout.flush()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -36,14 +36,17 @@ def warning(message: str) -> None:
 
 
 @contextmanager
-def progress_bar(total: int, unit: str, show: bool | None) -> Iterator[Any]:
-    """A tqdm bar on stderr (None when not shown: by default on a terminal only)."""
+def progress_bar(total: int | Callable[[], int], unit: str, show: bool | None) -> Iterator[Any]:
+    """A tqdm bar on stderr (None when not shown: by default on a terminal only).
+    ``total`` may be a function, called only when the bar is shown (counting a
+    folder's files is a walk of its own)."""
     if not (show if show is not None else sys.stderr.isatty()):
         yield None
         return
     from tqdm import tqdm
 
-    bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True)
+    bar = tqdm(total=total() if callable(total) else total, unit=unit, file=sys.stderr,
+               dynamic_ncols=True)
     try:
         yield bar
     finally:

@@ -12,6 +12,7 @@ is a :class:`ConfigError` naming it and the strategy.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -305,6 +306,13 @@ def option_specs(cls: type) -> dict[str, tuple[object, object]]:
     """Each option :func:`option_names` lists, with its annotation (often a string,
     under postponed evaluation) and its default (``inspect.Parameter.empty`` when it
     has none): what the command line makes its flags from."""
+    return dict(_option_specs(cls))
+
+
+@functools.cache
+def _option_specs(cls: type) -> dict[str, tuple[object, object]]:
+    """:func:`option_specs`, read once per class (the command line asks for every
+    strategy's options once per command that takes them: 170 signatures each time)."""
     specs: dict[str, tuple[object, object]] = {}
     for klass in cls.__mro__:
         init = klass.__dict__.get("__init__")
