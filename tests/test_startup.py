@@ -66,7 +66,7 @@ def test_an_index_chunkwise_writes_is_a_lancedb_database_and_the_other_way(tmp_p
     table = lancedb.connect(ours).open_table("chunks")
     assert table.count_rows() == len(rows) == first.written
     query = vectors[[r["id"] for r in rows].index(hit)]
-    nearest = table.search(query.tolist()).distance_type("cosine").limit(1).to_list()
+    nearest = table.search(query.tolist()).distance_type("cosine").limit(1).to_list()  # type: ignore[attr-defined]
     assert nearest[0]["id"] == hit
     theirs = tmp_path / "theirs"
     db = lancedb.connect(str(theirs))
