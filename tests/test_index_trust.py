@@ -494,6 +494,53 @@ def test_a_reader_racing_the_creation_of_the_table_sees_an_empty_index(tmp_path)
     assert store.get_config() == {"dim": 4} and store.state() == {"d": {"a": "h"}}
 
 
+def test_the_model_is_prepared_on_the_embedding_thread_before_the_files_are_walked(
+        tmp_path, static_embedder):
+    """A re-run after a one-file edit waited for the model's first load (MiniLM's
+    tokenizer file and weights, ~20 ms) after walking the files; an index run now
+    has the embedder prepare itself on its embedding thread as the run starts (while
+    the caller walks the files), before its first batch; one that cannot (an error)
+    leaves it to that batch. The default model's NumPy pass is what preparing loads."""
+    import threading
+
+    from chunkwise.embed import Embedder, get_embedder
+
+    real = get_embedder(static_embedder)
+    events: list[tuple[str, str]] = []
+
+    class Spy(Embedder):
+        name = real.name
+
+        def __init__(self, broken: bool = False):
+            self.broken = broken
+
+        def prepare(self) -> None:
+            events.append(("prepare", threading.current_thread().name))
+            if self.broken:
+                raise RuntimeError("no model here")
+
+        def embed(self, texts):
+            events.append(("embed", threading.current_thread().name))
+            return real.embed(texts)
+
+        @property
+        def dim(self) -> int:
+            return real.dim
+
+    docs = _docs(tmp_path / "docs", n=3)
+    with Index(str(tmp_path / "idx")) as index:
+        index.sync(docs, embedder=Spy())
+        assert events == [("prepare", "chunkwise-embed_0"), ("embed", "chunkwise-embed_0")]
+        (Path(docs) / "note1.md").write_text("# Note 1\n\nNew words.\n")
+        events.clear()
+        report = index.sync(docs, embedder=Spy(broken=True))
+        assert report.changed == 1 and [e for e, _ in events] == ["prepare", "embed"]
+    model = get_embedder("minilm")
+    assert getattr(model, "_numpy", None) is None
+    model.prepare()
+    assert model._numpy is not None and model._numpy is not False  # type: ignore[attr-defined]
+
+
 def test_batches_embed_off_the_main_thread_and_a_failing_batch_keeps_the_ones_before(
         tmp_path, static_embedder):
     """Embedding runs on a worker thread while the next documents are read and

@@ -191,14 +191,25 @@ class _Pipeline:
         self.store, self.embedder, self.report = store, embedder, report
         self._pool: Any = None
         self._job: tuple[_Pending, Any] | None = None
+        self.prepare()  # the model loads while the caller walks and chunks the files
 
-    def submit(self, pending: _Pending) -> None:
-        self.drain()
+    def _worker(self) -> Any:
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
             self._pool = ThreadPoolExecutor(1, thread_name_prefix="chunkwise-embed")
-        self._job = (pending, self._pool.submit(embed_rows, self.embedder, pending.fresh))
+        return self._pool
+
+    def prepare(self) -> None:
+        """The embedder's :meth:`~chunkwise.embed.Embedder.prepare` on the worker, first
+        (an error there is left for the first batch to raise)."""
+        prepare = getattr(self.embedder, "prepare", None)
+        if prepare is not None:
+            self._worker().submit(prepare)
+
+    def submit(self, pending: _Pending) -> None:
+        self.drain()
+        self._job = (pending, self._worker().submit(embed_rows, self.embedder, pending.fresh))
 
     def drain(self) -> None:
         """Waits for the batch embedding, and writes it."""

@@ -255,8 +255,8 @@ def _expand_path(path: Path, doc_id: str | None, label: str | None = None,
         if doc_id is not None:
             yield SourceItem(label, error="doc_id names one document, not a folder")
             return
-        for f in iter_files(path, walk):
-            yield _file(f, walk)
+        for f, where in _walk_files(path, walk):
+            yield _file(f, walk, where=where)
     elif exists:
         if any(_under(canonical(path), x) for x in walk.exclude):
             yield SourceItem(label, error="is part of the index itself, not a document")
@@ -275,11 +275,12 @@ def _expand_path(path: Path, doc_id: str | None, label: str | None = None,
 
 
 def _file(path: Path, walk: Walk, label: str | None = None,
-          doc_id: str | None = None) -> SourceItem:
-    """The entry for one file: named relative to the walk's root when it has one."""
+          doc_id: str | None = None, where: Path | None = None) -> SourceItem:
+    """The entry for one file: named relative to the walk's root when it has one.
+    ``where``: its :func:`canonical` path, when the caller knows it."""
     if walk.root is None or doc_id is not None:
         return SourceItem(name_of(label or path), path=path, doc_id=doc_id)
-    where = canonical(path)
+    where = canonical(path) if where is None else where
     if not _under(where, walk.root):
         return SourceItem(name_of(label or path),
                           error=f"is outside the index's root {walk.root} (documents are "
@@ -289,13 +290,14 @@ def _file(path: Path, walk: Walk, label: str | None = None,
 
 
 def _under(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
+    return path.is_relative_to(folder)  # (``folder`` itself or a path below it)
 
 
-def _walked(f: Path, walk: Walk, top: Path | None = None) -> bool:
+def _walked(f: Path, walk: Walk, top: Path | None = None, where: Path | None = None) -> bool:
     """Whether a file met in a folder walk is read: not excluded, a document by
-    its extension and first bytes, and not a link leading out of the folder."""
-    where = canonical(f)
+    its extension and first bytes, and not a link leading out of the folder.
+    ``where``: its :func:`canonical` path, when the caller knows it."""
+    where = canonical(f) if where is None else where
     if any(_under(where, x) for x in walk.exclude):
         return False
     if f.is_symlink():
@@ -400,15 +402,23 @@ def iter_files(folder: Path, walk: Walk = PLAIN) -> Iterator[Path]:
     descending into a symbolic link to a folder (no loops), and passing over what
     is not a document (images, archives, binaries: see :data:`NOT_DOCUMENTS`) and
     file links that lead out of the folder, each told to ``walk.on_skip``."""
+    for f, _ in _walk_files(folder, walk):
+        yield f
+
+
+def _walk_files(folder: Path, walk: Walk) -> Iterator[tuple[Path, Path]]:
+    """:func:`iter_files`, each file with its :func:`canonical` path."""
     for root, dirs, files in os.walk(folder, followlinks=False):
         here = Path(root)
+        real = Path(os.path.realpath(here))  # once per folder, not per file
         dirs[:] = sorted(d for d in dirs if _walkable(d)
-                         and not any(_under(canonical(here / d), x) for x in walk.exclude))
+                         and not any(_under(real / d, x) for x in walk.exclude))
         for name in sorted(files):
             if not name.startswith("."):
                 f = here / name
-                if _walked(f, walk, folder):
-                    yield f
+                where = real / name
+                if _walked(f, walk, folder, where=where):
+                    yield f, where
 
 
 def _is_file(path: Path) -> bool:
