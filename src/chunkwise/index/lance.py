@@ -270,8 +270,7 @@ class LanceStore(Store):
         if table is None:
             return [], np.zeros((0, 0), dtype=np.float32)
         data = table.to_table()
-        vectors = np.asarray(data.column("vector").to_pylist(), dtype=np.float32)
-        return data.drop(["vector"]).to_pylist(), vectors
+        return data.drop(["vector"]).to_pylist(), _matrix(data.column("vector"))
 
     @_store_errors
     def texts(self) -> list[tuple[str, str, str]]:
@@ -295,6 +294,21 @@ class LanceStore(Store):
         found = table.to_table(nearest=nearest, filter=expr, prefilter=expr is not None)
         hits = found.drop(["vector"]).to_pylist()
         return [Hit(1.0 - float(r.pop("_distance")), r) for r in hits]
+
+
+def _matrix(column: Any) -> np.ndarray:
+    """A column of fixed-size float lists as one float32 matrix, read from its buffer
+    (each row a Python list first took a cold hybrid search ~0.07 s of 0.1 s)."""
+    import pyarrow as pa
+
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    width = lists.type.list_size
+    if len(lists) == 0:
+        return np.zeros((0, width), dtype=np.float32)
+    if lists.null_count:  # (a row written without a vector: as before, one by one)
+        return np.asarray(lists.to_pylist(), dtype=np.float32)
+    flat = lists.flatten().to_numpy(zero_copy_only=False)
+    return np.asarray(flat, dtype=np.float32).reshape(len(lists), width)
 
 
 def lance_where(where: Filter) -> Any:
