@@ -16,6 +16,13 @@ from chunkwise import Index
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
+def _pages(folder: Path, n: int) -> Path:
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"p{i}.md").write_text(f"# Page {i}\n\nSome text about topic {i}.\n")
+    return folder
+
+
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=300)
@@ -52,10 +59,7 @@ def test_an_index_chunkwise_writes_is_a_lancedb_database_and_the_other_way(tmp_p
 
     from chunkwise.index.check import check_index
 
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for i in range(4):
-        (docs / f"p{i}.md").write_text(f"# Page {i}\n\nSome text about topic {i} and more.\n")
+    docs = _pages(tmp_path / "docs", 4)
     ours = str(tmp_path / "ours")
     with Index(ours) as index:
         first = index.sync(docs, embedder=static_embedder)
@@ -111,10 +115,7 @@ run()
 
 
 def test_a_sync_that_changes_nothing_leaves_the_index_version_alone(tmp_path, static_embedder):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for i in range(3):
-        (docs / f"p{i}.md").write_text(f"# Page {i}\n\nSome text about topic {i}.\n")
+    docs = _pages(tmp_path / "docs", 3)
     uri = str(tmp_path / "idx")
     with Index(uri) as index:
         index.sync(docs, embedder=static_embedder)

@@ -205,30 +205,29 @@ class LanceStore(Store):
         return pa.Table.from_pylist([{**r, "vector": v.tolist()} for r, v in zip(rows, vectors)],
                                     schema=self._schema(dim))
 
-    @_store_errors
-    def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
-        if not rows:
-            return
+    def _writing(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> tuple[Any, Any]:
+        """The table (made if need be) and the rows as its Arrow table, counted as written."""
         dim = int(vectors.shape[1])
         table = self.table(dim)
         self._wrote = True
         self._changed += len(rows)
-        data = self._data(rows, vectors, dim)
-        (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
-         .execute(data))
+        return table, self._data(rows, vectors, dim)
+
+    @_store_errors
+    def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
+        if rows:
+            table, data = self._writing(rows, vectors)
+            (table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
+             .execute(data))
 
     @_store_errors
     def insert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
         """Rows whose ids the index does not hold (the run read its state under the
         writer lock): appended, without merge-insert's join on the id column (a
         quarter of the time on the bundled docs)."""
-        if not rows:
-            return
-        dim = int(vectors.shape[1])
-        table = self.table(dim)
-        self._wrote = True
-        self._changed += len(rows)
-        table.insert(self._data(rows, vectors, dim))  # (the handle moves to the new version)
+        if rows:
+            table, data = self._writing(rows, vectors)
+            table.insert(data)  # (the handle moves to the new version)
 
     @_store_errors
     def finish(self) -> None:
