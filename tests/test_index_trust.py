@@ -807,3 +807,25 @@ def test_two_first_runs_at_once_both_open_the_new_index(tmp_path, monkeypatch):
     store = LanceStore(str(db))
     monkeypatch.undo()
     assert store.local_path == pathlib.Path(os.path.realpath(db))
+
+
+@pytest.mark.parametrize("name", ["my index #1 %20 ü?", "a%2Fb", "q?x=1&y=2"])
+def test_an_index_folder_named_like_a_url_is_that_folder(tmp_path, capsys, static_embedder, name):
+    """Lance names tables by URI; a folder whose name holds what a URI escapes or
+    cuts (a space, ``#``, ``%20``, ``%2F``, ``?``, ``&``, a non-ASCII letter) is
+    still that folder: the index is written there, not beside it or below a
+    decoded name, and indexes, searches and checks as any."""
+    docs = _docs(tmp_path / "docs", n=3)
+    db = tmp_path / name / "idx"
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    code, out, err = _run(capsys, "index", docs, *base)
+    assert code == 0, err
+    assert sorted(p.name for p in db.iterdir() if p.suffix == ".lance") == [
+        "chunks.lance", "chunkwise_config.lance"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["docs", name])
+    code, out, _ = _run(capsys, "search", "topic 15", "--db", db, "--retriever", "dense")
+    assert code == 0 and "note2.md" in out
+    code, out, _ = _run(capsys, "index", "--check", "--db", db)
+    assert code == 0 and out.rstrip().endswith("clean")
+    code, out, _ = _run(capsys, "index", docs, *base)
+    assert code == 0 and "0 changed" in out
