@@ -239,6 +239,24 @@ def test_no_chunk_of_markup_or_punctuation_alone_where_it_fits_beside_words(stra
                 c.text
 
 
+_MARKUP_TEXT = st.lists(st.one_of(
+    st.text(alphabet=st.sampled_from(list("<>!-`~ \n\ta/_.;}{x1\u00e9#")), max_size=12),
+    st.sampled_from(["<!--", "-->", "<a id=\"x\">", "</a>", "```py\n", "\n```", "\n  ~~~\n",
+                     "<br/>", "word", " 7 ", "<!-- note -->", "\n"])), max_size=16).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=_MARKUP_TEXT)
+def test_wordless_is_no_letter_or_digit_once_markup_is_blanked(text):
+    """The packer's test for a piece of markup alone, which stops at the first word
+    outside markup, agrees with its definition: the whole text with every markup
+    match blanked holds no letter or digit."""
+    from chunkwise.engine import _masked
+    from chunkwise.engine import wordless as engine_wordless
+
+    assert engine_wordless(text) == (re.search(r"[^\W_]", _masked(text)) is None)
+
+
 def test_min_tokens_is_checked_and_kept_out_of_the_description_by_default():
     assert "min_tokens" not in chunkwise.get_chunker("recursive").describe()
     assert chunkwise.get_chunker("recursive", min_tokens=12).describe()["min_tokens"] == 12

@@ -91,7 +91,27 @@ def wordless(text: str) -> bool:
     head = text[:first.start()]
     if "<" not in head and "`" not in head and "~" not in head:
         return False  # (most texts: their first letter is outside any markup)
-    return _WORD.search(_masked(text)) is None
+    # a letter between the markup (what :func:`_masked` leaves), looked for from the
+    # start (a code piece's opening fence line is followed by a word at once): no markup
+    # starts before the next "<", "`" or "~" (a fence line's indent is no word), so a
+    # letter before that one is outside markup, found without looking further
+    at, n = 0, len(text)
+    while True:
+        c = min(_find(text, "<", at, n), _find(text, "`", at, n), _find(text, "~", at, n))
+        if _WORD.search(text, at, c) is not None:
+            return False
+        m = _MARKUP.search(text, at) if c < n else None
+        if m is None:
+            return _WORD.search(text, c) is None
+        if _WORD.search(text, c, m.start()) is not None:
+            return False
+        at = m.end()
+
+
+def _find(text: str, char: str, start: int, default: int) -> int:
+    """Where ``char`` next is from ``start``; ``default`` when nowhere."""
+    at = text.find(char, start)
+    return default if at < 0 else at
 
 
 def _paragraph_start(text: str, lo: int) -> int:
