@@ -19,6 +19,7 @@ import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import accumulate
 from types import MappingProxyType
 from typing import Any
 
@@ -431,14 +432,15 @@ class DocumentIndex:
         self._pages: list[int] = shared[4]
 
     def _sorted_blocks(self) -> tuple[list[Block], list[int], list[int], list[int], list[int]]:
-        blocks = sorted((complete_table(b, self.text) if b.kind == "table" else b
-                         for b in self.doc.blocks), key=lambda b: (b.start, -b.end))
+        blocks = [complete_table(b, self.text) if b.kind == "table" else b
+                  for b in self.doc.blocks]
+        # (a reader's blocks are in order but for a few: sorted only where they are not)
+        if any(a.start > b.start or (a.start == b.start and a.end < b.end)
+               for a, b in zip(blocks, blocks[1:])):
+            blocks.sort(key=lambda b: (b.start, -b.end))
         # the furthest end of any block up to each position: blocks overlapping a
         # span are found by bisection even when an early block is long
-        reach, far = [], -1
-        for b in blocks:
-            far = max(far, b.end)
-            reach.append(far)
+        reach = list(accumulate((b.end for b in blocks), max, initial=-1))[1:]
         # pages from the blocks, and from the page turns a reader found inside a block
         # (a paragraph the PDF reader re-joined across a page break)
         paged = [(b.start, b.page) for b in blocks if b.page is not None]

@@ -278,7 +278,9 @@ class Positions(Level):
     key: str = ""
 
     def positions(self, index: DocumentIndex) -> np.ndarray:
-        return np.unique(np.fromiter((int(p) for p in self.find(index)), dtype=np.int64))
+        found = self.find(index)
+        return np.unique(np.asarray(found if isinstance(found, list) else list(found),
+                                    dtype=np.int64))
 
 
 PARAGRAPH = Paragraphs()

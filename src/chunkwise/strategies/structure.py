@@ -27,6 +27,9 @@ STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max"
                      "merge_sections", "dedupe_headings")
 
 
+_NON_SPACE = re.compile(r"\S")
+
+
 def _block_ends(index: DocumentIndex) -> list[int]:
     return [b.end for b in index.blocks]
 
@@ -155,7 +158,7 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
             if not _label(text, block):
                 current.body += 1
     sections.append(current)
-    sections = [s for s in sections if text[s.start:s.end].strip()]
+    sections = [s for s in sections if _NON_SPACE.search(text, s.start, s.end)]  # (no copy)
     # a heading with no body of its own ("5. Records" straight into "5.1 ...", or an
     # empty section before the next) joins the next section instead of becoming a
     # chunk of one line: a heading never forms a chunk by itself
