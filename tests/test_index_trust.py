@@ -146,6 +146,34 @@ def test_prune_with_part_of_the_paths_keeps_the_rest(store, tmp_path, postgres, 
         assert index.check().clean
 
 
+def test_a_run_without_prune_says_how_many_documents_are_gone_but_kept(tmp_path, capsys,
+                                                                     static_embedder):
+    """Rows of deleted files stay without --prune (and a search still finds them): the
+    summary counts them, for the paths given only (another folder's documents, or a
+    file given alone, are not this run's to judge), and --prune then removes them."""
+    root = tmp_path / "root"
+    docs, other = _docs(root / "docs", n=4), _docs(root / "other", n=2)
+    db = str(tmp_path / "db")
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    assert _run(capsys, "index", docs, other, *base)[0] == 0
+    code, out, _ = _run(capsys, "index", docs, *base)
+    assert code == 0 and "gone" not in out
+    (docs / "note0.md").unlink()
+    (docs / "note1.md").unlink()
+    (other / "note0.md").unlink()
+    code, out, _ = _run(capsys, "index", docs, *base)
+    assert code == 0 and "(0 changed, 0 removed)" in out
+    assert "2 documents whose files are gone are still in the index (--prune removes them)" in out
+    code, out, _ = _run(capsys, "index", docs / "note2.md", *base)
+    assert code == 0 and "gone" not in out
+    code, out, _ = _run(capsys, "index", other, *base)
+    assert code == 0 and "1 document whose file is gone is still in the index" in out
+    code, out, _ = _run(capsys, "index", docs, *base, "--prune")
+    assert code == 0 and "(0 changed, 2 removed)" in out and "gone" not in out
+    assert {r["doc_id"] for r in _rows(db)} == {
+        "docs/note2.md", "docs/note3.md", "other/note0.md", "other/note1.md"}
+
+
 def test_postgres_table_names_are_identifiers_and_never_collide(tmp_path, postgres, capsys,
                                                                 static_embedder):
     docs = _docs(tmp_path / "docs", n=2)

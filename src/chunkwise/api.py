@@ -513,9 +513,13 @@ class Index:
             sources = passing.filter(iter_sources(source, strings_are_paths=True, walk=walk))
             documents = iter_documents_chunks(chunker, sources, on_error=failed,
                                               encoding=encoding, walk=walk, metadata=metadata)
+            gone = _gone(source, top)
             sync_documents(self.store, model, documents, report=report, on_document=on_document,
-                           prune=_gone(source, top) if prune else None, state=state,
+                           prune=gone if prune else None, state=state,
                            on_planned=passing.planned)
+            if not prune and top is not None and _paths(source) is not None:
+                report.stale = sum(1 for doc_id in state
+                                   if doc_id not in report.seen and gone(doc_id))
             passing.save()
             report.skipped = skipped.line()
             return report

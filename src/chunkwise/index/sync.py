@@ -37,6 +37,9 @@ class IndexReport:
     #: documents read that gave no chunk (an empty file, a page whose text is made by
     #: its scripts): named in the summary, as nothing of them can be found
     empty: list[str] = field(default_factory=list)
+    #: documents under the paths given whose files are gone, kept (no ``prune``):
+    #: still found by a search, so the summary says so
+    stale: int = 0
 
     def note_unchanged(self, doc_id: str, rows: int) -> None:
         """A document whose file was not read again: its rows stay, all reused."""
@@ -64,8 +67,11 @@ class IndexReport:
         return (f"documents {self.documents:,} ({self.changed:,} changed, {self.removed:,} "
                 f"removed{empty}) chunks {self.chunks:,} ({self.embedded:,} embedded, "
                 f"{self.reused:,} reused) {seconds:.1f} s{rate}"
-                + (f"; {self.unchanged:,} files unchanged, not read again" if self.unchanged
-                   else ""))
+                + (f"; {self.unchanged:,} file{'' if self.unchanged == 1 else 's'} unchanged, "
+                   "not read again" if self.unchanged else "")
+                + (f"; {self.stale:,} " + ("document whose file is gone is" if self.stale == 1
+                                             else "documents whose files are gone are")
+                   + " still in the index (--prune removes them)" if self.stale else ""))
 
 
 def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:
