@@ -517,9 +517,7 @@ class Index:
             sync_documents(self.store, model, documents, report=report, on_document=on_document,
                            prune=gone if prune else None, state=state,
                            on_planned=passing.planned)
-            if not prune and top is not None and _paths(source) is not None:
-                report.stale = sum(1 for doc_id in state
-                                   if doc_id not in report.seen and gone(doc_id))
+            report.stale = 0 if prune else _stale(state, report.seen, gone, source)
             passing.save()
             report.skipped = skipped.line()
             return report
@@ -760,6 +758,15 @@ def _index_root(root: str | PathLike[str] | None, stored: dict[str, Any] | None,
         return None
     folders = [os.path.realpath(p) if p.is_dir() else os.path.realpath(p.parent) for p in paths]
     return Path(os.path.commonpath(folders))
+
+
+def _stale(state: dict[str, Any], seen: set[str], gone: Callable[[str], bool],
+           source: Source) -> int:
+    """Documents of the index under the paths given whose files are gone, which a run
+    without prune keeps (0 when no paths were given)."""
+    if not _paths(source):
+        return 0
+    return sum(1 for doc_id in state if doc_id not in seen and gone(doc_id))
 
 
 def _gone(source: Source, root: Path | None) -> Callable[[str], bool]:

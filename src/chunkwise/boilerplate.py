@@ -100,9 +100,14 @@ def _lines(text: str) -> list[tuple[int, int]]:
     out = []
     for line in text.splitlines():
         if _CONTENT.search(line):
-            norm = " ".join(line.split())
+            norm = collapsed(line)
             out.append((hash(norm), len(norm)))
     return out
+
+
+def collapsed(line: str) -> str:
+    """A line with its whitespace collapsed (as lines are compared across documents)."""
+    return " ".join(line.split())
 
 
 def boilerplate_ids(items: Iterable[tuple[str, str, str]], min_docs: int | None = None,

@@ -3,11 +3,12 @@
 
 Passages are picked across the corpus, stratified by document and kind (table,
 procedure, code, prose): documents in turn, each giving the kind it has given
-least so far. An LLM writes a question each passage answers and copies the
-sentences that answer it (and the short answer, kept as ``answer`` for ``eval
---answers``); evidence that is not an exact substring of the passage is dropped
-(counted), so every reference span is verifiable. ``heuristic=True``
-needs no LLM: questions from headings (the section's first sentence is the
+least so far; never boilerplate (text many documents repeat). An LLM writes a
+question each passage answers and copies the sentences that answer it (and the
+short answer, kept as ``answer`` for ``eval --answers``); evidence that is not an
+exact substring of the passage is dropped (counted), so every reference span is
+verifiable. ``heuristic=True`` needs no LLM: questions from headings (the
+section's first plain sentence that no other document holds too is the
 evidence), table rows (the row is), a source file's named definitions (their
 definition line is) and a transcript's turns (a first plain sentence, asked by
 speakers and time), labelled ``heuristic`` in their tags: weaker, since their
@@ -19,11 +20,13 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .boilerplate import boilerplate_ids, collapsed
 from .errors import ChunkwiseError
 from .ids import name_of
 from .llm import LLM, LLMCache, Reply, escape_tags, get_llm, text_hash
@@ -49,12 +52,16 @@ def passage_kind(chunk: Chunk) -> str:
 
 
 def pick(chunks_by_doc: dict[str, list[Chunk]], n: int, seed: int = 0) -> list[Chunk]:
-    """Up to ``n`` passages, documents in turn, each giving its least-given kind."""
+    """Up to ``n`` passages, documents in turn, each giving its least-given kind; never
+    boilerplate (text many documents repeat, which search and eval keep out of
+    ranking: a question about it names one document of many)."""
     rng = random.Random(seed)
+    flagged = boilerplate_ids((c.id, c.doc_id, c.text) for chunks in chunks_by_doc.values()
+                              for c in chunks)
     pools: dict[str, dict[str, list[Chunk]]] = {}
     for doc_id, chunks in chunks_by_doc.items():
         for c in chunks:
-            if len(c.text.split()) >= 8:  # too short to ask about
+            if len(c.text.split()) >= 8 and c.id not in flagged:  # (too short to ask about)
                 pools.setdefault(doc_id, {}).setdefault(passage_kind(c), []).append(c)
     for kinds in pools.values():
         for items in kinds.values():
@@ -160,6 +167,11 @@ def plain_sentence(text: str, words: int = 5) -> str | None:
     a capital or a digit and ends at a word boundary (never inside a word:
     ``file.txt``, ``e.g.``), lies
     outside links, HTML tags, code spans and URLs, and holds no markup."""
+    return next(plain_sentences(text, words), None)
+
+
+def plain_sentences(text: str, words: int = 5) -> Iterator[str]:
+    """Every sentence of ``text`` :func:`plain_sentence` would take, in order."""
     masked = list(text)
     for m in _LINK.finditer(text):  # a "." in a URL or code span ends no sentence
         masked[m.start():m.end()] = "\0" * (m.end() - m.start())
@@ -176,8 +188,7 @@ def plain_sentence(text: str, words: int = 5) -> str | None:
         sentence = text[lo:hi]
         if "\0" in plain[lo:hi] or _MARKUP.search(sentence) or len(sentence.split()) < words:
             continue
-        return sentence
-    return None
+        yield sentence
 
 
 #: a line that is a comment (no definition is read from it)
@@ -233,13 +244,14 @@ _COMMON = frozenset([
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*[A-Za-z0-9]")
 
 
-def _rarest_word(sentence: str, frequency: dict[str, int]) -> str | None:
+def _rarest_word(sentence: str, frequency: dict[str, int], heading: str = "") -> str | None:
     """The word of ``sentence`` fewest passages hold (four letters or more, none of
-    :data:`_COMMON`; the longest of equals, the first of those): what tells it from
-    its section's other sentences."""
+    :data:`_COMMON` nor of the ``heading`` the question names already; the longest of
+    equals, the first of those): what tells it from its section's other sentences."""
+    named = {w.lower() for w in _WORD.findall(heading)}
     words: dict[str, str] = {}  # in the sentence's order, as first written
     for w in _WORD.findall(sentence):
-        if len(w) >= 4 and w.lower() not in _COMMON:
+        if len(w) >= 4 and w.lower() not in _COMMON and w.lower() not in named:
             words.setdefault(w.lower(), w)
     if not words:
         return None
@@ -247,51 +259,99 @@ def _rarest_word(sentence: str, frequency: dict[str, int]) -> str | None:
     return words[low]
 
 
-def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str]) -> Generated:
+class _Elsewhere:
+    """Whether a sentence is also in another document of a corpus (whitespace
+    collapsed): looked for only in the documents that hold its rarest word, among
+    the words of the sentences that may be asked about."""
+
+    def __init__(self, corpus: Iterable[Chunk], passages: Sequence[Chunk]):
+        parts: dict[str, list[str]] = {}
+        for c in corpus:
+            parts.setdefault(c.doc_id, []).append(c.text)
+        self.texts = {d: collapsed(" ".join(t)) for d, t in parts.items()}
+        asked = {w.lower() for c in passages for s in plain_sentences(c.text)
+                 for w in _WORD.findall(s)}
+        self.holding: dict[str, set[str]] = {}  # word (lower case) -> documents
+        for doc_id, text in self.texts.items():
+            for w in asked.intersection(w.lower() for w in _WORD.findall(text)):
+                self.holding.setdefault(w, set()).add(doc_id)
+
+    def __call__(self, doc_id: str, sentence: str) -> bool:
+        words = {w.lower() for w in _WORD.findall(sentence)}
+        if not words:
+            return False
+        rarest = min(words, key=lambda w: len(self.holding.get(w, ())))
+        wanted = collapsed(sentence)
+        return any(wanted in self.texts[d] for d in self.holding.get(rarest, ()) if d != doc_id)
+
+
+def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str],
+              corpus: Iterable[Chunk] | None = None) -> Generated:
+    """Questions about ``passages`` without a model (see the module's description).
+    Evidence is never text that another document of ``corpus`` (every chunk the
+    passages were picked from; by default the passages) holds too, nor is a question
+    asked twice with the same evidence: either would name one document of several
+    that answer it alike (Cargo's 51 command pages each end "See the reference for
+    details on environment variables that Cargo reads.")."""
     out = Generated(why="nothing to ask: no heading over a plain sentence, table row, named "
-                        "definition or transcript turn")
+                        "definition or transcript turn that other documents do not repeat")
     frequency: dict[str, int] = {}  # passages holding each word (lower case)
     for c in passages:
         for low in {w.lower() for w in _WORD.findall(c.text)}:
             frequency[low] = frequency.get(low, 0) + 1
+    elsewhere = _Elsewhere(passages if corpus is None else corpus, passages)
+    asked: set[tuple[str, str]] = set()
     for c in passages:
         kind = passage_kind(c)
-        question = evidence = None
-        if kind == "table":
-            rows = [r for r in c.text.splitlines() if r.strip().startswith("|")]
-            header, body = _header_and_rows(rows, c.context)
-            if header and body:
-                cells = [x.strip() for x in body[0].strip().strip("|").split("|")]
-                if len(cells) > 1 and len(header) > 1 and cells[0]:
-                    question = f"What is the {header[1]} of {cells[0]}?"
-                    evidence = body[0].strip()
-        elif kind == "code" and (asked := _about_definition(c)) is not None:
-            question, evidence = asked
-        elif c.metadata.get("speakers") and c.metadata.get("start_stamp"):  # a transcript
-            sentence = plain_sentence(c.text)
-            if sentence:
-                speakers = ", ".join(map(str, c.metadata["speakers"]))
-                question = f"What does {speakers} say at {c.metadata['start_stamp']}?"
-                evidence = sentence
-        else:
-            sentence = plain_sentence(c.text)
-            heading = _MARKUP_IN_HEADING.sub("", c.headings[-1]).strip() if c.headings else ""
-            if sentence and heading:
-                # about the sentence's own rarest word: "What does the section X say?"
-                # named no sentence of a section of many (tune on Valgrind's pages could
-                # not tell one chunking from another)
-                word = _rarest_word(sentence, frequency)
-                question = (f"What does the section {heading!r} say about {word}?"
-                            if word else f"What does the section {heading!r} say?")
-                evidence = sentence
-        ref = _reference(c, evidence) if evidence else None
-        if question is None or ref is None:
+        question, evidence = _asked(c, kind, frequency,
+                                    partial(_own, elsewhere, c.doc_id))
+        ref = _reference(c, evidence) if evidence and _own(elsewhere, c.doc_id, evidence) \
+            else None
+        if question is None or ref is None or (question, ref["content"]) in asked:
             out.dropped += 1
             continue
+        asked.add((question, ref["content"]))
         out.questions.append({"question": question, "doc_id": doc_ids[c.doc_id],
                               "references": [ref], "tags": [kind, "heuristic"],
                               "generator": "heuristic"})
     return out
+
+
+def _own(elsewhere: _Elsewhere, doc_id: str, evidence: str) -> bool:
+    """Whether no other document holds ``evidence``."""
+    return not elsewhere(doc_id, evidence)
+
+
+def _asked(c: Chunk, kind: str, frequency: dict[str, int],
+           own: Callable[[str], bool]) -> tuple[str | None, str | None]:
+    """A heuristic question about passage ``c`` and its evidence (``own``: whether a
+    candidate sentence is the passage's own, not repeated by another document)."""
+    if kind == "table":
+        rows = [r for r in c.text.splitlines() if r.strip().startswith("|")]
+        header, body = _header_and_rows(rows, c.context)
+        if header and body:
+            cells = [x.strip() for x in body[0].strip().strip("|").split("|")]
+            if len(cells) > 1 and len(header) > 1 and cells[0]:
+                return f"What is the {header[1]} of {cells[0]}?", body[0].strip()
+        return None, None
+    if kind == "code" and (found := _about_definition(c)) is not None:
+        return found
+    if c.metadata.get("speakers") and c.metadata.get("start_stamp"):  # a transcript
+        sentence = next((x for x in plain_sentences(c.text) if own(x)), None)
+        if sentence:
+            speakers = ", ".join(map(str, c.metadata["speakers"]))
+            return f"What does {speakers} say at {c.metadata['start_stamp']}?", sentence
+        return None, None
+    heading = _MARKUP_IN_HEADING.sub("", c.headings[-1]).strip() if c.headings else ""
+    sentence = next((x for x in plain_sentences(c.text) if own(x)), None) if heading else None
+    if sentence is None:
+        return None, None
+    # about the sentence's own rarest word: "What does the section X say?" named no
+    # sentence of a section of many (tune on Valgrind's pages could not tell one
+    # chunking from another)
+    word = _rarest_word(sentence, frequency, heading)
+    return (f"What does the section {heading!r} say about {word}?" if word
+            else f"What does the section {heading!r} say?"), sentence
 
 
 def relative_ids(paths: Iterable[tuple[str, Path]], folder: Path) -> dict[str, str]:

@@ -116,7 +116,7 @@ def cmd_questions(args: argparse.Namespace) -> int:
     passages = pick(by_doc, args.n, args.seed)
     report = None
     if args.heuristic:
-        made = heuristic(passages, doc_ids)
+        made = heuristic(passages, doc_ids, corpus=[c for cs in by_doc.values() for c in cs])
     else:
         made, report = with_llm(passages, args.llm, doc_ids, cache=not args.no_llm_cache,
                                 timeout=args.llm_timeout)

@@ -87,7 +87,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     passages = pick(by_doc, args.n, args.seed)
     ids = {d: d for d in documents}
     if args.heuristic:
-        made = heuristic(passages, ids)
+        made = heuristic(passages, ids, corpus=[c for cs in by_doc.values() for c in cs])
     else:
         made, report = with_llm(passages, args.llm, ids, cache=not args.no_llm_cache,
                                 timeout=args.llm_timeout)
