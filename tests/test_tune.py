@@ -406,3 +406,25 @@ def test_passages_to_ask_about_are_never_boilerplate():
     picked = pick(by_doc, 1000)
     assert picked and not {c.id for c in picked} & flagged
     assert len(picked) == sum(1 for c in chunks if c.id not in flagged and len(c.text.split()) >= 8)
+
+
+def test_a_table_row_two_documents_hold_is_no_evidence():
+    """The same check for a table's rows: a row another document repeats (an options
+    table copied into each command's page) is asked about in neither."""
+    from chunkwise.questions import heuristic
+
+    shared = "| --verbose | Use verbose output for every step of the build. |\n"
+    pages = {f"{name}.md": f"# {name}\n\n## Options\n\n| Option | Meaning |\n|---|---|\n{shared}"
+                           f"| --only-{name} | Runs the {name} step alone, without the others. |\n"
+             for name in ("build", "check")}
+    chunks = chunkwise.chunk(pages, "section", size=96, format="markdown")
+    tables = [c for c in chunks if c.kind == "table"]
+    assert len(tables) == 2 and all(shared.strip() in c.text for c in tables)
+    made = heuristic(tables, {d: d for d in pages}, corpus=chunks)
+    assert made.questions == [] and made.dropped == 2  # each asks about its first row
+    swapped = {d: t.replace(shared, "") + shared for d, t in pages.items()}  # own row first
+    chunks = chunkwise.chunk(swapped, "section", size=96, format="markdown")
+    made = heuristic([c for c in chunks if c.kind == "table"], {d: d for d in swapped},
+                     corpus=chunks)
+    assert sorted(q["question"] for q in made.questions) == [
+        "What is the Meaning of --only-build?", "What is the Meaning of --only-check?"]

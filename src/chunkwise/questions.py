@@ -260,17 +260,16 @@ def _rarest_word(sentence: str, frequency: dict[str, int], heading: str = "") ->
 
 
 class _Elsewhere:
-    """Whether a sentence is also in another document of a corpus (whitespace
-    collapsed): looked for only in the documents that hold its rarest word, among
-    the words of the sentences that may be asked about."""
+    """Whether a sentence (a table row, a definition line) is also in another document
+    of a corpus (whitespace collapsed): looked for only in the documents that hold
+    its rarest word, among the words of the passages that may be asked about."""
 
     def __init__(self, corpus: Iterable[Chunk], passages: Sequence[Chunk]):
         parts: dict[str, list[str]] = {}
         for c in corpus:
             parts.setdefault(c.doc_id, []).append(c.text)
         self.texts = {d: collapsed(" ".join(t)) for d, t in parts.items()}
-        asked = {w.lower() for c in passages for s in plain_sentences(c.text)
-                 for w in _WORD.findall(s)}
+        asked = {w.lower() for c in passages for w in _WORD.findall(c.text)}
         self.holding: dict[str, set[str]] = {}  # word (lower case) -> documents
         for doc_id, text in self.texts.items():
             for w in asked.intersection(w.lower() for w in _WORD.findall(text)):
