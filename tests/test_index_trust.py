@@ -174,6 +174,59 @@ def test_a_run_without_prune_says_how_many_documents_are_gone_but_kept(tmp_path,
         "docs/note2.md", "docs/note3.md", "other/note0.md", "other/note1.md"}
 
 
+def test_a_project_moved_or_copied_with_its_index_keeps_its_rows(tmp_path, capsys, monkeypatch,
+                                                                static_embedder):
+    """A project folder renamed (or copied: another checkout, a CI artifact) with its
+    index inside was "docs/note0.md: is outside the index's root /old/docs ... give
+    another root, and rebuild" for every file: every chunk embedded again. The index
+    now records where its root is from itself; where the recorded root is gone, or a
+    sync's paths lie in the copy's own folder, that place is the root: no chunk is
+    embedded again, the rows name the files where they are now. An index copied
+    elsewhere without its documents still names the original folder."""
+    import shutil
+
+    project = tmp_path / "project"
+    _docs(project / "docs", n=3)
+    base = ["--embedder", static_embedder, "--size", "64", "--no-progress"]
+    monkeypatch.chdir(project)
+    assert _run(capsys, "index", "docs", "--db", "db", *base)[0] == 0
+    rows = {r["id"]: r for r in _rows(str(project / "db"))}
+    moved = tmp_path / "renamed"
+    project.rename(moved)
+    monkeypatch.chdir(moved)
+    code, out, err = _run(capsys, "index", "docs", "--db", "db", *base)
+    assert code == 0 and "outside" not in err and "(0 embedded, " in out, (out, err)
+    after = _rows(str(moved / "db"))
+    assert {r["id"] for r in after} == set(rows)  # the same chunks, none embedded again
+    assert {r["source"] for r in after} == {str(moved / "docs" / f"note{i}.md") for i in range(3)}
+    with Index(moved / "db") as index:
+        assert index.check().clean
+        assert index.config()["root"] == str(moved / "docs")
+        hit = index.search("topic 15 of note 2", k=1)[0]
+        assert hit.row["source"] == str(moved / "docs" / "note2.md")
+    # a copy beside the original: each indexes its own files
+    copy = tmp_path / "copy"
+    shutil.copytree(moved, copy)
+    (copy / "docs" / "note1.md").write_text("# Note 1\n\nRewritten in the copy alone.\n")
+    monkeypatch.chdir(copy)
+    code, out, err = _run(capsys, "index", "docs", "--db", "db", *base)
+    # (every row names its file anew; one chunk is new)
+    assert code == 0 and "outside" not in err and "(1 embedded, " in out, (out, err)
+    assert Index(copy / "db").config()["root"] == str(copy / "docs")
+    assert {r["source"] for r in _rows(str(copy / "db"))} == {
+        str(copy / "docs" / f"note{i}.md") for i in range(3)}
+    monkeypatch.chdir(moved)
+    code, out, _ = _run(capsys, "index", "docs", "--db", "db", *base)
+    assert code == 0 and "(0 changed, 0 removed)" in out
+    assert Index(moved / "db").config()["root"] == str(moved / "docs")
+    # the index alone copied elsewhere: its documents are still where they were
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(moved / "db", elsewhere / "db")
+    code, out, err = _run(capsys, "index", moved / "docs", "--db", elsewhere / "db", *base)
+    assert code == 0 and "(0 changed, 0 removed)" in out, (out, err)
+    assert Index(elsewhere / "db").config()["root"] == str(moved / "docs")
+
+
 def test_postgres_table_names_are_identifiers_and_never_collide(tmp_path, postgres, capsys,
                                                                 static_embedder):
     docs = _docs(tmp_path / "docs", n=2)

@@ -440,9 +440,10 @@ class Index:
     a search uses the embedder the index was built with. ``create=False``: an
     index that does not exist is an error, and nothing is created."""
 
-    def __init__(self, uri: str, *, create: bool = True):
+    def __init__(self, uri: str | PathLike[str], *, create: bool = True):
         from .index import open_store
 
+        uri = os.fspath(uri)  # a folder given as a Path too
         self.uri = uri
         self.store = open_store(uri, create=create)
         self._models: dict[str | Path, Embedder] = {}  # spec -> the loaded embedder
@@ -487,16 +488,13 @@ class Index:
         changing them rewrites the rows, without embedding anything again). A local
         index passes over files unchanged since they were synced (see
         :mod:`chunkwise.index.unchanged`) unless ``reread``."""
-        from .index.sync import IndexReport, check_config, index_config, sync_documents
+        from .index.sync import IndexReport, sync_documents
         from .readers.sources import SkipCounter
 
         chunker = chunker if chunker is not None else get_chunker("auto")
         model = self._model(embedder)
         with self.store.writer_lock(wait, on_wait):
-            stored = self.store.get_config()
-            top = _index_root(root, None if rebuild else stored, source)
-            config = index_config(chunker.describe(), embedder, model, _str(top))
-            check_config(self.store, config, rebuild)
+            top, config = self._configure(chunker, embedder, model, source, root, rebuild)
             report = IndexReport()
             handle = _handler(on_error)
 
@@ -521,6 +519,21 @@ class Index:
             passing.save()
             report.skipped = skipped.line()
             return report
+
+    def _configure(self, chunker: Chunker, embedder: str | Embedder, model: Embedder,
+                   source: Source, root: str | PathLike[str] | None,
+                   rebuild: bool) -> tuple[Path | None, dict[str, Any]]:
+        """The sync's root (:func:`_index_root`) and configuration, checked against the
+        stored one (and stored): under the writer's lock."""
+        from .index.sync import check_config, index_config
+
+        stored = self.store.get_config()
+        top = _index_root(root, None if rebuild else stored, source, self.store.local_path)
+        config = _located(index_config(chunker.describe(), embedder, model, _str(top),
+                                       self.store.local_path), stored)
+        check_config(self.store, config, rebuild,
+                     moved=root is None and not rebuild and _moved(stored, top))
+        return top, config
 
     def _model(self, embedder: str | Embedder) -> Embedder:
         """The embedder for ``embedder``: one per spec for this Index's life (a watch
@@ -621,7 +634,9 @@ class Index:
     def filter(self, value: Filter | Mapping[str, Any] | None) -> Filter | None:
         """A filter in this index's terms: its written form read (a ConfigError names
         what is wrong), absolute paths made relative to the index's root."""
-        return index_filter(value, (self.config() or {}).get("root"))
+        config = self.config() or {}
+        root = moved_root(config, self.store.local_path) if config.get("root") else None
+        return index_filter(value, None if root is None else str(root))
 
     def check(self, repair: bool = False) -> Any:
         """Verify the index: its configuration readable, one row per id, every row with
@@ -743,21 +758,71 @@ def _paths(source: Source) -> list[Path] | None:
 
 
 def _index_root(root: str | PathLike[str] | None, stored: dict[str, Any] | None,
-                source: Source) -> Path | None:
-    """The folder documents are named relative to: the one given, else the index's own,
-    else the common folder of the paths given (None for texts and documents)."""
+                source: Source, index_path: Path | None = None) -> Path | None:
+    """The folder documents are named relative to: the one given, else the index's own
+    (:func:`moved_root`), else the common folder of the paths given (None for texts and
+    documents)."""
     if root is not None:
         folder = Path(os.path.realpath(root))
         if not folder.is_dir():
             raise ConfigError(f"root {os.fspath(root)!r} is not a folder")
         return folder
     if stored is not None and stored.get("root"):
-        return Path(stored["root"])
+        found = moved_root(stored, index_path)
+        copy = _from_index(stored, index_path)
+        paths = _paths(source)
+        if paths and copy is not None and copy != found and not all(
+                _under_folder(p, found) for p in paths) and all(_under_folder(p, copy) for p in paths):
+            return copy  # a copy of the project and its index: its own documents
+        return found
     paths = _paths(source)
     if not paths:
         return None
     folders = [os.path.realpath(p) if p.is_dir() else os.path.realpath(p.parent) for p in paths]
     return Path(os.path.commonpath(folders))
+
+
+def _located(config: dict[str, Any], stored: dict[str, Any] | None) -> dict[str, Any]:
+    """``config`` with the root's place relative to the index as recorded when the root
+    was chosen: an index copied elsewhere (its root left where it was) keeps the place
+    it had, where a copy of its documents beside it would be found."""
+    if stored is not None and stored.get("root") == config.get("root") \
+            and "root_from_index" in stored:
+        return {**config, "root_from_index": stored["root_from_index"]}
+    return config
+
+
+def _moved(stored: dict[str, Any] | None, top: Path | None) -> bool:
+    """Whether the root found (:func:`_index_root`) is not the one recorded."""
+    return stored is not None and bool(stored.get("root")) and _str(top) != stored["root"]
+
+
+def moved_root(stored: Mapping[str, Any], index_path: Path | None) -> Path:
+    """The root a local index's configuration names; where that folder is gone and the
+    folder at the same place relative to the index is there (the project moved with its
+    index: a renamed folder), that one. Documents are named relative to the root, so
+    they keep their names and rows there. (A sync given paths inside that place and
+    outside the named root, a copy of the project beside the original, takes it too:
+    :func:`_index_root`.)"""
+    root = Path(stored["root"])
+    if root.is_dir():
+        return root
+    here = _from_index(stored, index_path)
+    return root if here is None else here
+
+
+def _from_index(stored: Mapping[str, Any], index_path: Path | None) -> Path | None:
+    """The folder at the root's place relative to a local index, where there is one."""
+    relative = stored.get("root_from_index")
+    if index_path is None or not isinstance(relative, str):
+        return None
+    here = Path(os.path.normpath(index_path / relative))
+    return here if here.is_dir() else None
+
+
+def _under_folder(path: Path, folder: Path) -> bool:
+    """Whether ``path`` (links resolved) is ``folder`` or inside it."""
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
 def _stale(state: dict[str, Any], seen: set[str], gone: Callable[[str], bool],

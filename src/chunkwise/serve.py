@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-from .api import Index, index_filter, read_text
+from .api import Index, index_filter, moved_root, read_text
 from .errors import ChunkwiseError, ConfigError, InputError, StoreError
 from .retrieval import RETRIEVERS, RowSearch, dense_search
 from .types import stored_metadata
@@ -91,6 +91,9 @@ class Searcher:
         if config is None:
             raise ConfigError(f"no index at {uri} (build one with chunkwise index)")
         self.config = config
+        #: where documents are named from (a project moved with its index: the new place)
+        self.root = str(moved_root(config, self.index.store.local_path)) if config.get("root") \
+            else None
         self.embedder = _OneAtATime(get_embedder(config["embedder"], cache=False))
         self._lock = threading.Lock()
         self._version: Any = self._current_version()
@@ -138,7 +141,7 @@ class Searcher:
         if retriever not in RETRIEVERS:
             raise ConfigError(f"unknown retriever {retriever!r} (expected "
                               f"{', '.join(RETRIEVERS)})")
-        where = index_filter(filter, self.config.get("root"))  # no store read per request
+        where = index_filter(filter, self.root)  # no store read per request
         self.refresh()
         for attempt in (1, 2):
             try:

@@ -4,6 +4,7 @@ moved, delete what is gone, and check the stored configuration."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,18 +89,20 @@ def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 CONFIG_VERSION = 2
 
 
-def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
+def check_config(store: Store, config: dict[str, Any], rebuild: bool, moved: bool = False) -> None:
     """Store ``config`` with the index, or refuse a run whose configuration differs
     from the stored one (each differing setting named) unless ``rebuild``, which
-    empties the index first."""
+    empties the index first. Where the index is (``root_from_index``) is no setting;
+    nor is its root when it ``moved`` with the index (see ``chunkwise.api.moved_root``):
+    either is written, the rows kept."""
     stored = store.get_config()
     if stored is not None and stored.get("version", 1) < CONFIG_VERSION and not rebuild:
         raise ConfigError(f"the index at {store.uri} was built by an older chunkwise, whose "
                           "document ids depend on how paths were spelled; pass rebuild=True "
                           "to rebuild it once")
-    if stored is not None and stored != config:
+    if stored is not None and _setting(stored, moved) != _setting(config, moved):
         if not rebuild:
-            was, now = _flat(stored), _flat(config)
+            was, now = _flat(_setting(stored, moved)), _flat(_setting(config, moved))
             diff = [f"{k} {was.get(k)!r} -> {now.get(k)!r}" for k in sorted(set(was) | set(now))
                     if was.get(k) != now.get(k)]
             why = ("; kind_sizes: the sizes auto gives reference documentation and narrative "
@@ -111,6 +114,12 @@ def check_config(store: Store, config: dict[str, Any], rebuild: bool) -> None:
         store.reset()
     if rebuild or stored != config:  # an unchanged configuration is not written again
         store.set_config(config)
+
+
+def _setting(config: dict[str, Any], moved: bool) -> dict[str, Any]:
+    """What of a configuration must match between runs."""
+    return {k: v for k, v in config.items()
+            if k != "root_from_index" and not (moved and k == "root")}
 
 
 #: rows (to embed or rewrite) gathered across documents before one write
@@ -238,15 +247,23 @@ def sync_document(store: Store, embedder: Any, doc_id: str, chunks: Sequence[Chu
 
 
 def index_config(chunker_description: dict[str, Any], spec: Any, embedder: Any,
-                 root: str | None = None) -> dict[str, Any]:
+                 root: str | None = None, index_path: Path | None = None) -> dict[str, Any]:
     """What an index stores of how it was built; another configuration is refused.
-    ``root``: the folder its documents are named relative to (None: ids as given)."""
-    return {"version": CONFIG_VERSION,
-            "chunker": json.loads(json.dumps(chunker_description, default=str)),
-            "embedder": spec if spec is None or isinstance(spec, str) else
-            str(spec) if isinstance(spec, Path) else getattr(embedder, "name", str(spec)),
-            "model": getattr(embedder, "name", type(embedder).__name__),
-            "dim": int(getattr(embedder, "dim", 0) or 0), "root": root}
+    ``root``: the folder its documents are named relative to (None: ids as given);
+    for a local index (``index_path``) also where the root is from the index, so a
+    project moved with its index is found again."""
+    config = {"version": CONFIG_VERSION,
+              "chunker": json.loads(json.dumps(chunker_description, default=str)),
+              "embedder": spec if spec is None or isinstance(spec, str) else
+              str(spec) if isinstance(spec, Path) else getattr(embedder, "name", str(spec)),
+              "model": getattr(embedder, "name", type(embedder).__name__),
+              "dim": int(getattr(embedder, "dim", 0) or 0), "root": root}
+    if root is not None and index_path is not None:
+        try:
+            config["root_from_index"] = Path(os.path.relpath(root, index_path)).as_posix()
+        except ValueError:  # another drive
+            pass
+    return config
 
 
 def sync_documents(store: Store, embedder: Any,
