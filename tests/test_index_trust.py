@@ -227,6 +227,24 @@ def test_a_project_moved_or_copied_with_its_index_keeps_its_rows(tmp_path, capsy
     assert Index(elsewhere / "db").config()["root"] == str(moved / "docs")
 
 
+def test_a_moved_project_may_name_its_new_root_but_not_another(tmp_path, capsys, monkeypatch,
+                                                              static_embedder):
+    """After a move, ``--root`` naming the place the index records (the project's docs
+    where they are now) is the same root; any other root is still refused (documents
+    would be named anew, each twice)."""
+    project = tmp_path / "project"
+    _docs(project / "docs", n=2)
+    base = ["--embedder", static_embedder, "--size", "64", "--no-progress"]
+    monkeypatch.chdir(project)
+    assert _run(capsys, "index", "docs", "--db", "db", *base)[0] == 0
+    project.rename(tmp_path / "moved")
+    monkeypatch.chdir(tmp_path / "moved")
+    code, out, err = _run(capsys, "index", "docs", "--db", "db", "--root", ".", *base)
+    assert code == 2 and "another configuration (root" in err and "--rebuild" in err
+    code, out, err = _run(capsys, "index", "docs", "--db", "db", "--root", "docs", *base)
+    assert code == 0 and "(0 embedded, " in out, (out, err)
+
+
 def test_postgres_table_names_are_identifiers_and_never_collide(tmp_path, postgres, capsys,
                                                                 static_embedder):
     docs = _docs(tmp_path / "docs", n=2)

@@ -531,8 +531,11 @@ class Index:
         top = _index_root(root, None if rebuild else stored, source, self.store.local_path)
         config = _located(index_config(chunker.describe(), embedder, model, _str(top),
                                        self.store.local_path), stored)
-        check_config(self.store, config, rebuild,
-                     moved=root is None and not rebuild and _moved(stored, top))
+        # (a root given that is the place the index records relative to itself is the
+        # project moved too)
+        moved = not rebuild and _moved(stored, top) and (
+            root is None or (stored is not None and top == _from_index(stored, self.store.local_path)))
+        check_config(self.store, config, rebuild, moved=moved)
         return top, config
 
     def _model(self, embedder: str | Embedder) -> Embedder:
