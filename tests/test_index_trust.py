@@ -201,7 +201,7 @@ def test_a_project_moved_or_copied_with_its_index_keeps_its_rows(tmp_path, capsy
     assert {r["source"] for r in after} == {str(moved / "docs" / f"note{i}.md") for i in range(3)}
     with Index(moved / "db") as index:
         assert index.check().clean
-        assert index.config()["root"] == str(moved / "docs")
+        assert (index.config() or {})["root"] == str(moved / "docs")
         hit = index.search("topic 15 of note 2", k=1)[0]
         assert hit.row["source"] == str(moved / "docs" / "note2.md")
     # a copy beside the original: each indexes its own files
@@ -212,19 +212,19 @@ def test_a_project_moved_or_copied_with_its_index_keeps_its_rows(tmp_path, capsy
     code, out, err = _run(capsys, "index", "docs", "--db", "db", *base)
     # (every row names its file anew; one chunk is new)
     assert code == 0 and "outside" not in err and "(1 embedded, " in out, (out, err)
-    assert Index(copy / "db").config()["root"] == str(copy / "docs")
+    assert (Index(copy / "db").config() or {})["root"] == str(copy / "docs")
     assert {r["source"] for r in _rows(str(copy / "db"))} == {
         str(copy / "docs" / f"note{i}.md") for i in range(3)}
     monkeypatch.chdir(moved)
     code, out, _ = _run(capsys, "index", "docs", "--db", "db", *base)
     assert code == 0 and "(0 changed, 0 removed)" in out
-    assert Index(moved / "db").config()["root"] == str(moved / "docs")
+    assert (Index(moved / "db").config() or {})["root"] == str(moved / "docs")
     # the index alone copied elsewhere: its documents are still where they were
     elsewhere = tmp_path / "elsewhere"
     shutil.copytree(moved / "db", elsewhere / "db")
     code, out, err = _run(capsys, "index", moved / "docs", "--db", elsewhere / "db", *base)
     assert code == 0 and "(0 changed, 0 removed)" in out, (out, err)
-    assert Index(elsewhere / "db").config()["root"] == str(moved / "docs")
+    assert (Index(elsewhere / "db").config() or {})["root"] == str(moved / "docs")
 
 
 def test_a_moved_project_may_name_its_new_root_but_not_another(tmp_path, capsys, monkeypatch,
