@@ -194,6 +194,17 @@ def test_a_project_moved_or_copied_with_its_index_keeps_its_rows(tmp_path, capsy
     moved = tmp_path / "renamed"
     project.rename(moved)
     monkeypatch.chdir(moved)
+    # before any sync there, a search names the files where they are now (the rows
+    # still hold the old paths)
+    from chunkwise.serve import Searcher
+
+    with Index(moved / "db") as index:
+        assert index.search("topic 15 of note 2", k=1)[0].row["source"] == \
+            str(moved / "docs" / "note2.md")
+    served = Searcher(str(moved / "db")).search("topic 15 of note 2", k=1)[0]
+    assert served["source"] == str(moved / "docs" / "note2.md")
+    assert {r["source"] for r in _rows(str(moved / "db"))} == {
+        str(project / "docs" / f"note{i}.md") for i in range(3)}
     code, out, err = _run(capsys, "index", "docs", "--db", "db", *base)
     assert code == 0 and "outside" not in err and "(0 embedded, " in out, (out, err)
     after = _rows(str(moved / "db"))

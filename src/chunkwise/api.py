@@ -631,8 +631,13 @@ class Index:
         where = self.filter(filter)
         model = get_embedder(config["embedder"], cache=False)  # the one it was built with
         self.store.latest()  # what other runs wrote since this Index was opened
-        return search(self.store, query, model, k=k, retriever=retriever, expand=expand,
+        hits = search(self.store, query, model, k=k, retriever=retriever, expand=expand,
                       where=where, include_boilerplate=include_boilerplate)
+        moved = relocation(config, self.store.local_path)
+        if moved is not None:  # (a moved project not synced since: its files where they are)
+            for h in hits:
+                h.row = relocated_row(h.row, moved)
+        return hits
 
     def filter(self, value: Filter | Mapping[str, Any] | None) -> Filter | None:
         """A filter in this index's terms: its written form read (a ConfigError names
@@ -812,6 +817,35 @@ def moved_root(stored: Mapping[str, Any], index_path: Path | None) -> Path:
         return root
     here = _from_index(stored, index_path)
     return root if here is None else here
+
+
+def relocation(config: Mapping[str, Any], index_path: Path | None) -> tuple[str, str] | None:
+    """(the root the rows' paths start with, where it is now) for a project moved with
+    its index and not synced since (:func:`moved_root`); None when it is where it was."""
+    root = config.get("root")
+    if not isinstance(root, str) or not root:
+        return None
+    now = str(moved_root(config, index_path))
+    return None if now == root else (root, now)
+
+
+def relocated(source: Any, moved: tuple[str, str] | None) -> Any:
+    """A row's ``source`` under the root where it is now (:func:`relocation`)."""
+    if moved is None or not isinstance(source, str):
+        return source
+    old, new = moved
+    return new + source[len(old):] if source.startswith(old + os.sep) else source
+
+
+def relocated_row(row: dict[str, Any], moved: tuple[str, str] | None) -> dict[str, Any]:
+    """A hit's row with its ``source`` and its copies' (the same text in other
+    documents) under the root where it is now."""
+    if moved is None:
+        return row
+    out = {**row, "source": relocated(row.get("source"), moved)}
+    if row.get("copies"):
+        out["copies"] = [{**c, "source": relocated(c.get("source"), moved)} for c in row["copies"]]
+    return out
 
 
 def _from_index(stored: Mapping[str, Any], index_path: Path | None) -> Path | None:

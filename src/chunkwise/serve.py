@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-from .api import Index, index_filter, moved_root, read_text
+from .api import Index, index_filter, moved_root, read_text, relocated, relocated_row, relocation
 from .errors import ChunkwiseError, ConfigError, InputError, StoreError
 from .retrieval import RETRIEVERS, RowSearch, dense_search
 from .types import stored_metadata
@@ -94,6 +94,7 @@ class Searcher:
         #: where documents are named from (a project moved with its index: the new place)
         self.root = str(moved_root(config, self.index.store.local_path)) if config.get("root") \
             else None
+        self.moved = relocation(config, self.index.store.local_path)
         self.embedder = _OneAtATime(get_embedder(config["embedder"], cache=False))
         self._lock = threading.Lock()
         self._version: Any = self._current_version()
@@ -160,8 +161,8 @@ class Searcher:
                 if attempt == 2 or not retry:
                     raise
                 self.refresh(force=True)
-        return [{**_fields(h.row), "rank": i, "score": round(h.score, 6)}
-                for i, h in enumerate(hits, 1)]
+        return [{**_fields(relocated_row(h.row, self.moved)), "rank": i,
+                 "score": round(h.score, 6)} for i, h in enumerate(hits, 1)]
 
     def document(self, doc_id: str) -> dict[str, Any] | None:
         self.refresh()
@@ -169,7 +170,7 @@ class Searcher:
         if not rows:
             return None
         rows.sort(key=lambda r: (r.get("level") or 0, r["start"], r["end"]))
-        source = rows[0].get("source")
+        source = relocated(rows[0].get("source"), self.moved)
         text: str | None = None
         if source:
             try:
