@@ -371,6 +371,20 @@ def test_links_out_of_the_folder_are_followed_only_when_asked(tmp_path, capsys,
     assert "docs/link.md" in {r["doc_id"] for r in _rows(str(db))}
 
 
+def test_a_named_pipe_in_a_folder_is_named_and_never_opened(tmp_path, capsys, static_embedder):
+    """A FIFO among the documents (a tool's control pipe) was passed over without a
+    word; it is counted with what the walk skipped, and never opened (opening a pipe
+    with no writer would wait for ever)."""
+    docs = _docs(tmp_path / "docs", n=2)
+    os.mkfifo(docs / "control.md")
+    code, out, err = _run(capsys, "index", docs, "--db", tmp_path / "idx", "--embedder",
+                          static_embedder, "--no-progress")
+    assert code == 0 and "skipped 1 file that is not a document: not a regular file 1" in err
+    assert "documents 2 (2 changed" in out
+    code, out, err = _run(capsys, "chunk", docs, "-o", tmp_path / "c.jsonl")
+    assert code == 0 and "not a regular file 1" in err
+
+
 def test_disk_stays_bounded_over_fifty_edit_and_index_runs(tmp_path, static_embedder):
     docs = _docs(tmp_path / "docs", n=3)
     db = tmp_path / "idx"

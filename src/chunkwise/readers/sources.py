@@ -311,6 +311,8 @@ def _walked(f: Path, walk: Walk, top: Path | None = None, where: Path | None = N
             walk.skip(f, "link out of the folder")
             return False
     if not _is_file(f):
+        if _special(f):  # a named pipe, a socket, a device: never read (a pipe would block)
+            walk.skip(f, "not a regular file")
         return False
     ext = f.suffix.lower().lstrip(".")
     from . import gzipped
@@ -426,6 +428,15 @@ def _is_file(path: Path) -> bool:
         return stat.S_ISREG(path.stat().st_mode)
     except OSError:
         return False
+
+
+def _special(path: Path) -> bool:
+    """Whether ``path`` is there but neither a file nor a folder (a pipe, a socket)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 _MAGIC = re.compile(r"[*?[]")
