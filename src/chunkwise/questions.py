@@ -264,24 +264,26 @@ class _Elsewhere:
     of a corpus (whitespace collapsed): looked for only in the documents that hold
     its rarest word, among the words of the passages that may be asked about."""
 
-    def __init__(self, corpus: Iterable[Chunk], passages: Sequence[Chunk]):
+    def __init__(self, corpus: Iterable[Chunk], asked: set[str]):
+        """``asked``: the words (lower case) of the passages that may be asked about."""
         parts: dict[str, list[str]] = {}
         for c in corpus:
             parts.setdefault(c.doc_id, []).append(c.text)
         self.texts = {d: collapsed(" ".join(t)) for d, t in parts.items()}
-        asked = {w.lower() for c in passages for w in _WORD.findall(c.text)}
         self.holding: dict[str, set[str]] = {}  # word (lower case) -> documents
         for doc_id, text in self.texts.items():
             for w in asked.intersection(w.lower() for w in _WORD.findall(text)):
                 self.holding.setdefault(w, set()).add(doc_id)
 
-    def __call__(self, doc_id: str, sentence: str) -> bool:
+    def owns(self, doc_id: str, sentence: str) -> bool:
+        """Whether no document but ``doc_id`` holds ``sentence``."""
         words = {w.lower() for w in _WORD.findall(sentence)}
         if not words:
-            return False
+            return True
         rarest = min(words, key=lambda w: len(self.holding.get(w, ())))
         wanted = collapsed(sentence)
-        return any(wanted in self.texts[d] for d in self.holding.get(rarest, ()) if d != doc_id)
+        return not any(wanted in self.texts[d] for d in self.holding.get(rarest, ())
+                       if d != doc_id)
 
 
 def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str],
@@ -298,14 +300,12 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str],
     for c in passages:
         for low in {w.lower() for w in _WORD.findall(c.text)}:
             frequency[low] = frequency.get(low, 0) + 1
-    elsewhere = _Elsewhere(passages if corpus is None else corpus, passages)
+    elsewhere = _Elsewhere(passages if corpus is None else corpus, set(frequency))
     asked: set[tuple[str, str]] = set()
     for c in passages:
         kind = passage_kind(c)
-        question, evidence = _asked(c, kind, frequency,
-                                    partial(_own, elsewhere, c.doc_id))
-        ref = _reference(c, evidence) if evidence and _own(elsewhere, c.doc_id, evidence) \
-            else None
+        question, evidence = _asked(c, kind, frequency, partial(elsewhere.owns, c.doc_id))
+        ref = _reference(c, evidence) if evidence else None
         if question is None or ref is None or (question, ref["content"]) in asked:
             out.dropped += 1
             continue
@@ -316,25 +316,20 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str],
     return out
 
 
-def _own(elsewhere: _Elsewhere, doc_id: str, evidence: str) -> bool:
-    """Whether no other document holds ``evidence``."""
-    return not elsewhere(doc_id, evidence)
-
-
 def _asked(c: Chunk, kind: str, frequency: dict[str, int],
            own: Callable[[str], bool]) -> tuple[str | None, str | None]:
     """A heuristic question about passage ``c`` and its evidence (``own``: whether a
-    candidate sentence is the passage's own, not repeated by another document)."""
+    candidate is the passage's own, not repeated by another document), or Nones."""
     if kind == "table":
         rows = [r for r in c.text.splitlines() if r.strip().startswith("|")]
         header, body = _header_and_rows(rows, c.context)
-        if header and body:
+        if header and body and own(body[0].strip()):
             cells = [x.strip() for x in body[0].strip().strip("|").split("|")]
             if len(cells) > 1 and len(header) > 1 and cells[0]:
                 return f"What is the {header[1]} of {cells[0]}?", body[0].strip()
         return None, None
     if kind == "code" and (found := _about_definition(c)) is not None:
-        return found
+        return found if own(found[1]) else (None, None)
     if c.metadata.get("speakers") and c.metadata.get("start_stamp"):  # a transcript
         sentence = next((x for x in plain_sentences(c.text) if own(x)), None)
         if sentence:

@@ -100,9 +100,10 @@ def check_config(store: Store, config: dict[str, Any], rebuild: bool, moved: boo
         raise ConfigError(f"the index at {store.uri} was built by an older chunkwise, whose "
                           "document ids depend on how paths were spelled; pass rebuild=True "
                           "to rebuild it once")
-    if stored is not None and _setting(stored, moved) != _setting(config, moved):
+    was, now = _setting(stored or {}, moved), _setting(config, moved)
+    if stored is not None and was != now:
         if not rebuild:
-            was, now = _flat(_setting(stored, moved)), _flat(_setting(config, moved))
+            was, now = _flat(was), _flat(now)
             diff = [f"{k} {was.get(k)!r} -> {now.get(k)!r}" for k in sorted(set(was) | set(now))
                     if was.get(k) != now.get(k)]
             why = ("; kind_sizes: the sizes auto gives reference documentation and narrative "
