@@ -41,10 +41,9 @@ def add_parser(sub: Any) -> None:
     ix.add_argument("--rebuild", action="store_true",
                     help="drop the index and build it again (needed to change configuration)")
     ix.add_argument("--root", default=None, metavar="DIR",
-                    help="the folder document ids are relative to (kept with the index; "
-                         "default: the index's own, found again where a project moved or was "
-                         "copied with its index, or for a new index the common folder of "
-                         "the paths)")
+                    help="the folder document ids are relative to (kept with the index, found "
+                         "again where a project moved or was copied with its index; default: "
+                         "the index's own, or for a new index the common folder of the paths)")
     ix.add_argument("--no-wait", action="store_true",
                     help="when another run is writing the index, stop (exit 2) instead of "
                          "waiting for it")
