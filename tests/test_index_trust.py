@@ -174,6 +174,48 @@ def test_a_run_without_prune_says_how_many_documents_are_gone_but_kept(tmp_path,
         "docs/note2.md", "docs/note3.md", "other/note0.md", "other/note1.md"}
 
 
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_a_renamed_or_moved_file_takes_its_vectors_along(store, tmp_path, postgres, capsys,
+                                                         static_embedder):
+    """A file renamed or moved into a subfolder comes back under another document id (new
+    chunk ids, the same texts): its chunks take the vectors the index has for those texts
+    (every chunk was embedded again); the old rows stay, counted as gone, until --prune.
+    A file edited as it moves embeds only the chunk that changed."""
+    docs = _docs(tmp_path / "docs", n=3)
+    db = _db(store, tmp_path, postgres)
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    assert _run(capsys, "index", docs, *base)[0] == 0
+    with Index(db) as index:
+        rows, vectors = index.store.rows()
+    before = {r["embed_text"]: v for r, v in zip(rows, vectors)}
+    moving = sum(r["doc_id"] in ("note0.md", "note1.md") for r in rows)
+    assert moving >= 4
+    (docs / "note0.md").rename(docs / "renamed.md")
+    (docs / "sub").mkdir()
+    (docs / "note1.md").rename(docs / "sub" / "note1.md")
+    code, out, _ = _run(capsys, "index", docs, *base)
+    assert code == 0 and f"(0 embedded, {len(rows)} reused)" in out, out
+    assert "2 documents whose files are gone are still in the index" in out
+    with Index(db) as index:
+        rows, vectors = index.store.rows()
+        assert index.check().clean
+    moved = [(r, v) for r, v in zip(rows, vectors) if r["doc_id"] in ("renamed.md", "sub/note1.md")]
+    assert len(moved) == moving
+    for r, v in moved:
+        assert np.array_equal(v, before[r["embed_text"]])
+    text = (docs / "renamed.md").read_text()
+    (docs / "renamed.md").unlink()
+    (docs / "edited.md").write_text(text.replace("Paragraph 3 of note 0", "Paragraph three of note 0"))
+    code, out, _ = _run(capsys, "index", docs, *base, "--prune")
+    assert code == 0 and "(1 changed, 3 removed)" in out and "(1 embedded," in out, out
+    with Index(db) as index:
+        assert index.check().clean
+        assert {r["doc_id"] for r in index.store.rows()[0]} == {"edited.md", "sub/note1.md",
+                                                                "note2.md"}
+        hit = index.search("Paragraph 5 of note 0 says something about topic 5", k=1)[0]
+        assert hit.row["doc_id"] == "edited.md"
+
+
 def test_a_project_moved_or_copied_with_its_index_keeps_its_rows(tmp_path, capsys, monkeypatch,
                                                                 static_embedder):
     """A project folder renamed (or copied: another checkout, a CI artifact) with its

@@ -254,6 +254,12 @@ def test_a_plug_in_adds_one_of_each_and_the_command_line_uses_them(plugin, tmp_p
     res = run(plugin, "index", str(docs), "--db", db, "--embedder", "hash:64", "--strategy",
               "stanza", "--tokenizer", "letters", "--size", "150", cwd=tmp_path)
     assert res.returncode == 0 and "(0 changed" in res.stdout and "0 embedded" in res.stdout
+    # a renamed file takes its vectors along (the base Store.embed_texts: read from rows())
+    (docs / "tide.poem").rename(docs / "high-tide.poem")
+    res = run(plugin, "index", str(docs), "--db", db, "--embedder", "hash:64", "--strategy",
+              "stanza", "--tokenizer", "letters", "--size", "150", "--prune", cwd=tmp_path)
+    assert res.returncode == 0 and "(1 changed, 1 removed)" in res.stdout, res.stdout
+    assert "(0 embedded" in res.stdout, res.stdout
 
 
 def test_without_the_plug_in_its_names_are_clear_errors(tmp_path):

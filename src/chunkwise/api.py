@@ -514,7 +514,8 @@ class Index:
             gone = _gone(source, top)
             sync_documents(self.store, model, documents, report=report, on_document=on_document,
                            prune=gone if prune else None, state=state,
-                           on_planned=passing.planned)
+                           on_planned=passing.planned,
+                           gone=gone if top is not None and _paths(source) else None)
             report.stale = 0 if prune else _stale(state, report.seen, gone, source)
             passing.save()
             report.skipped = skipped.line()

@@ -199,6 +199,20 @@ class LanceStore(Store):
                 out[cid] = np.asarray(v, dtype=np.float32)
         return out
 
+    @_store_errors
+    def embed_texts(self, ids: Sequence[str]) -> dict[str, str]:
+        import pyarrow.compute as pc
+
+        table = self.table()
+        out: dict[str, str] = {}
+        if table is None or not ids:
+            return out
+        for part in batches(list(ids)):
+            data = table.to_table(columns=["id", "embed_text"],
+                                  filter=pc.field("id").isin(part)).to_pydict()
+            out.update(zip(data["id"], data["embed_text"]))
+        return out
+
     def _data(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray, dim: int) -> Any:
         import pyarrow as pa
 

@@ -126,6 +126,17 @@ class QdrantStore(Store):
                 out[(p.payload or {})["id"]] = np.asarray(p.vector, dtype=np.float32)
         return out
 
+    def embed_texts(self, ids: Sequence[str]) -> dict[str, str]:
+        if not ids or not self._exists(self.name):
+            return {}
+        out = {}
+        for part in batches(list(ids)):
+            for p in self.client.retrieve(self.name, ids=[self._pid(c) for c in part],
+                                          with_payload=["id", "embed_text"]):
+                payload = p.payload or {}
+                out[payload["id"]] = payload.get("embed_text") or ""
+        return out
+
     def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
         from qdrant_client import models
 

@@ -3,6 +3,7 @@ moved, delete what is gone, and check the stored configuration."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -137,17 +138,67 @@ class _Pending:
     moved: list[dict[str, Any]] = field(default_factory=list)
     kept: list[np.ndarray] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
+    #: new rows whose vector another row of the same text had (:class:`Reuse`)
+    copied: list[dict[str, Any]] = field(default_factory=list)
+    copied_vectors: list[np.ndarray] = field(default_factory=list)
     documents: int = 0
 
     @property
     def size(self) -> int:
-        return len(self.fresh) + len(self.moved) + len(self.stale)
+        return len(self.fresh) + len(self.moved) + len(self.stale) + len(self.copied)
+
+    @property
+    def rows(self) -> int:
+        """Rows it writes (embedded, moved or copied)."""
+        return len(self.fresh) + len(self.moved) + len(self.copied)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class Reuse:
+    """The vectors of the rows of documents whose files are gone (``gone(doc_id)``),
+    for new rows of the same ``embed_text``: a file renamed or moved comes back under
+    another document id, so its chunks have new ids, but not new texts; they take the
+    vectors the index has instead of being embedded again. Those rows' texts are read
+    (ids and a digest of each kept) the first time a run has a row to embed, from the
+    documents not synced by then whose files are gone."""
+
+    def __init__(self, store: Store, state: dict[str, dict[str, str]], report: IndexReport,
+                 gone: Callable[[str], bool]):
+        self.store, self.state, self.report, self.gone = store, state, report, gone
+        self._by_text: dict[bytes, str] | None = None
+
+    def _table(self) -> dict[bytes, str]:
+        if self._by_text is None:
+            seen = self.report.seen
+            ids = [cid for doc_id, rows in self.state.items()
+                   if doc_id not in seen and self.gone(doc_id) for cid in rows]
+            self._by_text = {}
+            for cid, text in (self.store.embed_texts(ids) if ids else {}).items():
+                self._by_text.setdefault(_digest(text), cid)
+        return self._by_text
+
+    def take(self, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
+                                                         list[dict[str, Any]], list[np.ndarray]]:
+        """``rows`` (to embed) split: those still to embed, and those whose vector is
+        reused with those vectors."""
+        table = self._table() if rows else {}
+        if not table:
+            return rows, [], []
+        source = {i: table[d] for i, r in enumerate(rows) if (d := _digest(r["embed_text"])) in table}
+        vectors = self.store.vectors(sorted(set(source.values()))) if source else {}
+        found = {i for i, cid in source.items() if cid in vectors}
+        return ([r for i, r in enumerate(rows) if i not in found],
+                [rows[i] for i in sorted(found)], [vectors[source[i]] for i in sorted(found)])
 
 
 def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: dict[str, str],
-                  report: IndexReport, pending: _Pending) -> list[dict[str, Any]]:
+                  report: IndexReport, pending: _Pending,
+                  reuse: Reuse | None = None) -> list[dict[str, Any]]:
     """What makes the index hold exactly ``chunks`` for ``doc_id``, added to
-    ``pending``; the document's rows."""
+    ``pending``; the document's rows. ``reuse``: vectors new rows may take."""
     rows = [row_of(c) for c in chunks]
     fresh = [r for r in rows if r["id"] not in stored]
     moved = [r for r in rows if r["id"] in stored and stored[r["id"]] != r["row_hash"]]
@@ -155,11 +206,15 @@ def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: di
     report.documents += 1
     if not rows:
         report.empty.append(doc_id)
+    if fresh or moved or stale:
+        report.changed += 1
+    if reuse is not None and fresh:
+        fresh, copied, vectors = reuse.take(fresh)
+        pending.copied += copied
+        pending.copied_vectors += vectors
     report.chunks += len(rows)
     report.embedded += len(fresh)
     report.reused += len(rows) - len(fresh)
-    if fresh or moved or stale:
-        report.changed += 1
     kept = store.vectors([r["id"] for r in moved]) if moved else {}
     pending.fresh += fresh + [r for r in moved if r["id"] not in kept]
     pending.moved += [r for r in moved if r["id"] in kept]
@@ -185,8 +240,13 @@ def write_rows(store: Store, pending: _Pending, vectors: np.ndarray | None) -> N
     with store.transaction():
         if pending.moved:
             store.upsert(pending.moved, np.stack(pending.kept))
-        if pending.fresh and vectors is not None:
-            store.insert(pending.fresh, vectors)
+        new = list(pending.fresh) if pending.fresh and vectors is not None else []
+        parts = [vectors] if new and vectors is not None else []
+        if pending.copied:
+            new += pending.copied
+            parts.append(np.stack(pending.copied_vectors))
+        if new:  # (one write: rows embedded and rows given another row's vector)
+            store.insert(new, np.concatenate(parts))
         store.delete(pending.stale)
 
 
@@ -232,7 +292,7 @@ class _Pipeline:
         job, self._job = self._job, None
         if job is not None:
             write_rows(self.store, job[0], job[1].result())
-            self.report.written += len(job[0].fresh) + len(job[0].moved)
+            self.report.written += job[0].rows
 
     def close(self) -> None:
         if self._pool is not None:
@@ -272,15 +332,18 @@ def sync_documents(store: Store, embedder: Any,
                    prune: Callable[[str], bool] | None = None, report: IndexReport | None = None,
                    on_document: Callable[[IndexReport], None] | None = None,
                    state: dict[str, dict[str, str]] | None = None,
-                   on_planned: Callable[[str, list[dict[str, Any]]], None] | None = None
-                   ) -> IndexReport:
+                   on_planned: Callable[[str, list[dict[str, Any]]], None] | None = None,
+                   gone: Callable[[str], bool] | None = None) -> IndexReport:
     """Make the index hold exactly the chunks of ``documents`` for each (one read in
     windows comes as consecutive pairs: synced when whole), calling ``on_document``
     after each and ``on_planned(doc_id, rows)`` once its rows are planned; ``prune``:
     remove each document not given for which ``prune(doc_id)`` is true, except those
-    that failed to read (:meth:`IndexReport.note_failed`). ``state``: if read already."""
+    that failed to read (:meth:`IndexReport.note_failed`). ``state``: if read already.
+    ``gone``: whether a document's file is gone, so that its rows' vectors serve new
+    rows of the same text (:class:`Reuse`: a file renamed is not embedded again)."""
     report = report if report is not None else IndexReport()
     state = store.state() if state is None else state
+    reuse = Reuse(store, state, report, gone) if gone is not None else None
     current: Document | None = None
     parts: list[Chunk] = []
     pending, pipeline = _Pending(), _Pipeline(store, embedder, report)
@@ -291,7 +354,7 @@ def sync_documents(store: Store, embedder: Any,
             return
         report.seen.add(current.doc_id)
         rows = plan_document(store, current.doc_id, parts, state.get(current.doc_id, {}),
-                             report, pending)
+                             report, pending, reuse)
         if on_planned is not None:
             on_planned(current.doc_id, rows)
         if pending.size >= BATCH_ROWS:
@@ -310,7 +373,7 @@ def sync_documents(store: Store, embedder: Any,
         except (InputError, KeyboardInterrupt):
             pipeline.drain()  # the documents read before the failure are kept
             if pending.documents:
-                rows = len(pending.fresh) + len(pending.moved)
+                rows = pending.rows
                 write_pending(store, embedder, pending)
                 report.written += rows
             raise
@@ -321,9 +384,15 @@ def sync_documents(store: Store, embedder: Any,
     finally:
         pipeline.close()
     if prune is not None:
-        for doc_id, ids in state.items():
-            if doc_id not in report.seen and prune(doc_id):
-                store.delete(list(ids))
-                report.removed += 1
+        _prune(store, state, report, prune)
     store.finish()
     return report
+
+
+def _prune(store: Store, state: dict[str, dict[str, str]], report: IndexReport,
+           prune: Callable[[str], bool]) -> None:
+    """Delete the rows of each document the run did not see that ``prune`` names."""
+    for doc_id, ids in state.items():
+        if doc_id not in report.seen and prune(doc_id):
+            store.delete(list(ids))
+            report.removed += 1
