@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -214,6 +215,37 @@ def test_a_renamed_or_moved_file_takes_its_vectors_along(store, tmp_path, postgr
                                                                 "note2.md"}
         hit = index.search("Paragraph 5 of note 0 says something about topic 5", k=1)[0]
         assert hit.row["doc_id"] == "edited.md"
+
+
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_a_copied_folder_embeds_only_what_differs(store, tmp_path, postgres, capsys,
+                                                  static_embedder):
+    """A second version of the docs beside the first (a folder copied, one paragraph
+    edited) is texts the index holds but one: a run with Reuse.EVERY_ROW rows or more to
+    embed looks at every row, and only the chunk that differs is embedded."""
+    from chunkwise.index.sync import Reuse
+
+    site = tmp_path / "site"
+    v1 = _docs(site / "v1", n=24)
+    db = _db(store, tmp_path, postgres)
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    assert _run(capsys, "index", site, *base)[0] == 0
+    first = len(_rows(db))
+    assert first >= Reuse.EVERY_ROW
+    shutil.copytree(v1, site / "v2")
+    page = site / "v2" / "note3.md"
+    page.write_text(page.read_text().replace("Paragraph 3 of note 3", "Paragraph three of note 3"))
+    code, out, _ = _run(capsys, "index", site, *base)
+    assert code == 0 and f"chunks {2 * first:,} (1 embedded, {2 * first - 1:,} reused)" in out, out
+    with Index(db) as index:
+        rows, vectors = index.store.rows()
+        assert index.check().clean
+        hit = index.search("Paragraph three of note 3", k=1)[0]
+        assert hit.row["doc_id"] == "v2/note3.md"
+    by_text: dict[str, list[np.ndarray]] = {}
+    for r, v in zip(rows, vectors):
+        by_text.setdefault(r["embed_text"], []).append(v)
+    assert all(np.array_equal(vs[0], v) for vs in by_text.values() for v in vs)
 
 
 def test_a_project_moved_or_copied_with_its_index_keeps_its_rows(tmp_path, capsys, monkeypatch,

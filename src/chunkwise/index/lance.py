@@ -200,17 +200,20 @@ class LanceStore(Store):
         return out
 
     @_store_errors
-    def embed_texts(self, ids: Sequence[str]) -> dict[str, str]:
+    def embed_texts(self, ids: Sequence[str] | None = None) -> dict[str, str]:
         import pyarrow.compute as pc
 
         table = self.table()
+        if table is None or (ids is not None and not ids):
+            return {}
+        if ids is None:  # every row: one scan of the two columns
+            data = table.to_table(columns=["id", "embed_text"])
+            return dict(zip(data.column("id").to_pylist(), data.column("embed_text").to_pylist()))
         out: dict[str, str] = {}
-        if table is None or not ids:
-            return out
         for part in batches(list(ids)):
-            data = table.to_table(columns=["id", "embed_text"],
-                                  filter=pc.field("id").isin(part)).to_pydict()
-            out.update(zip(data["id"], data["embed_text"]))
+            found = table.to_table(columns=["id", "embed_text"],
+                                   filter=pc.field("id").isin(part)).to_pydict()
+            out.update(zip(found["id"], found["embed_text"]))
         return out
 
     def _data(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray, dim: int) -> Any:

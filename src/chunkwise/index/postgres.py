@@ -148,11 +148,12 @@ class PostgresStore(Store):
                                   (list(ids),))
         return {cid: v.to_numpy().astype(np.float32) for cid, v in found}
 
-    def embed_texts(self, ids: Sequence[str]) -> dict[str, str]:
-        if not ids or not self._exists():
+    def embed_texts(self, ids: Sequence[str] | None = None) -> dict[str, str]:
+        if (ids is not None and not ids) or not self._exists():
             return {}
-        found = self.conn.execute(self._q(
-            "SELECT id, row::json->>'embed_text' FROM {t} WHERE id = ANY(%s)"), (list(ids),))
+        query = "SELECT id, row::json->>'embed_text' FROM {t}"
+        found = (self.conn.execute(self._q(query)) if ids is None else
+                 self.conn.execute(self._q(query + " WHERE id = ANY(%s)"), (list(ids),)))
         return {cid: text or "" for cid, text in found}
 
     def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:

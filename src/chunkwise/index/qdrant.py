@@ -126,15 +126,18 @@ class QdrantStore(Store):
                 out[(p.payload or {})["id"]] = np.asarray(p.vector, dtype=np.float32)
         return out
 
-    def embed_texts(self, ids: Sequence[str]) -> dict[str, str]:
-        if not ids or not self._exists(self.name):
+    def embed_texts(self, ids: Sequence[str] | None = None) -> dict[str, str]:
+        if (ids is not None and not ids) or not self._exists(self.name):
             return {}
+        if ids is None:
+            points: Iterable[Any] = self._scroll(["id", "embed_text"])
+        else:
+            points = (p for part in batches(list(ids)) for p in self.client.retrieve(
+                self.name, ids=[self._pid(c) for c in part], with_payload=["id", "embed_text"]))
         out = {}
-        for part in batches(list(ids)):
-            for p in self.client.retrieve(self.name, ids=[self._pid(c) for c in part],
-                                          with_payload=["id", "embed_text"]):
-                payload = p.payload or {}
-                out[payload["id"]] = payload.get("embed_text") or ""
+        for p in points:
+            payload = p.payload or {}
+            out[payload["id"]] = payload.get("embed_text") or ""
         return out
 
     def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:

@@ -84,15 +84,17 @@ class Store:
     def vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         raise NotImplementedError
 
-    def embed_texts(self, ids: Sequence[str]) -> dict[str, str]:
-        """Each of these rows' ``embed_text`` (what its vector was made from), by id: a
-        sync reuses the vector of a renamed file's chunk instead of embedding it again.
-        The base reads every row; a store that can read by id does so."""
-        wanted = set(ids)
-        if not wanted:
+    def embed_texts(self, ids: Sequence[str] | None = None) -> dict[str, str]:
+        """The ``embed_text`` (what its vector was made from) of each of these rows, or
+        of every row (None), by id: a sync gives a new row of the same text that row's
+        vector instead of embedding it again (a file renamed, a folder copied). The
+        base reads every row; a store that can read by id or by column does so."""
+        wanted = None if ids is None else set(ids)
+        if wanted is not None and not wanted:
             return {}
         rows, _ = self.rows()
-        return {r["id"]: r.get("embed_text") or "" for r in rows if r.get("id") in wanted}
+        return {r["id"]: r.get("embed_text") or "" for r in rows
+                if wanted is None or r.get("id") in wanted}
 
     def upsert(self, rows: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:
         raise NotImplementedError

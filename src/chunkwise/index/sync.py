@@ -158,40 +158,75 @@ def _digest(text: str) -> bytes:
 
 
 class Reuse:
-    """The vectors of the rows of documents whose files are gone (``gone(doc_id)``),
-    for new rows of the same ``embed_text``: a file renamed or moved comes back under
-    another document id, so its chunks have new ids, but not new texts; they take the
-    vectors the index has instead of being embedded again. Those rows' texts are read
-    (ids and a digest of each kept) the first time a run has a row to embed, from the
-    documents not synced by then whose files are gone."""
+    """Vectors the index has, for new rows of the same ``embed_text``: a file renamed or
+    moved comes back under another document id (new chunk ids, the same texts), a
+    folder copied (a second version of the docs) is mostly texts the index holds. Such
+    rows take the stored vector instead of being embedded again (the same text, model
+    and settings: the same vector). Looked up, as a digest per text, the first time a
+    run has a row to embed: in the rows of the documents not synced by then whose files
+    are gone (``gone``); once a run has :attr:`EVERY_ROW` rows to embed, in every row
+    of the index."""
+
+    #: rows to embed in one run from which every row of the index is looked at (at
+    #: least a thousandth of its rows): reading a row's text takes ~2 us, embedding it
+    #: ~20 ms on a CPU, so the reading costs at most a tenth of the embedding it may
+    #: save (a one-file edit reads nothing)
+    EVERY_ROW = 64
 
     def __init__(self, store: Store, state: dict[str, dict[str, str]], report: IndexReport,
-                 gone: Callable[[str], bool]):
+                 gone: Callable[[str], bool] | None):
         self.store, self.state, self.report, self.gone = store, state, report, gone
         self._by_text: dict[bytes, str] | None = None
+        self._every = False
+        self._every_at = max(self.EVERY_ROW, sum(map(len, state.values())) // 1000)
+        self._asked = 0  # rows to embed so far
 
-    def _table(self) -> dict[bytes, str]:
-        if self._by_text is None:
-            seen = self.report.seen
-            ids = [cid for doc_id, rows in self.state.items()
-                   if doc_id not in seen and self.gone(doc_id) for cid in rows]
-            self._by_text = {}
-            for cid, text in (self.store.embed_texts(ids) if ids else {}).items():
-                self._by_text.setdefault(_digest(text), cid)
-        return self._by_text
+    def _table(self, rows: int) -> bool:
+        """Read the texts looked in when first asked, and all of them once ``rows`` more
+        to embed reach the mark; whether every row was read just now."""
+        self._asked += rows
+        every = self._asked >= self._every_at
+        if self._by_text is not None and (self._every or not every):
+            return False
+        if every:
+            self._every, found = True, self.store.embed_texts(None)
+        else:
+            seen, gone = self.report.seen, self.gone
+            ids = [cid for doc_id, held in self.state.items()
+                   if gone is not None and doc_id not in seen and gone(doc_id) for cid in held]
+            found = self.store.embed_texts(ids) if ids else {}
+        self._by_text = {}
+        for cid, text in found.items():
+            self._by_text.setdefault(_digest(text), cid)
+        return every
 
-    def take(self, rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
-                                                         list[dict[str, Any]], list[np.ndarray]]:
-        """``rows`` (to embed) split: those still to embed, and those whose vector is
-        reused with those vectors."""
-        table = self._table() if rows else {}
-        if not table:
-            return rows, [], []
+    def take(self, rows: list[dict[str, Any]], pending: _Pending) -> list[dict[str, Any]]:
+        """Those of ``rows`` (to embed) still to embed: the others go into ``pending``
+        with the vectors they take. When every row of the index was read just now, the
+        rows ``pending`` has yet to embed are looked at again (a copied folder's first
+        documents came before the mark)."""
+        if self._table(len(rows)) and pending.fresh:
+            before = {r["id"] for r in pending.fresh}
+            pending.fresh = self._split(pending.fresh, pending)
+            # (rows planned as new were counted as embedded; a row that moved but had no
+            # vector was counted as reused)
+            again = sum(1 for r in pending.copied if r["id"] in before
+                        and r["id"] not in self.state.get(r["doc_id"], {}))
+            self.report.embedded -= again
+            self.report.reused += again
+        return self._split(rows, pending)
+
+    def _split(self, rows: list[dict[str, Any]], pending: _Pending) -> list[dict[str, Any]]:
+        table = self._by_text
+        if not table or not rows:
+            return rows
         source = {i: table[d] for i, r in enumerate(rows) if (d := _digest(r["embed_text"])) in table}
         vectors = self.store.vectors(sorted(set(source.values()))) if source else {}
-        found = {i for i, cid in source.items() if cid in vectors}
-        return ([r for i, r in enumerate(rows) if i not in found],
-                [rows[i] for i in sorted(found)], [vectors[source[i]] for i in sorted(found)])
+        found = sorted(i for i, cid in source.items() if cid in vectors)
+        pending.copied += [rows[i] for i in found]
+        pending.copied_vectors += [vectors[source[i]] for i in found]
+        taken = set(found)
+        return [r for i, r in enumerate(rows) if i not in taken]
 
 
 def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: dict[str, str],
@@ -209,9 +244,7 @@ def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: di
     if fresh or moved or stale:
         report.changed += 1
     if reuse is not None and fresh:
-        fresh, copied, vectors = reuse.take(fresh)
-        pending.copied += copied
-        pending.copied_vectors += vectors
+        fresh = reuse.take(fresh, pending)
     report.chunks += len(rows)
     report.embedded += len(fresh)
     report.reused += len(rows) - len(fresh)
@@ -339,11 +372,11 @@ def sync_documents(store: Store, embedder: Any,
     after each and ``on_planned(doc_id, rows)`` once its rows are planned; ``prune``:
     remove each document not given for which ``prune(doc_id)`` is true, except those
     that failed to read (:meth:`IndexReport.note_failed`). ``state``: if read already.
-    ``gone``: whether a document's file is gone, so that its rows' vectors serve new
-    rows of the same text (:class:`Reuse`: a file renamed is not embedded again)."""
+    ``gone``: whether a document's file is gone (its rows' vectors then serve new rows
+    of the same text first: :class:`Reuse`)."""
     report = report if report is not None else IndexReport()
     state = store.state() if state is None else state
-    reuse = Reuse(store, state, report, gone) if gone is not None else None
+    reuse = Reuse(store, state, report, gone)
     current: Document | None = None
     parts: list[Chunk] = []
     pending, pipeline = _Pending(), _Pipeline(store, embedder, report)
