@@ -248,6 +248,43 @@ def test_a_copied_folder_embeds_only_what_differs(store, tmp_path, postgres, cap
     assert all(np.array_equal(vs[0], v) for vs in by_text.values() for v in vs)
 
 
+def test_a_text_many_new_files_share_is_embedded_once(tmp_path, static_embedder):
+    """Ten new pages that open with the same licence section: the batch sends each text
+    to the model once (the real static model, its calls counted), every copy of the
+    licence chunk gets the same vector, and the run counts all of them as embedded."""
+    from chunkwise.embed import Embedder, get_embedder
+
+    real = get_embedder(static_embedder)
+
+    class Counting(Embedder):
+        name = real.name
+        texts: list[str] = []
+
+        @property
+        def dim(self):
+            return real.dim
+
+        def _embed(self, texts):
+            self.texts += texts
+            return real.embed(texts)
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    licence = "Licensed under the Apache License, Version 2.0; you may not use this file " \
+              "except in compliance with the License."
+    for i in range(10):
+        (docs / f"page{i}.md").write_text(f"# Licence\n\n{licence}\n\n# Page {i}\n\n"
+                                          f"Page {i} explains topic {i * 13} in a sentence.\n")
+    spy = Counting()
+    with Index(tmp_path / "db") as index:
+        report = index.sync(docs, chunkwise.get_chunker("auto", size=64), embedder=spy)
+        rows, vectors = index.store.rows()
+    assert report.embedded == len(rows) == 20
+    assert len(spy.texts) == len(set(spy.texts)) == 11
+    copies = [v for r, v in zip(rows, vectors) if licence in r["text"]]
+    assert len(copies) == 10 and all(np.array_equal(copies[0], v) for v in copies)
+
+
 def test_a_project_moved_or_copied_with_its_index_keeps_its_rows(tmp_path, capsys, monkeypatch,
                                                                 static_embedder):
     """A project folder renamed (or copied: another checkout, a CI artifact) with its

@@ -259,10 +259,14 @@ def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: di
 
 def embed_rows(embedder: Any, rows: Sequence[dict[str, Any]]) -> np.ndarray | None:
     """The vectors of ``rows``' ``embed_text``, in one call (the embedder batches them
-    by their token counts, so a batch pads little); None for no rows."""
+    by their token counts, so a batch pads little), each text once (a licence header
+    many new files open with); None for no rows."""
     if not rows:
         return None
-    return np.asarray(embedder.embed([r["embed_text"] for r in rows]), dtype=np.float32)
+    where: dict[str, int] = {}
+    slots = [where.setdefault(r["embed_text"], len(where)) for r in rows]
+    vectors = np.asarray(embedder.embed(list(where)), dtype=np.float32)
+    return vectors if len(where) == len(rows) else vectors[slots]
 
 
 def write_rows(store: Store, pending: _Pending, vectors: np.ndarray | None) -> None:
