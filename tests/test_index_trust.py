@@ -217,6 +217,25 @@ def test_a_renamed_or_moved_file_takes_its_vectors_along(store, tmp_path, postgr
         assert hit.row["doc_id"] == "edited.md"
 
 
+def test_a_broken_vector_is_never_copied_to_a_renamed_file(tmp_path, capsys, static_embedder):
+    """A row whose vector is not usable (NaN: what ``index --check`` counts) does not
+    give it to the renamed file's chunk of the same text: that chunk is embedded."""
+    docs = _docs(tmp_path / "docs", n=2)
+    db = str(tmp_path / "db")
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    assert _run(capsys, "index", docs, *base)[0] == 0
+    with Index(db) as index:
+        rows, vectors = index.store.rows()
+        broken = next(r for r in rows if r["doc_id"] == "note0.md")
+        index.store.upsert([broken], np.full((1, vectors.shape[1]), np.nan, dtype=np.float32))
+        assert not index.check().clean
+    (docs / "note0.md").rename(docs / "renamed.md")
+    code, out, _ = _run(capsys, "index", docs, *base, "--prune")
+    assert code == 0 and "(1 embedded," in out and "1 removed" in out, out
+    with Index(db) as index:
+        assert index.check().clean
+
+
 @pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
 def test_a_copied_folder_embeds_only_what_differs(store, tmp_path, postgres, capsys,
                                                   static_embedder):

@@ -153,6 +153,11 @@ class _Pending:
         return len(self.fresh) + len(self.moved) + len(self.copied)
 
 
+def _usable(vector: np.ndarray) -> bool:
+    """A vector worth copying (as ``index --check`` counts them: finite, not all zero)."""
+    return vector.ndim == 1 and bool(np.all(np.isfinite(vector))) and bool(np.any(vector))
+
+
 def _digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
@@ -224,7 +229,7 @@ class Reuse:
             return rows
         source = {i: table[d] for i, r in enumerate(rows) if (d := _digest(r["embed_text"])) in table}
         vectors = self.store.vectors(sorted(set(source.values()))) if source else {}
-        found = sorted(i for i, cid in source.items() if cid in vectors)
+        found = sorted(i for i, cid in source.items() if cid in vectors and _usable(vectors[cid]))
         pending.copied += [rows[i] for i in found]
         pending.copied_vectors += [vectors[source[i]] for i in found]
         taken = set(found)
