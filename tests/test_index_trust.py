@@ -236,6 +236,29 @@ def test_a_broken_vector_is_never_copied_to_a_renamed_file(tmp_path, capsys, sta
         assert index.check().clean
 
 
+def test_a_file_copied_takes_the_vectors_of_the_file_it_was_copied_from(tmp_path, capsys,
+                                                                        static_embedder):
+    """One small file copied (far below the rows that make a run read every row): the
+    local index's record knows which document was synced from those bytes, so the copy's
+    chunks take that document's vectors; a copy edited on the way has no such twin and
+    its chunks are embedded."""
+    docs = _docs(tmp_path / "docs", n=3)
+    db = str(tmp_path / "db")
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    assert _run(capsys, "index", docs, *base)[0] == 0
+    rows = _rows(db)
+    n = sum(r["doc_id"] == "note1.md" for r in rows)
+    shutil.copy(docs / "note1.md", docs / "copy.md")
+    code, out, _ = _run(capsys, "index", docs, *base)
+    assert code == 0 and "(1 changed, 0 removed)" in out, out
+    assert f"(0 embedded, {len(rows) + n} reused)" in out, out
+    (docs / "edited.md").write_text((docs / "note2.md").read_text() + "\nOne more line.\n")
+    code, out, _ = _run(capsys, "index", docs, *base)
+    assert code == 0 and "(0 embedded" not in out, out
+    with Index(db) as index:
+        assert index.check().clean
+
+
 @pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
 def test_a_copied_folder_embeds_only_what_differs(store, tmp_path, postgres, capsys,
                                                   static_embedder):

@@ -515,7 +515,8 @@ class Index:
             sync_documents(self.store, model, documents, report=report, on_document=on_document,
                            prune=gone if prune else None, state=state,
                            on_planned=passing.planned,
-                           gone=gone if top is not None and _paths(source) else None)
+                           gone=gone if top is not None and _paths(source) else None,
+                           twins=passing.twins)
             report.stale = 0 if prune else _stale(state, report.seen, gone, source)
             passing.save()
             report.skipped = skipped.line()
@@ -677,6 +678,7 @@ class _Unchanged:
         self.state, self.report, self.on_document = state, report, on_document
         self.reread = reread
         self._digests: dict[str, tuple[Path, str]] = {}
+        self._by_digest: dict[str, list[str]] | None = None
 
     def filter(self, sources: Iterator[SourceItem]) -> Iterator[SourceItem]:
         from .index.unchanged import file_digest
@@ -694,6 +696,18 @@ class _Unchanged:
                 if digest is not None:
                     self._digests[doc_id] = (src.path, digest)
             yield src
+
+    def twins(self, doc_id: str) -> list[str]:
+        """The documents last synced, with these settings, from a file with the bytes
+        the file of ``doc_id`` has now (it was copied from one of them)."""
+        if self.record is None or doc_id not in self._digests:
+            return []
+        if self._by_digest is None:
+            self._by_digest = {}
+            for other, (digest, _, settings) in self.record.known.items():
+                if settings == self.record.settings:
+                    self._by_digest.setdefault(digest, []).append(other)
+        return [d for d in self._by_digest.get(self._digests[doc_id][1], ()) if d != doc_id]
 
     def planned(self, doc_id: str, rows: list[dict[str, Any]]) -> None:
         """Recorded only when the file still has the bytes it had before it was read

@@ -181,8 +181,12 @@ class Reuse:
     ROWS_PER_ROW = 200
 
     def __init__(self, store: Store, state: dict[str, dict[str, str]], report: IndexReport,
-                 gone: Callable[[str], bool] | None):
+                 gone: Callable[[str], bool] | None,
+                 twins: Callable[[str], list[str]] | None = None):
         self.store, self.state, self.report, self.gone = store, state, report, gone
+        #: the documents last synced from a file with the bytes a document's file has
+        #: now (a file copied: its texts are theirs, looked at below the mark too)
+        self.twins = twins
         self._by_text: dict[bytes, str] | None = None
         self._every = False
         self._every_at = max(self.EVERY_ROW, sum(map(len, state.values())) // self.ROWS_PER_ROW)
@@ -203,11 +207,17 @@ class Reuse:
                    if gone is not None and doc_id not in seen and gone(doc_id) for cid in held]
             found = self.store.embed_texts(ids) if ids else {}
         self._by_text = {}
-        for cid, text in found.items():
-            self._by_text.setdefault(_digest(text), cid)
+        self._add(found)
         return every
 
-    def take(self, rows: list[dict[str, Any]], pending: _Pending) -> list[dict[str, Any]]:
+    def _add(self, texts: dict[str, str]) -> None:
+        table = self._by_text if self._by_text is not None else {}
+        for cid, text in texts.items():
+            table.setdefault(_digest(text), cid)
+        self._by_text = table
+
+    def take(self, rows: list[dict[str, Any]], pending: _Pending,
+             doc_id: str | None = None) -> list[dict[str, Any]]:
         """Those of ``rows`` (to embed) still to embed: the others go into ``pending``
         with the vectors they take. When every row of the index was read just now, the
         rows ``pending`` has yet to embed are looked at again (a copied folder's first
@@ -221,6 +231,10 @@ class Reuse:
                         and r["id"] not in self.state.get(r["doc_id"], {}))
             self.report.embedded -= again
             self.report.reused += again
+        if self.twins is not None and doc_id is not None and not self._every:
+            ids = [cid for twin in self.twins(doc_id) for cid in self.state.get(twin, {})]
+            if ids:
+                self._add(self.store.embed_texts(ids))
         return self._split(rows, pending)
 
     def _split(self, rows: list[dict[str, Any]], pending: _Pending) -> list[dict[str, Any]]:
@@ -251,7 +265,7 @@ def plan_document(store: Store, doc_id: str, chunks: Sequence[Chunk], stored: di
     if fresh or moved or stale:
         report.changed += 1
     if reuse is not None and fresh:
-        fresh = reuse.take(fresh, pending)
+        fresh = reuse.take(fresh, pending, doc_id)
     report.chunks += len(rows)
     report.embedded += len(fresh)
     report.reused += len(rows) - len(fresh)
@@ -377,17 +391,17 @@ def sync_documents(store: Store, embedder: Any,
                    on_document: Callable[[IndexReport], None] | None = None,
                    state: dict[str, dict[str, str]] | None = None,
                    on_planned: Callable[[str, list[dict[str, Any]]], None] | None = None,
-                   gone: Callable[[str], bool] | None = None) -> IndexReport:
+                   gone: Callable[[str], bool] | None = None,
+                   twins: Callable[[str], list[str]] | None = None) -> IndexReport:
     """Make the index hold exactly the chunks of ``documents`` for each (one read in
     windows comes as consecutive pairs: synced when whole), calling ``on_document``
     after each and ``on_planned(doc_id, rows)`` once its rows are planned; ``prune``:
     remove each document not given for which ``prune(doc_id)`` is true, except those
     that failed to read (:meth:`IndexReport.note_failed`). ``state``: if read already.
-    ``gone``: whether a document's file is gone (its rows' vectors then serve new rows
-    of the same text first: :class:`Reuse`)."""
+    ``gone``, ``twins``: where new rows look for a vector first (:class:`Reuse`)."""
     report = report if report is not None else IndexReport()
     state = store.state() if state is None else state
-    reuse = Reuse(store, state, report, gone)
+    reuse = Reuse(store, state, report, gone, twins)
     current: Document | None = None
     parts: list[Chunk] = []
     pending, pipeline = _Pending(), _Pipeline(store, embedder, report)
