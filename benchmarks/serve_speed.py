@@ -53,6 +53,9 @@ def main() -> None:
     ap.add_argument("--embedder", default="minilm")
     ap.add_argument("--queries", type=int, default=200)
     args = ap.parse_args()
+    from index_speed import byte_compile  # (this folder: what an installed package has)
+
+    byte_compile()
     cli = [sys.executable, "-m", "chunkwise.cli"]
     with tempfile.TemporaryDirectory() as tmp:
         docs = Path(args.docs)
