@@ -187,34 +187,31 @@ class Reuse:
         #: the documents last synced from a file with the bytes a document's file has
         #: now (a file copied: its texts are theirs, looked at below the mark too)
         self.twins = twins
-        self._by_text: dict[bytes, str] | None = None
-        self._every = False
+        self._by_text: dict[bytes, str] = {}  # a text's digest -> a row holding it
+        self._gone_read = self._every = False
         self._every_at = max(self.EVERY_ROW, sum(map(len, state.values())) // self.ROWS_PER_ROW)
         self._asked = 0  # rows to embed so far
 
-    def _table(self, rows: int) -> bool:
-        """Read the texts looked in when first asked, and all of them once ``rows`` more
-        to embed reach the mark; whether every row was read just now."""
+    def _read(self, rows: int) -> bool:
+        """Count ``rows`` more to embed: every row's text read once they reach the mark
+        (whether that happened just now), else the gone documents' at the first call."""
         self._asked += rows
-        every = self._asked >= self._every_at
-        if self._by_text is not None and (self._every or not every):
-            return False
-        if every:
-            self._every, found = True, self.store.embed_texts(None)
-        else:
-            seen, gone = self.report.seen, self.gone
+        if not self._every and self._asked >= self._every_at:
+            self._every = True
+            self._add(self.store.embed_texts(None))
+            return True
+        if not self._gone_read and not self._every and (gone := self.gone) is not None:
+            self._gone_read = True
+            seen = self.report.seen
             ids = [cid for doc_id, held in self.state.items()
-                   if gone is not None and doc_id not in seen and gone(doc_id) for cid in held]
-            found = self.store.embed_texts(ids) if ids else {}
-        self._by_text = {}
-        self._add(found)
-        return every
+                   if doc_id not in seen and gone(doc_id) for cid in held]
+            if ids:
+                self._add(self.store.embed_texts(ids))
+        return False
 
     def _add(self, texts: dict[str, str]) -> None:
-        table = self._by_text if self._by_text is not None else {}
         for cid, text in texts.items():
-            table.setdefault(_digest(text), cid)
-        self._by_text = table
+            self._by_text.setdefault(_digest(text), cid)
 
     def take(self, rows: list[dict[str, Any]], pending: _Pending,
              doc_id: str | None = None) -> list[dict[str, Any]]:
@@ -222,7 +219,7 @@ class Reuse:
         with the vectors they take. When every row of the index was read just now, the
         rows ``pending`` has yet to embed are looked at again (a copied folder's first
         documents came before the mark)."""
-        if self._table(len(rows)) and pending.fresh:
+        if self._read(len(rows)) and pending.fresh:
             before = {r["id"] for r in pending.fresh}
             pending.fresh = self._split(pending.fresh, pending)
             # (rows planned as new were counted as embedded; a row that moved but had no
