@@ -6,6 +6,12 @@ and search over a store (its own nearest-neighbour search for dense)."""
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.util
+import os
+import sys
+import threading
+import types
 from collections.abc import Sequence
 from typing import Any
 
@@ -62,8 +68,7 @@ class Retriever:
         return np.asarray(self.embedder.embed(list(questions)) @ self._vectors.T)
 
     def bm25_scores(self, questions: Sequence[str]) -> np.ndarray:
-        import bm25s
-
+        bm25s = import_bm25s()
         assert self._bm25 is not None
         model, vocab = self._bm25
         q_tokens = bm25s.tokenize(list(questions), stopwords="en", show_progress=False,
@@ -121,14 +126,78 @@ class Retriever:
 
 
 def _build_bm25(texts: Sequence[str]) -> tuple[Any, Any]:
-    import bm25s
-
+    bm25s = import_bm25s()
     tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
     if not tokens.vocab:  # no text has a term (rules, stop words only): every score is 0
         return None, {}
     model = bm25s.BM25()
     model.index(tokens, show_progress=False)
     return model, tokens.vocab
+
+
+_BM25S_LOCK = threading.Lock()
+#: what bm25s imports at its top and, as chunkwise calls it, never uses: SciPy's sparse
+#: matrices (its default CSC backend is NumPy's) and tqdm's front ends (no progress
+#: bars); with NumPy's ``f2py``, which SciPy's array API layer imports, ~0.2 s of a
+#: cold ``search`` (bm25s 0.23 s of a 1.2 s hybrid search, 1,166 rows)
+_BM25S_UNUSED = ("scipy.sparse", "tqdm.auto")
+
+
+def import_bm25s() -> Any:
+    """``bm25s``, imported the first time without :data:`_BM25S_UNUSED` (a finder
+    fails them on the importing thread, where bm25s falls back, as it does when they
+    are not installed); the module then gets them back, imported when first used
+    (``BM25(csc_backend="scipy")``, a progress bar), so it behaves as a plain
+    ``import bm25s`` would for any other caller."""
+    if "bm25s" in sys.modules:
+        return sys.modules["bm25s"]
+    with _BM25S_LOCK:
+        hidden = tuple(name for name in _BM25S_UNUSED if name not in sys.modules)
+        blocker = _Hidden(hidden)
+        sys.meta_path.insert(0, blocker)
+        try:
+            import bm25s
+        finally:
+            sys.meta_path.remove(blocker)
+        if "scipy.sparse" in hidden and not bm25s.SCIPY_AVAILABLE and \
+                importlib.util.find_spec("scipy") is not None:
+            bm25s.sp, bm25s.SCIPY_AVAILABLE = _LazyModule("scipy.sparse"), True
+        if "tqdm.auto" in hidden and importlib.util.find_spec("tqdm") is not None \
+                and not os.environ.get("DISABLE_TQDM"):  # (bm25s's own switch)
+            for name, module in list(sys.modules.items()):  # each module took its own
+                if name.partition(".")[0] == "bm25s" and \
+                        getattr(getattr(module, "tqdm", None), "__name__", "") == "_faketqdm":
+                    setattr(module, "tqdm", _tqdm)  # noqa: B010 - a module's global
+    return bm25s
+
+
+class _Hidden:
+    """A finder that fails the import of some modules on one thread."""
+
+    def __init__(self, names: tuple[str, ...]):
+        self.names, self.thread = names, threading.get_ident()
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name in self.names and threading.get_ident() == self.thread:
+            raise ImportError(f"{name} is imported when first used", name=name)
+        return None
+
+
+class _LazyModule(types.ModuleType):
+    """A module imported at its first attribute."""
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self.__name__), attr)
+
+
+def _tqdm(*args: Any, **kwargs: Any) -> Any:
+    """tqdm's bar, imported when one is shown (a bar switched off, as bm25s asks for
+    one on every call: the iterable itself, as bm25s's own stand-in gives)."""
+    if args and kwargs.get("disable"):
+        return args[0]
+    from tqdm.auto import tqdm
+
+    return tqdm(*args, **kwargs)
 
 
 def zscore(scores: np.ndarray) -> np.ndarray:
