@@ -18,10 +18,14 @@ from ..embed import DEVICE_ENV, resolve_device
 from ..errors import ChunkwiseError
 from . import chunk, eval, index, misc, search, serve, tune
 from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED, Command, Parser, Terminated
-from .output import FLAGS, error, warning
+from .output import FLAGS, FLAGS_PENDING, error, warning
+from .process import forget_keyboard_interrupt, open_early, return_freed_memory
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; ``command``: that command's alone (with those its
+    module adds), so what only other commands list is not loaded (every reader and
+    strategy for ``--format`` and ``--strategy``: ~0.1 s of a cold ``search``)."""
     parser = Parser(
         prog="chunkwise",
         description="Cut documents into passages for retrieval-augmented generation, "
@@ -29,21 +33,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"chunkwise {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    chunk.add_parser(sub)
-    eval.add_parser(sub)
-    index.add_parser(sub)
-    search.add_parser(sub)
-    misc.add_parsers(sub)
-    serve.add_parser(sub)
-    tune.add_parser(sub)
-    for name, command in sub.choices.items():
-        if name in ("search", "serve", "mcp") or "--embedder" in command._option_string_actions:
-            command.add_argument(
+    adders = {"chunk": chunk.add_parser, "eval": eval.add_parser, "index": index.add_parser,
+              "search": search.add_parser, "view": misc.add_parsers,
+              "questions": misc.add_parsers, "distill": misc.add_parsers,
+              "serve": serve.add_parser, "mcp": serve.add_parser, "tune": tune.add_parser}
+    for add in ([adders[command]] if command in adders else dict.fromkeys(adders.values())):
+        add(sub)
+    for name, each in sub.choices.items():
+        if name in ("search", "serve", "mcp") or "--embedder" in each._option_string_actions:
+            each.add_argument(
                 "--device", default=None, metavar="DEVICE",
                 help="where local embedding models run: cpu (default), cuda, cuda:N, mps or "
                      f"auto (also the {DEVICE_ENV} environment variable)")
-    for command in sub.choices.values():
-        FLAGS.update(s for action in command._actions for s in action.option_strings)
+    for each in sub.choices.values():
+        FLAGS.update(s for action in each._actions for s in action.option_strings)
+    if command in adders:  # every command's flags, once a message names an option
+        FLAGS_PENDING.append(build_parser)
     return parser
 
 
@@ -72,40 +77,13 @@ def _left(command: str) -> str:
     return "no partial output was left"
 
 
-def _forget_keyboard_interrupt() -> None:
-    """CPython marks a KeyboardInterrupt that left code run from a string (``exec``
-    or ``eval`` of source: a dataclass or namedtuple being made while a module is
-    imported, say) as unhandled, even when a caller catches it later; at exit it
-    then kills the process with SIGINT instead of exiting with our code (seen: a
-    Ctrl-C landing in namedtuple's ``eval`` while pyarrow imported pandas exited -2,
-    not 130).
-    Running code from a string resets that mark."""
-    exec("None")
-
-
-def _return_freed_memory() -> None:
-    """glibc raises its mmap threshold each time a large block is freed (up to
-    32 MB), so the arrays of a long document's later steps come from a heap it never
-    gives back (peak RSS of a 20 MB Markdown file ~20 % higher). A fixed threshold
-    (the default 128 KiB) keeps large blocks mapped, returned when freed. Only
-    ``chunk`` does this: it made embedding ~15 % slower (a model's activations mapped
-    and unmapped at every batch), and an application's allocator is its own."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").mallopt(-3, 1 << 17)  # -3: M_MMAP_THRESHOLD
-    except (OSError, AttributeError):  # another C library: nothing to tune
-        pass
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     # library warnings (a skipped file, a page that kept little text, a plug-in that
     # cannot be loaded while the options are listed) as one line each
     warnings.showwarning = _show_warning
-    _open_early(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    open_early(words)
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -114,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     if args.command == "chunk":
-        _return_freed_memory()
+        return_freed_memory()
     previous = None
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
@@ -140,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_TERMINATED
     except KeyboardInterrupt:
         error(f"interrupted; {_left(args.command)}")
-        _forget_keyboard_interrupt()
+        forget_keyboard_interrupt()
         return EXIT_INTERRUPTED
     finally:
         if device is None:
@@ -149,21 +127,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.environ[DEVICE_ENV] = device
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-
-
-def _open_early(argv: Sequence[str]) -> None:
-    """``index`` or ``search`` of a LanceDB index: its import starts now, on a thread,
-    while the options are parsed, the chunker built and the files walked."""
-    words = list(argv)
-    if not words or words[0] not in ("index", "search"):
-        return
-    for word, value in zip(words, words[1:] + [""]):
-        uri = value if word == "--db" else word[5:] if word.startswith("--db=") else None
-        if uri and ("://" not in uri or uri.startswith("lancedb://")):
-            from ..index.lance_import import prefetch
-
-            prefetch()
-            return
 
 
 def run() -> None:

@@ -12,6 +12,9 @@ from typing import Any
 
 #: every flag of every command (filled by the parser's builder)
 FLAGS: set[str] = set()
+#: where a parser of one command was built: the builder of them all, called when a
+#: message is first rewritten (a search's message may name an ``index`` flag)
+FLAGS_PENDING: list[Callable[[], object]] = []
 _OPTION = re.compile(r"\b([a-z][a-z_]*)=(True\b|'([^']*)'|(?=[\s),.;:]|$))")
 
 
@@ -24,6 +27,8 @@ def as_flags(message: str) -> str:
         if name not in FLAGS:
             return m.group(0)
         return name if m.group(3) is None else f"{name} {m.group(3)}"
+    while FLAGS_PENDING:  # (taken off first: the build may warn, and warnings come here)
+        FLAGS_PENDING.pop()()
     return _OPTION.sub(flag, message)
 
 
