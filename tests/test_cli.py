@@ -493,3 +493,28 @@ def test_an_error_about_a_file_named_with_a_line_break_is_one_line(tmp_path, cap
     with pytest.raises(chunkwise.InputError) as caught:
         chunkwise.chunk(bad)
     assert caught.value.source.endswith("bad\nname.txt")
+
+
+def test_a_commands_parser_alone_loads_no_reader_and_messages_still_name_every_flag():
+    """``search`` builds its own parser only (no reader or strategy loaded to list
+    ``--format``/``--strategy`` choices), yet a message naming another command's
+    option is still written as that flag."""
+    from chunkwise.cli import output
+
+    res = subprocess.run([sys.executable, "-c", (
+        "import sys; from chunkwise.cli.main import build_parser; build_parser('search'); "
+        "print(sorted(m for m in sys.modules if m.startswith('chunkwise.readers.') "
+        "and m.rsplit('.', 1)[1] in ('pdf', 'docx', 'epub', 'html', 'markdown')))")],
+        capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+    saved = set(output.FLAGS)
+    output.FLAGS.clear()
+    try:
+        build_parser("search")
+        assert "--retriever" in output.FLAGS and "--rebuild" not in output.FLAGS
+        assert output.as_flags("pass rebuild=True") == "pass --rebuild"
+        assert not output.FLAGS_PENDING
+    finally:
+        output.FLAGS.update(saved)
+        output.FLAGS_PENDING.clear()
