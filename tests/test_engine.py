@@ -38,3 +38,27 @@ def test_the_loose_packer_arguments_still_work_for_a_release_with_a_warning():
         Packer(index, policy, Budget(3), 1)
     with pytest.raises(chunkwise.ConfigError, match="token limit must be at least 1"):
         Budget(0)
+
+
+@pytest.mark.parametrize("max_chars", [3, 4, 5, 8, 64])
+def test_an_indented_code_line_under_a_small_character_cap_starts_at_its_first_character(
+        tmp_path, max_chars):
+    """Code pieces start at their line's start, indentation included; where a cap of a
+    few characters leaves room for that indentation alone, the piece starts at the
+    line's first character instead (it raised "max_tokens=224 cannot hold even one
+    character (' ' ...)": Flask's config.rst failed at max_chars 64, its 16-space
+    lines under a heading trail)."""
+    code = "\n".join(" " * 16 + f"app.config['KEY_{i}'] = value_{i}" for i in range(6))
+    doc = tmp_path / "config.md"
+    doc.write_text(f"# Settings\n\nSet them like this:\n\n```python\n{code}\n```\n\nDone.\n")
+    text = doc.read_text()
+    chunks = chunkwise.chunk(doc, max_chars=max_chars)
+    assert chunks
+    for c in chunks:
+        assert text[c.start:c.end] == c.text and c.text.strip()
+        assert len(c.context) + len(c.text) <= max_chars
+    covered: set[int] = set()
+    for c in chunks:
+        covered.update(range(c.start, c.end))
+    assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())
+

@@ -819,7 +819,7 @@ class Packer:
             budget -= max(1, n - self.limit)
         if must_pass > cur:
             return None
-        return self._by_characters(cur, tried_end, context)
+        return self._by_characters(cur, tried_end, context, hi)
 
     def _introduced(self, pos: np.ndarray, cpos: np.ndarray, last: int, cur: int, context: str,
                     ctx_tokens: int) -> bool:
@@ -859,8 +859,9 @@ class Packer:
                 b.start: b.end for b in index.doc.blocks if b.metadata.get("tag") == "dt"}
         return terms
 
-    def _by_characters(self, cur: int, hi: int, context: str) -> Piece:
-        """Last resort: the longest prefix that fits, found by exact counts."""
+    def _by_characters(self, cur: int, hi: int, context: str, span_hi: int | None = None) -> Piece:
+        """Last resort: the longest prefix that fits, found by exact counts (before
+        ``hi``; ``span_hi``: where the span ends, past the character cap)."""
         index = self.index
         count = index.counter.count
         # a short span that fits whole (a long run of one character, a URL the
@@ -886,7 +887,15 @@ class Packer:
                 hi_bad = mid
         end = index.trim_end(cur, lo_ok)
         if end <= cur:
-            snippet = index.text[cur:cur + 1]
+            text = index.text
+            span_hi = hi if span_hi is None else span_hi
+            first = cur
+            while first < span_hi and text[first] in " \t":
+                first += 1
+            if first > cur and first < span_hi:  # only a line's indentation fitted
+                return self._by_characters(
+                    first, min(span_hi, first + self.max_chars - len(context)), context, span_hi)
+            snippet = text[cur:cur + 1]
             raise ConfigError(
                 f"max_tokens={self.limit} cannot hold even one character ({snippet!r} at offset "
                 f"{cur}) with its context of {count(context)} tokens; raise size/max_tokens"
