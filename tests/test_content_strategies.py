@@ -948,3 +948,21 @@ def test_a_wrapped_line_starting_with_parties_is_no_part():
     made = find_clauses("Part II Terms\nparticular care\nSection 3A. Fees\n§4 Notices\n"
                         "Articles of association\nPart IV. Annexes\n")
     assert [c.number for c in made] == ["II", "3A", "4", "IV"]
+
+
+@pytest.mark.parametrize("size,max_chars", [(48, 64), (160, 64), (160, 100)])
+def test_a_clause_trail_longer_than_the_character_cap_allows_is_shortened(size, max_chars):
+    """The clause trail in context is held to a quarter of ``max_chars`` as it is to a
+    quarter of the token limit (Apache 2.0 at 160 tokens and ``--max-chars 100``:
+    "a context of 121 characters leaves no room under max_chars=100")."""
+    path = DATA / "licenses" / "Apache-2.0.txt"
+    text = path.read_text()
+    chunks = chunkwise.chunk(path, strategy="legal", size=size, max_chars=max_chars)
+    assert chunks
+    for c in chunks:
+        assert text[c.start:c.end] == c.text
+        assert len(c.context) + len(c.text) <= max_chars
+    covered: set[int] = set()
+    for c in chunks:
+        covered.update(range(c.start, c.end))
+    assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())

@@ -469,14 +469,19 @@ class LegalChunker(Chunker):
 
     def _ctx(self, inherited: str, clauses: list[Clause], i: int) -> str:
         """The clause trail (``7 Termination > 7.2``) in context; only the clause's own
-        label where the trail would take more than a quarter of the budget."""
+        label where the trail would take more than a quarter of the budget (of its
+        tokens or of its characters)."""
         trail = self._trail(clauses, i)
         if not trail:
             return inherited
+
+        def too_long(ctx: str) -> bool:
+            return len(ctx) > self.max_chars // 4 or self.tokenizer.count(ctx) > self.limit // 4
+
         ctx = inherited + " > ".join(trail) + "\n"
-        if self.tokenizer.count(ctx) > self.limit // 4:
+        if too_long(ctx):
             ctx = inherited + trail[-1] + "\n"
-            if self.tokenizer.count(ctx) > self.limit // 4:
+            if too_long(ctx):
                 return inherited
         return ctx
 
