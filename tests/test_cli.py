@@ -512,6 +512,8 @@ def test_a_commands_parser_alone_loads_no_reader_and_messages_still_name_every_f
     output.FLAGS.clear()
     try:
         build_parser("search")
+        build_parser("search")  # (a program calling main again: one full build pending)
+        assert len(output.FLAGS_PENDING) == 1
         assert "--retriever" in output.FLAGS and "--rebuild" not in output.FLAGS
         assert output.as_flags("pass rebuild=True") == "pass --rebuild"
         assert not output.FLAGS_PENDING

@@ -47,8 +47,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                      f"auto (also the {DEVICE_ENV} environment variable)")
     for each in sub.choices.values():
         FLAGS.update(s for action in each._actions for s in action.option_strings)
-    if command in adders:  # every command's flags, once a message names an option
-        FLAGS_PENDING.append(build_parser)
+    if command in adders and build_parser not in FLAGS_PENDING:
+        FLAGS_PENDING.append(build_parser)  # every command's flags, once a message needs them
     return parser
 
 
