@@ -177,11 +177,11 @@ print(json.dumps({"nulls": pa.array(pd.Series([1.0, math.nan])).null_count}))
 def test_index_and_search_of_a_lancedb_index_start_its_import_at_once(tmp_path):
     res = _python(f"""
 import json, sys, threading
-from chunkwise.cli.main import _open_early
+from chunkwise.cli.process import open_early
 seen = {{}}
 for argv in (["chunk", "x.md"], ["search", "q", "--db", "qdrant+local://x"],
              ["index", "docs", "--db", {str(tmp_path / "idx")!r}]):
-    _open_early(argv)
+    open_early(argv)
     seen[argv[0]] = [t.name for t in threading.enumerate() if t.name.startswith("chunkwise-")]
 from chunkwise.index.lance_import import import_lance
 threads = [threading.Thread(target=import_lance) for _ in range(3)]
