@@ -887,15 +887,12 @@ class Packer:
                 hi_bad = mid
         end = index.trim_end(cur, lo_ok)
         if end <= cur:
-            text = index.text
             span_hi = hi if span_hi is None else span_hi
-            first = cur
-            while first < span_hi and text[first] in " \t":
-                first += 1
-            if first > cur and first < span_hi:  # only a line's indentation fitted
+            first = index.skip_space(cur, span_hi)
+            if cur < first < span_hi:  # only a line's indentation fitted: start past it
                 return self._by_characters(
                     first, min(span_hi, first + self.max_chars - len(context)), context, span_hi)
-            snippet = text[cur:cur + 1]
+            snippet = index.text[cur:cur + 1]
             raise ConfigError(
                 f"max_tokens={self.limit} cannot hold even one character ({snippet!r} at offset "
                 f"{cur}) with its context of {count(context)} tokens; raise size/max_tokens"
