@@ -62,3 +62,20 @@ def test_an_indented_code_line_under_a_small_character_cap_starts_at_its_first_c
         covered.update(range(c.start, c.end))
     assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())
 
+
+
+@pytest.mark.parametrize("max_chars", [50, 54, 56])
+def test_a_cap_that_ends_inside_an_indentation_gives_no_empty_chunk(max_chars):
+    """A member's line whose indentation alone reaches the cap after its trail (``d.py
+    > A > a`` + the signature): a level's boundary there, trimmed of that space, left
+    an empty piece (found by hypothesis: a chunk (74, 74) at ``max_chars=54``)."""
+    from chunkwise.readers import parse
+
+    text = ("import os\n\nclass A:\n    # a comment\n    attr = 1\n\n    def a(x):\n"
+            "        _\n" + " " * 31 + "_")
+    chunks = chunkwise.get_chunker("auto", size=28, max_chars=max_chars).chunk_document(
+        parse(text, "d.py", "code"))
+    for c in chunks:
+        assert c.start < c.end and c.text.strip() and text[c.start:c.end] == c.text
+        assert len(c.embed_text) <= max_chars
+    assert chunks[-1].end == len(text)

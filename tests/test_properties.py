@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, cast
 
@@ -400,3 +401,86 @@ def _at_word(counter, text: str, p: int) -> bool:
     the tokens that start before it)."""
     sep = counter.separates
     return p == 0 or p == len(text) or sep(text[p - 1]) or sep(text[p])
+
+
+# Documents of every kind a content strategy reads, with the parts that give a chunk a
+# long context (deep headings, indented code under a trail, clause and class trails)
+_WORD = st.from_regex(r"[A-Za-z]{1,12}", fullmatch=True)
+_SENT = st.lists(_WORD, min_size=1, max_size=20).map(lambda w: " ".join(w).capitalize() + ".")
+_PARA = st.lists(_SENT, min_size=1, max_size=6).map(" ".join)
+_LINE = st.tuples(st.integers(0, 40).map(" ".__mul__),
+                  st.from_regex(r"[a-z_]{1,10}(\([a-z, ]{0,20}\))?[:;]?", fullmatch=True)).map("".join)
+_MD_PARTS = st.one_of(
+    _PARA,
+    st.lists(_LINE, min_size=1, max_size=30).map(lambda ls: "```python\n" + "\n".join(ls) + "\n```"),
+    st.tuples(st.integers(1, 6), st.lists(_WORD, min_size=1, max_size=25)).map(
+        lambda t: "#" * t[0] + " " + " ".join(t[1])),
+    st.tuples(st.integers(1, 5), st.integers(1, 8)).map(lambda rc: "\n".join(
+        ["| " + " | ".join(f"h{i}" for i in range(rc[0])) + " |", "|" + "---|" * rc[0]]
+        + ["| " + " | ".join(f"cell {r} {c} words" for c in range(rc[0])) + " |"
+           for r in range(rc[1])])),
+    _PARA.map("> ".__add__),
+    st.lists(_SENT, min_size=1, max_size=8).map(lambda ss: "\n".join("- " + s for s in ss)),
+)
+_FUNC = st.tuples(_WORD, st.lists(_LINE, min_size=1, max_size=12), st.booleans()).map(
+    lambda t: f"def {t[0].lower()}(x):\n" + (f'    """{t[0]} does things."""\n' if t[2] else "")
+    + "\n".join("    " + line for line in t[1]) + "\n")
+_CLASS = st.tuples(_WORD, st.lists(_FUNC, min_size=1, max_size=4)).map(
+    lambda t: f"class {t[0]}:\n    # a comment\n    attr = 1\n\n"
+    + "\n".join("\n".join("    " + line for line in f.splitlines()) for f in t[1]))
+_CLAUSE = st.tuples(st.integers(1, 12), st.integers(0, 5), _PARA).map(
+    lambda t: (f"{t[0]}.{t[1]} " if t[1] else f"{t[0]}. ") + t[2])
+_JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), _PARA, _WORD),
+                     lambda inner: st.one_of(st.lists(inner, max_size=6),
+                                             st.dictionaries(_WORD, inner, max_size=6)),
+                     max_leaves=40)
+_KINDS = {  # kind: (documents, file name, format, strategies)
+    "markdown": (st.lists(_MD_PARTS, min_size=1, max_size=14).map("\n\n".join), "d.md",
+                 "markdown", ["auto", "section", "hierarchical", "recursive", "sentence"]),
+    "code": (st.lists(_FUNC | _CLASS, min_size=1, max_size=6).map(
+        lambda xs: "import os\n\n" + "\n\n".join(xs)), "d.py", "code", ["auto", "code"]),
+    "legal": (st.lists(_CLAUSE, min_size=1, max_size=12).map(
+        lambda cs: '"Service" means the thing we provide.\n\n' + "\n\n".join(cs)), "d.txt",
+              "text", ["auto", "legal"]),
+    "faq": (st.lists(st.tuples(_SENT, _PARA), min_size=1, max_size=8).map(
+        lambda qs: "\n\n".join(f"Q: {q[:-1]}?\nA: {a}" for q, a in qs)), "d.txt", "text",
+            ["auto", "faq"]),
+    "transcript": (st.lists(st.tuples(_WORD, _PARA), min_size=1, max_size=12).map(
+        lambda cs: "WEBVTT\n\n" + "\n\n".join(f"00:00:{i:02d}.000 --> 00:00:{i + 1:02d}.000\n"
+                                              f"<v {who}>{said}" for i, (who, said) in enumerate(cs))),
+                   "d.vtt", "vtt", ["auto", "transcript"]),
+    "json": (_JSON.map(lambda v: json.dumps({"records": v}, indent=2)), "d.json", "json",
+             ["auto", "json"]),
+}
+
+
+@pytest.mark.parametrize("kind", list(_KINDS))
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), size=st.integers(8, 200), max_chars=st.none() | st.integers(1, 400))
+def test_every_strategy_keeps_embed_text_within_max_chars(kind, data, size, max_chars):
+    """The character cap holds for every strategy, however small: a context (heading,
+    clause or class trail) is shortened to leave room, a piece starts at its line's
+    first character when only indentation would fit, and nothing is lost (found by
+    hand: an indented code line under a heading trail at ``max_chars`` 64, and a
+    licence's clause trail at 100, both failed)."""
+    documents, name, fmt, strategies = _KINDS[kind]
+    text, strategy = data.draw(documents), data.draw(st.sampled_from(strategies))
+    options: dict[str, Any] = {"sizes": (3 * size, size)} if strategy == "hierarchical" \
+        else {"size": size}
+    if max_chars is not None:
+        options["max_chars"] = max_chars
+    chunker = chunkwise.get_chunker(strategy, **options)
+    doc = parse(text, name, fmt)
+    chunks = chunker.chunk_document(doc)
+    assert chunks
+    deepest = max(c.level for c in chunks)  # hierarchical: only the last level is embedded
+    for c in chunks:
+        if c.level == deepest:
+            assert len(c.embed_text) <= chunker.max_chars, (strategy, c.context, c.text)
+    leaves = [c for c in chunks if c.level == deepest]
+    if doc.text == text and kind != "transcript":  # cue timings form no chunk
+        # a table (or one row of it) larger than the size may use up to max_tokens
+        assert_invariants(text, leaves, chunker.max_tokens, independent_minilm_count())
+    assert all(c.token_count <= chunker.limit for c in leaves if "table_part" not in c.metadata
+               and c.kind != "table")

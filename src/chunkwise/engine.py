@@ -810,7 +810,7 @@ class Packer:
             if end is None:
                 break
             end = index.trim_end(cur, end)
-            if end <= must_pass:
+            if end <= max(must_pass, cur):  # (only indentation before it: nothing)
                 break
             n = self._counted(cur, end, context, ctx_tokens, base, additive)
             if n <= self.limit:
