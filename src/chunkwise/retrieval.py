@@ -139,8 +139,10 @@ _BM25S_LOCK = threading.Lock()
 #: what bm25s imports at its top and, as chunkwise calls it, never uses: SciPy's sparse
 #: matrices (its default CSC backend is NumPy's) and tqdm's front ends (no progress
 #: bars); with NumPy's ``f2py``, which SciPy's array API layer imports, ~0.2 s of a
-#: cold ``search`` (bm25s 0.23 s of a 1.2 s hybrid search, 1,166 rows)
-_BM25S_UNUSED = ("scipy.sparse", "tqdm.auto")
+#: cold ``search`` (bm25s 0.23 s of a 1.2 s hybrid search, 1,166 rows); their packages
+#: too, which an import of the modules would load before failing (SciPy's ~40 ms, tqdm's
+#: ~30 ms, with its command line and ``email``)
+_BM25S_UNUSED = ("scipy", "scipy.sparse", "tqdm", "tqdm.auto")
 
 
 def import_bm25s() -> Any:
