@@ -366,6 +366,50 @@ def test_a_long_answer_is_cut_with_its_question_in_context():
     assert_invariants(text, chunks, 64, COUNT)
 
 
+
+_LONG_ANSWER = (
+    "Open the sign-in page and choose Forgot password. We send a link to the address on "
+    "your account; it works for one hour. If the message does not arrive within a few "
+    "minutes, look in your spam folder, then make sure the address is the one you "
+    "registered with, because we cannot tell you whether an address has an account. "
+    "Accounts managed by an organisation reset their passwords through its own sign-in "
+    "service, so no link is sent to them; ask your administrator instead. After the "
+    "reset every other session is signed out, and application passwords you created stay "
+    "valid until you revoke them from the security page. With two-factor authentication "
+    "you are asked for a code after choosing the new password; a recovery code works too "
+    "when your phone is lost.")
+
+
+@pytest.mark.parametrize("form", ["markdown", "html", "qa", "question"])
+def test_a_question_whose_answer_is_cut_starts_its_first_chunk_with_the_answer(form):
+    """A pair too long for one chunk: its first chunk was the question alone (its
+    line or heading is a boundary above the answer's sentences: "## How do I reset my
+    password?", 9 tokens, a chunk that ranks first for the question and holds no
+    answer), the next began with a lone "A:" at small sizes; the first chunk now holds
+    the question and the start of its answer."""
+    q = "How do I reset my password?"
+    rest = [("Can I change my username?", "Yes, once every thirty days."),
+            ("Is there a mobile app?", "Yes, for Android and iOS.")]
+    if form == "markdown":
+        text = "\n\n".join(f"## {a}\n\n{b}" for a, b in [(q, _LONG_ANSWER)] + rest) + "\n"
+    elif form == "html":
+        text = "<html><body><main><h1>Help</h1><dl>" + "".join(
+            f"<dt>{a}</dt><dd>{b}</dd>" for a, b in [(q, _LONG_ANSWER)] + rest) + "</dl></main>"
+    else:
+        mark = ("Q: ", "A: ") if form == "qa" else ("Question: ", "Answer: ")
+        text = "\n\n".join(f"{mark[0]}{a}\n{mark[1]}{b}" for a, b in [(q, _LONG_ANSWER)] + rest)
+    fmt = {"markdown": "markdown", "html": "html"}.get(form, "text")
+    doc = parse(text, f"faq.{ {'markdown': 'md', 'html': 'html'}.get(form, 'txt') }", fmt)
+    for size in (48, 96, 160):
+        chunks = chunkwise.get_chunker("faq", size=size).chunk_document(doc)
+        assert_invariants(doc.text, chunks, size, COUNT)
+        parts = [c for c in chunks if c.metadata.get("question") == q]
+        assert len(parts) > 1 and parts[0].metadata["answer_part"] == 1
+        assert q in parts[0].text and "Open the sign-in page" in parts[0].text, parts[0].text
+        for c in chunks:  # no chunk of a question or an answer's mark alone
+            words = c.text.replace("#", " ").split()
+            assert words not in (q.split(), ["A:"], ["Answer:"]), c.text
+
 # -- legal ------------------------------------------------------------------------------
 
 CONTRACT = """MASTER SERVICES AGREEMENT

@@ -6,14 +6,16 @@ text (``Q:``/``A:``, ``Question:``/``Answer:``, numbered questions). A pair runs
 from its question to the next question (or to the next heading that is not a
 question). Pairs are never merged with each other, however small: one question
 per chunk is the point. An answer too long for the budget is cut at
-paragraphs, then sentences, the question repeated in context on every piece
-after the first. What is not a question and answer (an introduction, a section
+paragraphs, then sentences, the first piece holding the question and the start of
+its answer (never the question alone, where that fits), the question repeated in
+context on every piece after the first. What is not a question and answer (an introduction, a section
 of prose) is cut as ``section`` would.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
@@ -43,12 +45,13 @@ class FaqChunker(SectionChunker):
         out: list[Piece] = []
         cur = span.lo
         for pair in pairs:
+            asked = _asked_end(index, pair)
             if (lead := _headings_alone(index, cur, pair.start)) is not None:
                 pair = dataclasses.replace(pair, start=lead)  # (a title over the questions)
             elif index.text[cur:pair.start].strip():  # prose between pairs
                 out.extend(super().split(doc, index, Span(cur, pair.start, span.context,
                                                           span.headings, span.page)))
-            out.extend(self._pair(index, packer, pair, span, trails))
+            out.extend(self._pair(index, packer, pair, span, trails, asked))
             cur = pair.end
         if index.text[cur:span.hi].strip():
             out.extend(super().split(doc, index, Span(cur, span.hi, span.context, span.headings,
@@ -56,7 +59,7 @@ class FaqChunker(SectionChunker):
         return out
 
     def _pair(self, index: DocumentIndex, packer: Packer, pair: QAPair, span: Span,
-              trails: StructuredPacking) -> list[Piece]:
+              trails: StructuredPacking, asked: int) -> list[Piece]:
         text = index.text
         count = self.tokenizer.count
         block = index.block_at(pair.start)
@@ -72,7 +75,9 @@ class FaqChunker(SectionChunker):
         q_ctx = ctx + f"Q: {pair.question}\n"
         if count(q_ctx) > self.limit // 2 or len(q_ctx) > self.max_chars // 2:
             q_ctx = ctx  # a question longer than half the budget cannot be repeated
-        first = packer.pack(pair.start, pair.end, ctx)[:1]
+        # the first piece holds the question and the start of its answer (``asked``: past
+        # the question and an "A:"), not the question alone, where that fits
+        first = packer.pack(pair.start, pair.end, ctx, first_floor=asked)[:1]
         rest = packer.pack(first[0].end, pair.end, q_ctx) if first and \
             first[0].end < pair.end else []
         pieces = first + rest
@@ -80,6 +85,24 @@ class FaqChunker(SectionChunker):
             p.kind, p.headings = "qa", headings
             p.metadata.update(meta, answer_part=i + 1, answer_parts=len(pieces))
         return pieces
+
+
+_ANSWER_MARK = re.compile(r"[ \t]*(?:A|Answer)[ \t]*\d*[ \t]*[:.)\-]", re.IGNORECASE)
+
+
+def _asked_end(index: DocumentIndex, pair: QAPair) -> int:
+    """Where a pair's question ends (its heading, ``<dt>`` or ``<summary>`` block, else
+    its line), past an answer's mark (``A:``, ``Answer:``) on the next line."""
+    text = index.text
+    block = index.block_at(pair.start)
+    if block is not None and block.start == pair.start and (
+            block.kind == "heading" or block.metadata.get("tag") in ("dt", "summary")):
+        end = min(block.end, pair.end)
+    else:
+        newline = text.find("\n", pair.start, pair.end)
+        end = pair.end if newline < 0 else newline
+    mark = _ANSWER_MARK.match(text, index.skip_space(end, pair.end), pair.end)
+    return mark.end() if mark else end
 
 
 def _headings_alone(index: DocumentIndex, lo: int, hi: int) -> int | None:
