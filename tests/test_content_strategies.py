@@ -674,6 +674,23 @@ def test_a_key_over_a_key_opens_with_their_first_run():
     assert all(c.token_count >= 16 for c in chunks)  # a quarter of the limit
 
 
+@pytest.mark.parametrize("size", [48, 96, 160])
+def test_a_key_over_a_long_string_opens_its_first_chunk(size):
+    """A string too long for one chunk is cut at words; the key and brackets opening
+    with it (``{ "records": [`` above a long description) were a chunk of their own
+    (9 tokens, found by hypothesis), as a heading alone was: they open the string's
+    first chunk now."""
+    words = ["request", "token", "session", "data", "audit", "client", "server", "must"]
+    long = " ".join(words[(7 * i) % 8] for i in range(400)) + "."
+    for value in ({"records": [long, 457035, None]}, {"notes": {"description": long, "id": 7}}):
+        text = json.dumps(value, indent=2)
+        chunks = chunkwise.chunk({"v.json": text}, strategy="json", format="json", size=size)
+        assert_invariants(text, chunks, size, COUNT)
+        first = chunks[0]
+        assert first.text.startswith("{") and long[:20] in first.text, first.text
+        assert not [c.text for c in chunks if not re.search(r"[a-z0-9]", c.text.replace(
+            '"records"', "").replace('"notes"', "").replace('"description"', ""))]
+
 @FAST
 @given(value=json_values, indent=st.sampled_from([None, 2]), size=st.sampled_from([24, 64]))
 # a record's closing bracket joined to the tail after it, then both fit with the

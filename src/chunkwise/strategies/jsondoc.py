@@ -6,7 +6,8 @@ size, each chunk a verbatim slice of the file with its JSON path
 (``$.items[3].address``) in context and ``metadata``; a member too big is cut
 the same way one level down. JSON Lines: one record, or a pack of whole
 records, per chunk. A value too big to open further (a very long string) is
-cut at words, then tokens.
+cut at words, then tokens, its key (and the brackets opening with it) starting its
+first chunk.
 """
 
 from __future__ import annotations
@@ -244,8 +245,9 @@ class JsonChunker(Chunker):
         if own:
             labels = (*labels, own)
             ctx = self._ctx(inherited, el.path, labels)
-        if not units:  # a scalar too big: a very long string
-            pieces = fallback.pack(el.start, el.end, ctx)
+        if not units:  # a scalar too big: a very long string (with its key and the
+            # brackets opening with it, not a chunk of those alone, where they fit)
+            pieces = fallback.pack(start, el.end, ctx, first_floor=el.value_start)
             for p in pieces:
                 p.metadata["json_path"] = el.path
             return pieces
