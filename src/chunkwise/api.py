@@ -26,15 +26,17 @@ from .errors import (
     SkippedInputWarning,
     UnstableIdWarning,
 )
-from .factory import get_chunker
 from .filters import Filter, is_glob
 from .ids import name_of, path_of
-from .readers.sources import SkipCounter, SourceItem, Walk, has_magic, iter_sources
-from .strategies import Chunker
 from .types import Chunk, Document, OnError, Source, TokenizerSpec
 
 if TYPE_CHECKING:
     from .embed import Embedder
+    from .readers.sources import SourceItem, Walk
+    from .strategies import Chunker
+
+# The chunking machinery (the factory, the strategies, the readers) is imported where
+# a function uses it, not here: a search through :class:`Index` needs none of it.
 
 
 def _handler(on_error: OnError) -> Callable[[InputError], object]:
@@ -87,6 +89,8 @@ def iter_documents_chunks(chunker: Chunker, source: Source | Iterable[SourceItem
     results come in the order of the sources either way. ``walk``: how folders are
     walked (by default, files that are not documents are passed over and counted in
     one :class:`SkippedInputWarning` at the end)."""
+    from .readers.sources import SkipCounter, Walk, iter_sources
+
     counter = None
     if walk is None:
         counter = SkipCounter()
@@ -113,6 +117,7 @@ def _documents_chunks(chunker: Chunker, sources: Iterator[SourceItem],
         rest = chain(first, sources)
         if len(first) > 1:  # one document gains nothing from a pool
             from .parallel import parallel_documents_chunks
+            from .readers.sources import SourceItem
 
             def announced() -> Iterator[SourceItem]:
                 for src in rest:
@@ -373,6 +378,9 @@ def chunk(source: Source, strategy: str | Chunker = "auto", *, size: int | None 
 def _chunker(strategy: str | Chunker, size: int | None, overlap: int | float | None,
              tokenizer: TokenizerSpec,
              max_tokens: int | None, options: dict[str, Any]) -> Chunker:
+    from .factory import get_chunker
+    from .strategies import Chunker
+
     if isinstance(strategy, Chunker):
         given = {k: v for k, v in (("size", size), ("overlap", overlap), ("tokenizer", tokenizer),
                                    ("max_tokens", max_tokens)) if v is not None}
@@ -403,6 +411,8 @@ def _watch_targets(paths: list[str | PathLike[str]]) -> tuple[list[Path], set[Pa
     """The folders (a glob's folder before its first pattern) and the files that a
     watch of ``paths`` looks at, absolute. A file is watched through its folder (an
     editor that saves by renaming a new file over it replaces what was watched)."""
+    from .readers.sources import has_magic
+
     folders: list[Path] = []
     files: set[Path] = set()
     for given in paths:
@@ -488,8 +498,9 @@ class Index:
         changing them rewrites the rows, without embedding anything again). A local
         index passes over files unchanged since they were synced (see
         :mod:`chunkwise.index.unchanged`) unless ``reread``."""
+        from .factory import get_chunker
         from .index.sync import IndexReport, sync_documents
-        from .readers.sources import SkipCounter
+        from .readers.sources import SkipCounter, Walk, iter_sources
 
         chunker = chunker if chunker is not None else get_chunker("auto")
         model = self._model(embedder)
@@ -764,6 +775,8 @@ def _nothing() -> contextlib.AbstractContextManager[None]:
 
 def _paths(source: Source) -> list[Path] | None:
     """The paths a source names (None when it is not only paths: texts, documents)."""
+    from .readers.sources import has_magic
+
     items = [source] if isinstance(source, (str, PathLike)) else source
     if isinstance(items, Mapping) or not isinstance(items, Iterable):
         return None

@@ -6,12 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ChunkwiseError
-from ..strategies import Chunker
 from .common import llm_report, read_prices
 from .output import QuestionBar
+
+if TYPE_CHECKING:
+    from ..strategies import Chunker
 
 
 def check_answer_flags(args: argparse.Namespace) -> None:

@@ -1,5 +1,6 @@
 """What every command shares: one-line errors, the chunking options (flags named after
-the strategies' options), the chunker they describe, the LLM cost line, progress bars."""
+the strategies' options), the chunker they describe, the LLM cost line, progress bars;
+the strategies and readers imported where used (a search loads none of them)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,16 @@ import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..config import DEFAULT_SIZE
 from ..errors import ChunkwiseError
-from ..factory import get_chunker
-from ..readers import READERS
-from ..strategies import STRATEGIES, Chunker, option_specs
-from ..strategies.basic import NARRATIVE_SIZE, REFERENCE_SIZE
 from .generated import generated_flags
 from .options import CHUNK_FLAGS, CONTEXT_FLAGS, STRATEGY_OPTIONS
 from .output import CallBars, warning
 from .settings import add_config_flags
+
+if TYPE_CHECKING:
+    from ..strategies import Chunker
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -66,6 +65,10 @@ def uses_embedder(name: str, options: dict[str, Any]) -> bool:
 def add_chunk_options(p: argparse.ArgumentParser) -> None:
     """The chunking flags: one per strategy option (``--code-language`` sets the
     strategy option ``code_language``), each given to the library only when set."""
+    from ..config import DEFAULT_SIZE
+    from ..readers import READERS
+    from ..strategies import STRATEGIES
+    from ..strategies.basic import NARRATIVE_SIZE, REFERENCE_SIZE
 
     p.add_argument("--strategy", "-s", default=None, metavar="NAME",
                    help=f"chunking strategy: {', '.join(STRATEGIES.names())} (default: auto)")
@@ -98,6 +101,7 @@ def known_settings() -> set[str]:
 
 def strategy_option_specs() -> dict[str, list[tuple[str, object, object]]]:
     """Every registered strategy's options: option -> (strategy, annotation, default)."""
+    from ..strategies import STRATEGIES, option_specs
     specs: dict[str, list[tuple[str, object, object]]] = {}
     for name in STRATEGIES.names():
         for option, (annotation, default) in option_specs(STRATEGIES[name]).items():
@@ -145,6 +149,7 @@ def chunk_options(args: argparse.Namespace) -> dict[str, Any]:
 def build_chunker(args: argparse.Namespace, strategy: str | None = None,
                   overrides: dict[str, Any] | None = None) -> Chunker:
     """The chunker the command-line options describe (warnings printed as one line each)."""
+    from ..factory import get_chunker
     from .settings import merged
 
     options = chunk_options(args)

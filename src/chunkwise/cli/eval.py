@@ -8,14 +8,16 @@ import sys
 import time
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ChunkwiseError
-from ..strategies import Chunker
 from .answers import answer_lines, check_answer_flags, dry_run, make_answerer, write_one
 from .common import add_chunk_options, build_chunker, llm_report
 from .options import EVAL_ANSWER_FLAGS
 from .output import warning
+
+if TYPE_CHECKING:
+    from ..strategies import Chunker
 
 
 def add_parser(sub: Any) -> None:

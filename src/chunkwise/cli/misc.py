@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ChunkwiseError
-from ..factory import get_chunker
 from ..types import Chunk
 from .common import add_chunk_options, build_chunker
 
@@ -105,6 +104,8 @@ def cmd_questions(args: argparse.Namespace) -> int:
         if s.path is None:
             raise ChunkwiseError("questions reads files, folders and globs, not standard input")
     check_destination(str(out), [s.path for s in sources if s.path is not None])
+    from ..factory import get_chunker
+
     chunker = get_chunker("auto", size=200)
     by_doc: dict[str, list[Chunk]] = {}
     paths: list[tuple[str, Path]] = []

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ChunkwiseError
-from ..factory import get_chunker
 from ..types import Chunk, Document
 
 
@@ -52,6 +51,7 @@ def add_parser(sub: Any) -> None:
 def _documents(paths: list[str]) -> tuple[dict[str, Document], dict[str, list[Chunk]]]:
     """The documents, and the chunks the questions' passages are picked from."""
     from ..api import iter_documents_chunks
+    from ..factory import get_chunker
     from ..readers.sources import iter_sources
 
     sources = list(iter_sources(paths, strings_are_paths=True))
