@@ -1,6 +1,7 @@
 """The shape issue 8 asked for: one strategy interface over spans, an explicit
 registry that plug-ins extend, options checked per strategy, the public API."""
 
+import json
 import sys
 import textwrap
 
@@ -39,6 +40,31 @@ def test_public_api_is_exactly_all():
                                  "contextual", "questions", "filters", "tune",
                                  "boilerplate", "minilm", "serve", "mcp"}
 
+
+
+def test_the_public_names_and_submodules_are_there_after_import_chunkwise_alone():
+    """The names are imported when first used: after a bare ``import chunkwise`` every
+    public name, and every submodule (``chunkwise.readers.parse``), is still an
+    attribute, a name that is neither is an AttributeError, and ``import *`` gives
+    ``__all__``."""
+    import subprocess
+
+    code = """
+import json, chunkwise
+from chunkwise import *
+seen = {"readers": chunkwise.readers.parse.__module__, "engine": chunkwise.engine.Packer.__name__,
+        "get_chunker": callable(get_chunker), "Index": Index.__module__,
+        "nope": hasattr(chunkwise, "nope"), "dunder": hasattr(chunkwise, "__wrapped__"),
+        "all": all(hasattr(chunkwise, n) for n in chunkwise.__all__),
+        "dir": sorted(set(chunkwise.__all__) - set(dir(chunkwise)))}
+print(json.dumps(seen))
+"""
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == {
+        "readers": "chunkwise.readers", "engine": "Packer", "get_chunker": True,
+        "Index": "chunkwise.api", "nope": False, "dunder": False, "all": True, "dir": []}
 
 def test_every_strategy_class_is_registered_and_exported():
     for name in ("fixed", "sentence", "recursive", "section", "auto", "hierarchical", "semantic",

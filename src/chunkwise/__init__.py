@@ -79,11 +79,17 @@ _LAZY: dict[str, str] = {
 
 if not TYPE_CHECKING:  # (a type checker reads the imports above, and flags a typo)
     def __getattr__(name):
-        module = _LAZY.get(name)
-        if module is None:
-            raise AttributeError(f"module 'chunkwise' has no attribute {name!r}")
         from importlib import import_module
 
+        module = _LAZY.get(name)
+        if module is None:
+            if not name.startswith("__"):  # a submodule (``chunkwise.readers``), as when
+                try:  # every name was imported at once
+                    return import_module(f".{name}", __name__)
+                except ModuleNotFoundError as exc:
+                    if exc.name != f"{__name__}.{name}":
+                        raise
+            raise AttributeError(f"module 'chunkwise' has no attribute {name!r}")
         value = getattr(import_module(f".{module}", __name__), name)
         globals()[name] = value  # found once: later uses are plain attribute reads
         return value
