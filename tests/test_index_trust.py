@@ -945,6 +945,44 @@ def test_unchanged_files_are_passed_over_only_while_their_rows_are_intact(
         assert index.check().clean
 
 
+
+def test_a_change_to_chunkwise_code_reads_every_file_again(tmp_path, static_embedder,
+                                                          monkeypatch):
+    """The record holds a digest of chunkwise's source files with its version: in a
+    development checkout (the version the same until a release) a pulled change to
+    the chunking code makes the next sync read every file again, as a new release
+    does; unchanged code passes them over."""
+    import chunkwise.readers as readers
+    import chunkwise.index.unchanged as unchanged
+
+    assert (unchanged.SOURCE / "engine.py").is_file()  # the package's own source
+    code = tmp_path / "code"
+    (code / "strategies").mkdir(parents=True)
+    (code / "strategies" / "cut.py").write_text("SIZE = 160\n")
+    monkeypatch.setattr(unchanged, "SOURCE", code)
+    docs = _docs(tmp_path / "docs")
+    read: list[str] = []
+    real = readers.read_path
+
+    def counting(path, *a, **k):
+        read.append(Path(path).name)
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(readers, "read_path", counting)
+    with Index(str(tmp_path / "idx")) as index:
+        first = index.sync(docs, embedder=static_embedder)
+        read.clear()
+        assert index.sync(docs, embedder=static_embedder).unchanged == first.documents
+        assert read == []
+        (code / "strategies" / "cut.py").write_text("SIZE = 161\n")  # the code pulled
+        unchanged.source_digest.cache_clear()  # (a new process)
+        again = index.sync(docs, embedder=static_embedder)
+        assert again.unchanged == 0 and len(read) == first.documents
+        assert (again.embedded, again.reused) == (0, first.chunks)  # same chunks: no embedding
+        read.clear()
+        assert index.sync(docs, embedder=static_embedder).unchanged == first.documents
+        assert read == []
+
 def test_a_file_edited_while_it_is_read_leaves_no_entry(tmp_path, static_embedder, monkeypatch):
     """The record keeps a file's digest only when the file still has the bytes it
     had before it was read: edited between the two (here: just before its reader
