@@ -952,8 +952,8 @@ def test_a_change_to_chunkwise_code_reads_every_file_again(tmp_path, static_embe
     development checkout (the version the same until a release) a pulled change to
     the chunking code makes the next sync read every file again, as a new release
     does; unchanged code passes them over."""
-    import chunkwise.readers as readers
     import chunkwise.index.unchanged as unchanged
+    import chunkwise.readers as readers
 
     assert (unchanged.SOURCE / "engine.py").is_file()  # the package's own source
     code = tmp_path / "code"
