@@ -266,6 +266,63 @@ def test_dense_search_keeps_the_boilerplate_it_found_per_index_version(tmp_path,
         assert len(marked) == 1 and len(marked[0].row["copies"]) == 4
 
 
+
+@pytest.mark.parametrize("retriever", ["hybrid", "bm25"])
+def test_a_hybrid_search_keeps_its_bm25_statistics_and_boilerplate_per_index_version(
+        tmp_path, static_embedder, monkeypatch, retriever):
+    """A cold ``bm25`` or ``hybrid`` search of a local index reads BM25's statistics
+    and the boilerplate kept beside it for the rows it holds, rather than building
+    them from every row's text at each search: the same hits, no build; a write
+    (other rows) builds them again; damaged statistics are built again too."""
+    import chunkwise.boilerplate as bp
+    import chunkwise.retrieval as retrieval
+
+    docs = _write(tmp_path / "docs", _corpus(4))
+    db = tmp_path / "idx"
+    chunker = chunkwise.get_chunker("recursive", size=96)
+    calls: list[str] = []
+    built, found = retrieval._build_bm25, bp.boilerplate_ids
+
+    def build(texts):
+        calls.append("bm25")
+        return built(texts)
+
+    def boiler(items, *args):
+        calls.append("boilerplate")
+        return found(items, *args)
+
+    monkeypatch.setattr(retrieval, "_build_bm25", build)
+    monkeypatch.setattr(bp, "boilerplate_ids", boiler)
+    query = "page 3 section"
+
+    def cold() -> list[tuple[str, float]]:  # a new Index: what a new process opens
+        with chunkwise.Index(str(db)) as index:
+            return [(h.row["id"], round(h.score, 5))
+                    for h in index.search(query, k=5, retriever=retriever)]
+
+    with chunkwise.Index(str(db)) as index:
+        index.sync(docs, chunker, embedder=static_embedder)
+    first = cold()
+    assert calls == ["boilerplate", "bm25"] and (db / retrieval.BM25_DIR).is_dir()
+    calls.clear()
+    assert cold() == first and calls == []
+    (docs / "page2.txt").write_text(_page(2, True) + "\nA closing note on page 3.\n")
+    with chunkwise.Index(str(db)) as index:
+        index.sync(docs, chunker, embedder=static_embedder)
+    calls.clear()
+    again = cold()
+    assert calls == ["boilerplate", "bm25"]
+    calls.clear()
+    (db / retrieval.BM25_DIR / "data.csc.index.npy").write_bytes(b"not an array")
+    assert cold() == again and calls == ["bm25"]
+    calls.clear()
+    assert cold() == again and calls == []
+    import shutil
+
+    shutil.rmtree(db / retrieval.BM25_DIR)
+    (db / retrieval.BOILERPLATE_FILE).unlink()
+    assert cold() == again and calls == ["boilerplate", "bm25"]  # as built anew
+
 def test_a_book_s_contents_are_navigation_in_a_corpus_of_one():
     """Treasure Island's contents (``XIII.  HOW I BEGAN MY SHORE ADVENTURE  . . . . 82``)
     is its own navigation: flagged even in a corpus of one document (repeated lines
