@@ -398,13 +398,18 @@ def search(store: Store, query: str, embedder: Any, *, k: int = 5,
         vector = np.asarray(embedder.embed([query]), dtype=np.float32)[0]
         return dense_search(store, vector, k, where, stored_boilerplate(store),
                             include_boilerplate)
+    return row_search(store, embedder).search(query, k, retriever, expand, where,
+                                              include_boilerplate)
+
+
+def row_search(store: Store, embedder: Any) -> RowSearch:
+    """A :class:`RowSearch` over every row of ``store``, with the boilerplate and (a
+    local index) BM25's statistics kept beside it for its rows, not built again."""
     rows, vectors = store.rows()
     boilerplate = stored_boilerplate(store, rows)
-    version = store.version()
-    cache = (store.local_path / BM25_DIR if store.local_path is not None and version is not None
-             else None)
-    return RowSearch(rows, vectors, embedder, boilerplate, cache).search(
-        query, k, retriever, expand, where, include_boilerplate)
+    cache = (store.local_path / BM25_DIR
+             if store.local_path is not None and store.version() is not None else None)
+    return RowSearch(rows, vectors, embedder, boilerplate, cache)
 
 
 #: where a local index keeps the boilerplate it found for its latest version

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 from .api import Index, index_filter, moved_root, read_text, relocated, relocated_row, relocation
 from .errors import ChunkwiseError, ConfigError, InputError, StoreError
-from .retrieval import RETRIEVERS, RowSearch, dense_search
+from .retrieval import RETRIEVERS, RowSearch, dense_search, row_search
 from .types import stored_metadata
 
 #: the fields of a hit in an answer (every row field but the stored hash and vector)
@@ -125,8 +125,7 @@ class Searcher:
     def rows(self) -> RowSearch:
         with self._lock:
             if self._rows is None:
-                rows, vectors = self.index.store.rows()
-                self._rows = RowSearch(rows, vectors, self.embedder)
+                self._rows = row_search(self.index.store, self.embedder)
             return self._rows
 
     def search(self, query: str, k: int = 5, retriever: str = "hybrid",
