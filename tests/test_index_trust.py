@@ -869,21 +869,10 @@ def test_batches_embed_off_the_main_thread_and_a_failing_batch_keeps_the_ones_be
         assert len(rows) == len({r["id"] for r in rows}) == 1200
 
 
-@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
-def test_unchanged_files_are_passed_over_only_while_their_rows_are_intact(
-        store, tmp_path, postgres, static_embedder, monkeypatch):
-    """A re-run reads and chunks only the files whose bytes or settings changed; the
-    record is never trusted alone: a row deleted by hand, other metadata, another
-    chunkwise version or a damaged record make the files be read again. A remote
-    store keeps no record: every file is read, as before."""
+def _count_reads(monkeypatch) -> list[str]:
+    """The names of the files read from now on (the readers' ``read_path`` spied on)."""
     import chunkwise.readers as readers
 
-    uri = _db(store, tmp_path, postgres)
-    docs = _docs(tmp_path / "docs")
-    (docs / "note4.md").write_text("# Note 4\n\n" + "".join(  # several chunks
-        f"Paragraph {j} of the long note covers subject {j} in some detail.\n\n"
-        for j in range(120)))
-    local = not uri.startswith("postgresql")
     read: list[str] = []
     real = readers.read_path
 
@@ -892,6 +881,23 @@ def test_unchanged_files_are_passed_over_only_while_their_rows_are_intact(
         return real(path, *a, **k)
 
     monkeypatch.setattr(readers, "read_path", counting)
+    return read
+
+
+@pytest.mark.parametrize("store", STORES, ids=["lancedb", "qdrant", "postgres"])
+def test_unchanged_files_are_passed_over_only_while_their_rows_are_intact(
+        store, tmp_path, postgres, static_embedder, monkeypatch):
+    """A re-run reads and chunks only the files whose bytes or settings changed; the
+    record is never trusted alone: a row deleted by hand, other metadata, another
+    chunkwise version or a damaged record make the files be read again. A remote
+    store keeps no record: every file is read, as before."""
+    uri = _db(store, tmp_path, postgres)
+    docs = _docs(tmp_path / "docs")
+    (docs / "note4.md").write_text("# Note 4\n\n" + "".join(  # several chunks
+        f"Paragraph {j} of the long note covers subject {j} in some detail.\n\n"
+        for j in range(120)))
+    local = not uri.startswith("postgresql")
+    read = _count_reads(monkeypatch)
     with Index(uri) as index:  # one client: Qdrant's local mode locks its folder
         first = index.sync(docs, embedder=static_embedder)
         assert first.unchanged == 0 and len(read) == 6
@@ -953,7 +959,6 @@ def test_a_change_to_chunkwise_code_reads_every_file_again(tmp_path, static_embe
     the chunking code makes the next sync read every file again, as a new release
     does; unchanged code passes them over."""
     import chunkwise.index.unchanged as unchanged
-    import chunkwise.readers as readers
 
     assert (unchanged.SOURCE / "engine.py").is_file()  # the package's own source
     code = tmp_path / "code"
@@ -961,14 +966,7 @@ def test_a_change_to_chunkwise_code_reads_every_file_again(tmp_path, static_embe
     (code / "strategies" / "cut.py").write_text("SIZE = 160\n")
     monkeypatch.setattr(unchanged, "SOURCE", code)
     docs = _docs(tmp_path / "docs")
-    read: list[str] = []
-    real = readers.read_path
-
-    def counting(path, *a, **k):
-        read.append(Path(path).name)
-        return real(path, *a, **k)
-
-    monkeypatch.setattr(readers, "read_path", counting)
+    read = _count_reads(monkeypatch)
     with Index(str(tmp_path / "idx")) as index:
         first = index.sync(docs, embedder=static_embedder)
         read.clear()
