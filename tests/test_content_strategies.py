@@ -310,6 +310,36 @@ def test_a_title_over_the_first_question_goes_with_it():
     assert "question" not in chunks[0].metadata
 
 
+@pytest.mark.parametrize("name, question, starts", [
+    # ``<!-- more -->`` (a blog's excerpt mark) above the first question heading
+    ("prometheus-varbit-chunks.md", "What is varbit encoding?", "<!-- more -->\n\n## What is"),
+    # a nav component under a heading, made part of the next (question) heading's block
+    ("astro-media-index.mdx", "Why use hosted media?", "## Hosted Media Guides\n\n<MediaGuidesNav />"),
+    ("astro-backend-index.mdx", "What is a backend service?", "<BackendGuidesNav />\n\n## What"),
+    # an MDX import above the first question (a bold one)
+    ("astro-backend-index.mdx", "Ready to add features like authentication, monitoring, "
+     "storage, or data to your Astro project?", "import BackendGuidesNav from"),
+])
+def test_markup_above_a_question_heading_starts_its_pair_not_a_chunk(name, question, starts):
+    """Pages ``auto`` reads as FAQs whose question headings have markup above them (the
+    reader makes it part of the heading's block): the markup was a "question" of its
+    own, ``<!-- more -->`` a 3-token chunk (16 of Prometheus's blog posts), and a
+    heading over a nav component a heading-only chunk; an import a chunk alone."""
+    from chunkwise.readers.structure import markup_only
+
+    path = DATA / "mdx" / name
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert {c.metadata["strategy"] for c in chunks} == {"faq"}
+    first = next(c for c in chunks if c.metadata.get("question") == question)
+    assert first.text.startswith(starts) and first.metadata.get("answer_part", 1) == 1
+    assert all(c.metadata.get("question") is None or "<" not in c.metadata["question"]
+               for c in chunks)
+    assert not [c.text for c in chunks if markup_only(c.text)]
+    assert not [c.text for c in chunks if re.fullmatch(r"#+ [^\n]*", c.text.strip())]
+
+
 @pytest.mark.parametrize("html", [
     "<dl><dt>What is the warranty?</dt><dd>Two years on every kettle.</dd>"
     "<dt>Who pays return postage?</dt><dd>We do, with the label we send.</dd>"

@@ -252,6 +252,50 @@ def test_mkdocs_empty_link_anchors_start_the_next_section(parser):
     assert not markup_only("[](){#a} and words")
 
 
+MDX = ROOT / "tests" / "data" / "mdx"
+
+
+@pytest.mark.parametrize("name, markup, heading", [
+    # an MDX import alone above the first heading (and a component merged into it)
+    ("astro-unknown-clierror.mdx", "import DontEditWarning from", "## What went wrong?"),
+    # a VitePress <script setup> block above the title
+    ("vite-releases.md", "<script setup>", "# Releases"),
+])
+def test_mdx_imports_and_script_blocks_start_the_next_section_not_a_chunk(name, markup, heading):
+    """Astro's error pages and Vite's docs: the import line (25 tokens with the title)
+    and the ``<script setup>`` block (34) were chunks of their own, words of code and
+    no text of the page."""
+    from chunkwise.readers.structure import markup_only
+
+    path = MDX / name
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    first = next(c for c in chunks if markup in c.text)
+    assert heading in first.text and first.token_count > 60
+    assert not [c.text for c in chunks if markup_only(c.text)]
+
+
+@pytest.mark.parametrize("text, only", [
+    ("import DontEditWarning from '~/components/DontEditWarning.astro'", True),
+    ("import A from './a.astro';\nimport { B, C } from \"@x/y\"\nimport * as d from 'd'", True),
+    ("import {\n  Tabs,\n  TabItem,\n} from '@astrojs/starlight/components';", True),
+    ("import 'katex/dist/katex.min.css';\nexport { default } from './Base.astro';", True),
+    ("<script setup>\nimport X from './X.vue'\n</script>", True),
+    ("<STYLE>\n.a { color: red }\n</STYLE>", True),
+    ("import the module before you call it.", False),  # prose
+    ("important: set this first", False),
+    ("import os", False),  # Python: words, not a module path
+    ("export const title = 'Release notes'", False),  # a value: it may carry text
+    ("import A from 'a'\nand then use it", False),
+    ("<script>var x = 1;", False),  # never closed
+])
+def test_markup_only_knows_esm_imports_and_script_and_style_elements(text, only):
+    from chunkwise.readers.structure import markup_only
+
+    assert markup_only(text) is only
+
+
 @pytest.mark.parametrize("raw, shown", [
     ("Request Files { #request-files }", "Request Files"),
     ("Title {#t .c}", "Title"),
@@ -265,6 +309,10 @@ def test_mkdocs_empty_link_anchors_start_the_next_section(parser):
     ('Implementing `__get__` <a name="implementing"></a>', "Implementing `__get__`"),
     ("`<T>` then <abbr>API</abbr> `x<b>`", "`<T>` then API `x<b>`"),
     ("odd ` <kbd>Ctrl</kbd>", "odd ` Ctrl"),
+    ("optimizeDeps.entries <NonInheritBadge />", "optimizeDeps.entries"),  # VitePress
+    ('`<Picture />` <Since v="3.3.0" />', "`<Picture />`"),  # MDX
+    ('Config <Badge type="tip" text="beta"/> options', "Config options"),
+    ("Promise<Result> and <lower />", "Promise<Result> and <lower />"),  # no component
 ])
 def test_heading_trails_leave_out_attribute_lists_and_inline_markup(raw, shown):
     from chunkwise.readers.structure import heading_text
@@ -589,3 +637,16 @@ def test_a_pandoc_title_block_is_the_documents_title():
     # "%d" opening a line is no title block
     doc = chunkwise.readers.parse("%d items\n\nmore text\n", "n.md", "markdown")
     assert doc.title is None and "%d items" in doc.text[doc.blocks[0].start:doc.blocks[0].end]
+
+
+def test_vitepress_components_in_headings_stay_out_of_the_trails():
+    """Vite's options pages end every heading with ``<NonInheritBadge />``: the tag
+    was in 22 trails of 57 pages (10 tokens of each chunk's context)."""
+    path = MDX / "vite-dep-optimization-options.md"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("<NonInheritBadge />") >= 5
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert not [c.context for c in chunks if "<" in c.context]
+    assert any(c.context.endswith("> optimizeDeps.entries\n\n") for c in chunks)
+    assert sum("<NonInheritBadge />" in c.text for c in chunks) >= 5  # the source kept

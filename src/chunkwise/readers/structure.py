@@ -13,9 +13,12 @@ from ..types import Block
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 #: inline HTML that carries no words in a heading: anchors, comments, the tags of
-#: HTML's phrasing elements (``<dfn title="...">conversion</dfn>`` keeps its word)
+#: HTML's phrasing elements (``<dfn title="...">conversion</dfn>`` keeps its word), a
+#: component closed in its own tag (``## optimizeDeps.entries <NonInheritBadge />`` in
+#: VitePress, ``<Since v="3.3.0" />`` in MDX: a capital first, as JSX and Vue name them)
 _TAG = re.compile(r"<!--.*?-->|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|em|font|i|img|"
-                  r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>",
+                  r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>"
+                  r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)",
                   re.IGNORECASE)
 #: a Markdown code span (its tags are words) or what lies between two of them
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|[^`]+|`+", re.DOTALL)
@@ -74,7 +77,14 @@ def links_as_text(text: str) -> str:
     return _LINK.sub(text_of, text)
 
 
-_MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
+_MARKUP = re.compile(r"<!--.*?-->|(?i:<(script|style)\b[^<>]*>.*?</\1\s*>)"
+                     r"|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
+                     # MDX's ESM: imports (of components, of data) and re-exports
+                     r"|^import[ \t]+(?:type[ \t]+)?(?:(?:[\w$]+[ \t]*,[ \t]*)?(?:\{[^{}]*\}|\*[ \t]*as"
+                     r"[ \t]+[\w$]+)|[\w$]+)[ \t]+from[ \t]*(['\"])[^'\"\n]+\2[ \t]*;?[ \t]*$"
+                     r"|^import[ \t]*(['\"])[^'\"\n]+\3[ \t]*;?[ \t]*$"
+                     r"|^export[ \t]+(?:type[ \t]+)?(?:\{[^{}]*\}|\*(?:[ \t]+as[ \t]+[\w$]+)?)[ \t]+from"
+                     r"[ \t]*(['\"])[^'\"\n]+\4[ \t]*;?[ \t]*$"
                      r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?"
                      r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
                      r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
@@ -100,12 +110,13 @@ def markup_only(text: str) -> bool:
     first = _NON_SPACE.search(text)
     if first is None:
         return True
-    if first.group() not in "<{[.:(":  # where every kind of markup above starts
-        return False
+    if first.group() not in "<{[.:(" and not _ESM_START.match(text, first.start()):
+        return False  # (where every kind of markup above starts)
     return not _MARKUP.sub("", text).strip()
 
 
 _NON_SPACE = re.compile(r"\S")
+_ESM_START = re.compile(r"(?:import|export)[\s{*'\"]")
 
 
 #: the blocks markup-only blocks before them become part of

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
 from ..levels import CLAUSE, LINE, PARAGRAPH, TOKEN, WORD
+from ..readers.structure import markup_only
 from ..types import Document
 from .base import register
 from .basic import SectionChunker
@@ -46,11 +47,15 @@ class FaqChunker(SectionChunker):
         cur = span.lo
         for pair in pairs:
             asked = _asked_end(index, pair)
-            if (lead := _headings_alone(index, cur, pair.start)) is not None:
-                pair = dataclasses.replace(pair, start=lead)  # (a title over the questions)
-            elif index.text[cur:pair.start].strip():  # prose between pairs
-                out.extend(super().split(doc, index, Span(cur, pair.start, span.context,
+            # headings with no text under them before a question (a page's title over its
+            # first question, a heading over a nav component) go with its pair
+            lead = _headings_before(index, cur, pair.start)
+            end = pair.start if lead is None else lead
+            if index.text[cur:end].strip():  # prose between pairs
+                out.extend(super().split(doc, index, Span(cur, end, span.context,
                                                           span.headings, span.page)))
+            if lead is not None:
+                pair = dataclasses.replace(pair, start=lead)
             out.extend(self._pair(index, packer, pair, span, trails, asked))
             cur = pair.end
         if index.text[cur:span.hi].strip():
@@ -105,19 +110,23 @@ def _asked_end(index: DocumentIndex, pair: QAPair) -> int:
     return mark.end() if mark else end
 
 
-def _headings_alone(index: DocumentIndex, lo: int, hi: int) -> int | None:
-    """Where the text before a question starts when it is headings alone (the page's
-    title over its first question: the Cargo book's FAQ gave "Frequently Asked
-    Questions" a chunk of its own), else None: a heading travels with the text after
-    it, here the question and its answer."""
+def _headings_before(index: DocumentIndex, lo: int, hi: int) -> int | None:
+    """Where the headings (and markup: an MDX import, an anchor) that end
+    ``text[lo:hi]`` start, when nothing but space follows them (the page's title over
+    its first question: the Cargo book's FAQ gave "Frequently Asked Questions" a chunk
+    of its own; Astro's "Hosted Media Guides" over a nav component the reader made
+    part of the question's heading; an MDX page's imports over its first question),
+    else None: a heading travels with the text after it, here the question and its
+    answer, and markup carries no text to make a chunk of."""
     text = index.text
-    blocks = index.blocks_in(lo, hi)
-    if not blocks or any(b.kind != "heading" or b.end > hi for b in blocks):
-        return None
-    covered = sum(len(text[b.start:b.end].split()) for b in blocks)
-    if covered != len(text[lo:hi].split()):
-        return None  # text outside the heading blocks
-    return max(lo, blocks[0].start)
+    start = None
+    for b in reversed(index.blocks_in(lo, hi)):
+        if b.end > hi or text[b.end:hi if start is None else start].strip() or not (
+                b.kind == "heading" or (b.kind in ("html", "paragraph")
+                                        and markup_only(text[b.start:b.end]))):
+            break
+        start = max(lo, b.start)
+    return start
 
 
 __all__ = ["FaqChunker", "find_pairs", "looks_like_faq"]

@@ -40,7 +40,14 @@ def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[QA
             continue  # inside code: Rust's ``where Q: Hash + Eq`` is no question
         q = next(g for g in (m.group("qa"), m.group("num"), m.group("bold"), m.group("head"))
                  if g)
-        starts[m.start() + len(m.group(0)) - len(m.group(0).lstrip())] = q.strip()
+        at = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+        if m.group("head") and (block := index.block_at(at)) is not None and \
+                block.kind == "heading" and lo <= block.start < at:
+            # markup the reader made part of the heading's block (an anchor, a
+            # ``<!-- more -->``, an MDX import above it) starts its question's pair: it
+            # was a pair of its own, its "question" the markup and the heading
+            at = block.start
+        starts[at] = q.strip()
     stops: list[int] = []
     for b in index.blocks_in(lo, hi):
         tag = b.metadata.get("tag")
@@ -51,7 +58,10 @@ def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[QA
                                 and body.rstrip("#").rstrip().endswith("?")):
             # a term a definition list defines is no question (an API reference's
             # types, a glossary, an option list): a <dt> asks when it ends in "?"
-            starts.setdefault(b.start, body.lstrip("#").strip())
+            # (a heading's question: its text as the trail shows it, without markup)
+            asked = b.headings[-1] if b.kind == "heading" and b.headings else \
+                body.lstrip("#").strip()
+            starts.setdefault(b.start, asked)
         elif b.kind == "heading" and b.start not in starts:
             stops.append(b.start)
     ordered = sorted(s for s in starts if lo <= s < hi)
