@@ -340,6 +340,21 @@ def test_markup_above_a_question_heading_starts_its_pair_not_a_chunk(name, quest
     assert not [c.text for c in chunks if re.fullmatch(r"#+ [^\n]*", c.text.strip())]
 
 
+@pytest.mark.parametrize("form", ["## {q} {{#{i}}}\n\n", "## {q} {{/*{i}*/}}\n\n", "{q}\n---\n\n"])
+def test_a_question_heading_with_an_id_or_underlined_asks(form):
+    """Docusaurus (``{#id}``) and react.dev (``{/*id*/}``) end headings with their ids,
+    and a setext heading is underlined: none of these questions was found (the
+    heading's source does not end in "?"), so such an FAQ was cut as a section."""
+    qs = ["Is the kettle safe to boil dry?", "Who pays the return postage?",
+          "How fast are refunds sent?"]
+    md = "".join(form.format(q=q, i=f"q{n}") + f"Answer number {n} with its words.\n\n"
+                 for n, q in enumerate(qs))
+    chunks = chunkwise.chunk(md, format="markdown", doc_id="faq.md")
+    assert_invariants(md, chunks, 160, COUNT)
+    assert [c.metadata.get("question") for c in chunks] == qs
+    assert {c.metadata["strategy"] for c in chunks} == {"faq"}
+
+
 @pytest.mark.parametrize("html", [
     "<dl><dt>What is the warranty?</dt><dd>Two years on every kettle.</dd>"
     "<dt>Who pays return postage?</dt><dd>We do, with the label we send.</dd>"

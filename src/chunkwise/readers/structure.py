@@ -15,8 +15,9 @@ _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 #: inline HTML that carries no words in a heading: anchors, comments, the tags of
 #: HTML's phrasing elements (``<dfn title="...">conversion</dfn>`` keeps its word), a
 #: component closed in its own tag (``## optimizeDeps.entries <NonInheritBadge />`` in
-#: VitePress, ``<Since v="3.3.0" />`` in MDX: a capital first, as JSX and Vue name them)
-_TAG = re.compile(r"<!--.*?-->|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|em|font|i|img|"
+#: VitePress, ``<Since v="3.3.0" />`` in MDX: a capital first, as JSX and Vue name them),
+#: an MDX comment (react.dev's heading ids, ``## Reference {/*reference*/}``)
+_TAG = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|em|font|i|img|"
                   r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>"
                   r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)",
                   re.IGNORECASE)
@@ -55,7 +56,7 @@ def heading_text(raw: str) -> str:
     ``by [@user](https://github.com/user)``: the address is many tokens in every
     chunk's context and no words of the section); the block keeps the source."""
     text = _ATTRIBUTES.sub("", raw)
-    if "<" in text:
+    if "<" in text or "{/*" in text:
         text = "".join(part if part.startswith("`") else _TAG.sub("", part)
                        for part in (m.group(0) for m in _CODE_SPAN.finditer(text)))
     if "](" in text or "][" in text:

@@ -53,14 +53,13 @@ def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[QA
         tag = b.metadata.get("tag")
         if b.kind != "heading" and tag not in _QUESTION_TAGS:
             continue  # a paragraph, a list, code...: neither a question nor a stop
-        body = text[b.start:b.end].strip()
-        if tag == "summary" or ((tag == "dt" or b.kind == "heading")
-                                and body.rstrip("#").rstrip().endswith("?")):
+        # a heading's question: its text as the trail shows it, without markup or an
+        # id (``## Why is it slow? {#slow}``, react.dev's ``{/*slow*/}``), setext too
+        asked = b.headings[-1] if b.kind == "heading" and b.headings else \
+            text[b.start:b.end].strip().rstrip("#").strip().lstrip("#").strip()
+        if tag == "summary" or ((tag == "dt" or b.kind == "heading") and asked.endswith("?")):
             # a term a definition list defines is no question (an API reference's
             # types, a glossary, an option list): a <dt> asks when it ends in "?"
-            # (a heading's question: its text as the trail shows it, without markup)
-            asked = b.headings[-1] if b.kind == "heading" and b.headings else \
-                body.lstrip("#").strip()
             starts.setdefault(b.start, asked)
         elif b.kind == "heading" and b.start not in starts:
             stops.append(b.start)
