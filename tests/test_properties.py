@@ -240,6 +240,30 @@ def test_no_chunk_of_markup_or_punctuation_alone_where_it_fits_beside_words(stra
                 c.text
 
 
+#: a code block of statements in groups (blank lines between), a group as short as one
+#: import line or as long as many lines, and some lines longer than others
+_CODE_GROUP = st.lists(st.one_of(
+    st.from_regex(r"import \{ [a-z]{1,8} \} from '[a-z]{1,8}';", fullmatch=True),
+    st.from_regex(r"  [a-z]{1,8}\([a-z]{0,6}(, [a-z]{1,9}){0,12}\);", fullmatch=True)),
+    min_size=1, max_size=30).map("\n".join)
+_CODE_DOC = st.lists(_CODE_GROUP, min_size=1, max_size=6).map(
+    lambda groups: "# Guide\n\nSome words first.\n\n```js\n" + "\n\n".join(groups) + "\n```\n")
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_CODE_DOC, size=st.integers(32, 200))
+def test_every_part_of_a_cut_code_block_but_its_last_holds_a_quarter_of_the_limit(text, size):
+    """DESIGN.md: a blank line is taken as a code block's cut only where the part
+    before it holds a quarter of the limit; lines (then words) cut it otherwise."""
+    chunker = chunkwise.get_chunker("section", size=size)
+    chunks = chunker.chunk_document(parse(text, "d.md", "markdown"))
+    assert_invariants(text, chunks, chunker.limit, independent_minilm_count())
+    parts = [c for c in chunks if c.kind == "code" and c.metadata.get("code_parts", 1) > 1]
+    assert [(c.token_count, c.text) for c in parts if c.metadata["code_part"] <
+            c.metadata["code_parts"] and c.token_count < chunker.limit // 4] == []
+
+
 _MARKUP_TEXT = st.lists(st.one_of(
     st.text(alphabet=st.sampled_from(list("<>!-`~ \n\ta/_.;}{x1\u00e9#")), max_size=12),
     st.sampled_from(["<!--", "-->", "<a id=\"x\">", "</a>", "```py\n", "\n```", "\n  ~~~\n",

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import chunkwise
 from chunkwise.readers import parse
 
-from helpers import QUAL, assert_invariants, by_text, independent_minilm_count
+from helpers import QUAL, ROOT, assert_invariants, by_text, independent_minilm_count
 
 
 def test_markdown_sections_one_chunk_each_with_trail():
@@ -550,3 +550,30 @@ def test_text_before_the_first_heading_has_the_document_title_as_its_trail():
     assert chunks[0].context == "" and chunks[0].text.startswith("Starting with")
     no_title = chunkwise.get_chunker("section", size=32, title=False)
     assert no_title.chunk(text, doc_id="r.md", format="markdown")[0].context == ""
+
+
+def test_a_cut_code_blocks_first_piece_is_no_import_line_alone():
+    """A code block too long for one chunk is cut at blank lines first: the one after
+    its imports made them a piece alone (LangSmith's page in the structured set:
+    ``from langsmith.run_trees import RunTree``, 31 tokens, and ``import asyncio ...``,
+    39; react.dev's ``import { useState } from 'react';``, 22). A piece holds at least
+    a quarter of the limit where a line allows; only the block's last may be smaller."""
+    path = ROOT / "benchmarks" / "structured_eval" / "docs" / "langsmith.md"
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    limit = 224  # reference documentation's size
+    assert {c.metadata.get("document_kind") for c in chunks} == {"reference"}
+    cut = [c for c in chunks if c.kind == "code" and c.metadata["code_parts"] > 1]
+    assert len(cut) >= 4
+    assert [c.token_count for c in cut if c.metadata["code_part"] < c.metadata["code_parts"]
+            and c.token_count < limit // 4] == []
+    first = next(c for c in cut if "from langsmith.run_trees import RunTree" in c.text)
+    assert "parent_run = RunTree(" in first.text
+    body = "\n".join(f"    value_{i} = compute({i}, scale=2)" for i in range(60))
+    md = (f"# Guide\n\n```js\nimport {{ useState }} from 'react';\n\nexport default function "
+          f"App() {{\n{body}\n}}\n```\n")
+    chunks = chunkwise.chunk({"g.md": md}, "section", size=160, format="markdown")
+    assert_invariants(md, chunks, 160)
+    assert chunks[0].kind == "code" and "export default function App()" in chunks[0].text
+    assert chunks[0].token_count > 120

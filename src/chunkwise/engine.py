@@ -566,7 +566,7 @@ class Packer:
 
     def __init__(self, index: DocumentIndex, policy: PackPolicy,
                  budget: Budget | ChunkConfig | int | None = None, *loose: Any,
-                 line_starts: bool = False, **loose_named: Any):
+                 line_starts: bool = False, min_fill: int = 0, **loose_named: Any):
         budget = _budget(budget, loose, loose_named)
         self.index = index
         self.budget = budget
@@ -575,6 +575,10 @@ class Packer:
         #: smallest piece in tokens (context included); only a span's last piece may
         #: be smaller
         self.min_size = budget.min_size
+        #: a boundary is taken only where the piece before it holds this many tokens
+        #: (context included), where a lower level's boundary gives one (the last piece
+        #: of a span excepted; a tail under it is left as ``min_size`` leaves it)
+        self.min_fill = max(min_fill, self.min_size)
         #: pieces start at the start of their line, indentation included (source code)
         self.line_starts = line_starts
         self.max_chars = budget.max_chars if budget.max_chars is not None else 1 << 62
@@ -792,14 +796,14 @@ class Packer:
         floor = max(cur, must_pass)
         tried_end = min(hi, char_end)
         additive = self._additive_from(cur, context)
-        small = base + self.min_size - ctx_tokens  # candidates below this are too small
+        small = base + self.min_fill - ctx_tokens  # candidates below this are too small
         while budget >= 1:
             end = None
             for i, (pos, cpos) in enumerate(levels):
                 first = int(pos.searchsorted(floor, side="right"))
                 last = min(int(cpos.searchsorted(base + budget, side="right")),
                            int(pos.searchsorted(char_end, side="right"))) - 1
-                if self.min_size and last >= first and int(pos[last]) != hi:
+                if self.min_fill and last >= first and int(pos[last]) != hi:
                     first = max(first, int(cpos.searchsorted(small, side="left")))
                 if last >= first:
                     if last > first and cap is None and self._intro_levels[i] and \

@@ -56,6 +56,9 @@ def _table_cells(index: DocumentIndex) -> list[int]:
     return out
 
 
+#: a cut code block's pieces hold at least this share of the limit where lines allow
+CODE_FILL = 4
+
 BLOCK = Positions("block", _block_ends)
 TABLE_ROW = Positions("table-row", _table_rows)
 TABLE_CELL = Positions("table-cell", _table_cells)
@@ -195,7 +198,12 @@ class StructuredPacking:
         self.prose = Packer(index, PackPolicy((BLOCK,) + policy.levels, policy.overlap_levels),
                             budget)
         self.rows = Packer(index, TABLE_ROW_POLICY, budget.replace(overlap=0))
-        self.code = Packer(index, CODE_LINES_POLICY, budget.replace(overlap=0), line_starts=True)
+        # a code block's piece holds at least a quarter of the limit where a line allows:
+        # its blank lines are the first boundaries tried, and the one after an import
+        # made a piece of it alone (react.dev: "```js\nimport { useState } from
+        # 'react';", 22 tokens, the function after it cut at lines)
+        self.code = Packer(index, CODE_LINES_POLICY, budget.replace(overlap=0), line_starts=True,
+                           min_fill=budget.limit // CODE_FILL)
         table_max = options.table_max if options.table_max is not None else 2 * config.size
         self.table_limit = min(table_max, config.max_tokens)
         self.max_tokens = config.max_tokens
