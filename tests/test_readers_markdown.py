@@ -669,3 +669,24 @@ def test_react_docs_heading_ids_written_as_mdx_comments_stay_out_of_the_trails()
     assert_invariants(text, chunks, 254)
     assert not [c.context for c in chunks if "{/*" in c.context]
     assert any(c.context.endswith("> Reference > `useId()`\n\n") for c in chunks)
+
+
+def test_a_page_named_only_by_its_front_matter_keeps_its_title_in_every_chunk():
+    """Astro's experimental-flag pages (14 of its 420) and most of Hugo's function
+    pages have no heading in their body: ``auto`` cut them with ``recursive``, and as
+    front matter is metadata, no chunk's text or context held the page's name
+    ("Experimental client prerendering"). A title in front matter makes ``auto``
+    structure-aware: the title is every chunk's context, as above a first heading."""
+    path = MDX / "astro-client-prerender.mdx"
+    text = path.read_text(encoding="utf-8")
+    assert "\n#" not in text
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert len(chunks) > 1 and {c.metadata["strategy"] for c in chunks} == {"section"}
+    assert {c.context for c in chunks} == {"Experimental client prerendering\n\n"}
+    # without front matter (or without a title in it) the page is still recursive's
+    body = text[text.index("import Since"):]
+    for page in (body, "---\nsidebar: x\n---\n\n" + body):
+        plain = chunkwise.chunk({"p.mdx": page}, format="markdown")
+        assert {c.metadata["strategy"] for c in plain} == {"recursive"}
+        assert {c.context for c in plain} == {""}

@@ -244,7 +244,11 @@ class AutoChunker(SectionChunker):
         return out
 
     def structure_aware(self, doc: Document) -> bool:
-        return any(b.kind in ("heading", "table") for b in doc.blocks)
+        """Headings or tables; or a title in front matter (a site's page whose body has
+        no heading: ``recursive`` left its only name out of every chunk's text and
+        context, as front matter is metadata; ``section`` puts it in the context)."""
+        return any(b.kind in ("heading", "table") for b in doc.blocks) or (
+            bool(doc.title) and any(b.kind == "front_matter" for b in doc.blocks))
 
     def kind_sizes(self) -> dict[str, int]:
         """The sizes this chunker gives each kind of document (:data:`KIND_SIZES`
