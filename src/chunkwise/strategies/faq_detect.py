@@ -56,7 +56,7 @@ def find_pairs(doc: Document, index: DocumentIndex, lo: int, hi: int) -> list[QA
         # a heading's question: its text as the trail shows it, without markup or an
         # id (``## Why is it slow? {#slow}``, react.dev's ``{/*slow*/}``), setext too
         asked = b.headings[-1] if b.kind == "heading" and b.headings else \
-            text[b.start:b.end].strip().rstrip("#").strip().lstrip("#").strip()
+            text[b.start:b.end].strip().strip("#").strip()
         if tag == "summary" or ((tag == "dt" or b.kind == "heading") and asked.endswith("?")):
             # a term a definition list defines is no question (an API reference's
             # types, a glossary, an option list): a <dt> asks when it ends in "?"
