@@ -508,3 +508,57 @@ def test_every_strategy_keeps_embed_text_within_max_chars(kind, data, size, max_
         assert_invariants(text, leaves, chunker.max_tokens, independent_minilm_count())
     assert all(c.token_count <= chunker.limit for c in leaves if "table_part" not in c.metadata
                and c.kind != "table")
+
+
+# Tables drawn in characters (reStructuredText's grid and simple tables)
+_CELL = st.lists(_WORD, min_size=1, max_size=3).map(" ".join)
+_TABLE_ROWS = st.integers(1, 4).flatmap(lambda n: st.lists(
+    st.lists(_CELL, min_size=n, max_size=n).map(tuple), min_size=2, max_size=9))
+
+
+def _draw_grid(rows: list[tuple[str, ...]], marked: bool, indent: str) -> str:
+    widths = [max(len(r[c]) for r in rows) + 2 for c in range(len(rows[0]))]
+    border = "+" + "+".join("-" * w for w in widths) + "+"
+    line = "|" + "|".join(f" {{:<{w - 1}}}" for w in widths) + "|"
+    out = [border, line.format(*rows[0]), border.replace("-", "=") if marked else border]
+    for r in rows[1:]:
+        out += [line.format(*r), border]
+    return "\n".join(indent + x for x in out)
+
+
+def _draw_simple(rows: list[tuple[str, ...]], marked: bool, blank: bool) -> str:
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    border = "  ".join("=" * w for w in widths)
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    body = [fmt.format(*r).rstrip() for r in rows[1:]]
+    head = [border, fmt.format(*rows[0]).rstrip()] + ([border] if marked else [])
+    return "\n".join(head + [("\n" if blank and marked else "").join(
+        x + "\n" for x in body).rstrip("\n"), border])
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(rows=_TABLE_ROWS, grid=st.booleans(), marked=st.booleans(), blank=st.booleans(),
+       indent=st.sampled_from(["", "   "]), name=st.sampled_from(["t.rst", "t.txt"]),
+       strategy=st.sampled_from(["auto", "section", "recursive"]), size=st.integers(16, 200))
+def test_a_drawn_table_reads_back_as_drawn_and_chunks_keep_every_invariant(
+        rows, grid, marked, blank, indent, name, strategy, size):
+    """A grid table (``+===+`` under its header or not, indented or not) and a simple
+    table of two columns or more (a border under its header or not, blank lines
+    between its rows or not) read as one table block: the first row its columns, the others its cells, the
+    last row's span reaching the bottom border; and every strategy's chunks of the
+    document keep the invariants (exact offsets, nothing lost, the budget)."""
+    if not grid and len(rows[0]) == 1:  # (a lone run of "=" is a title's rule)
+        rows = [r + ("x",) for r in rows]
+    table = _draw_grid(rows, marked, indent) if grid else _draw_simple(rows, marked, blank)
+    text = f"Title\n=====\n\nSome words before it.\n\n{table}\n\nWords after it.\n"
+    doc = parse(text, name, "text")
+    (found,) = [b for b in doc.blocks if b.kind == "table"]
+    meta = found.metadata
+    assert meta["columns"] == rows[0]
+    assert meta["cells"] == tuple(rows[1:])
+    assert text[found.start:found.end] == table.strip()
+    assert meta["rows"][-1][1] == found.end
+    chunker = chunkwise.get_chunker(strategy, size=size)
+    assert_invariants(text, chunker.chunk_document(doc), chunker.max_tokens,
+                      independent_minilm_count())

@@ -477,3 +477,84 @@ def test_titles_between_rules_of_two_characters_are_titles():
         "------------------------\n", "----\n")
     assert [b.headings[-1] for b in parse(short, "README", None).blocks
             if b.kind == "heading"] == ["Pre-C99 build failure"]
+
+
+def test_a_grid_table_is_a_table_its_header_the_context_of_every_later_part():
+    """PEP 452's grid table of hash names (``+-----+``, ``+=====+`` under the header)
+    was read as a paragraph: cut a row at a time, no part saying what its columns
+    are. It is a table: the header's cells are its columns, a row (a cell spanning
+    rows too) its lines from the separator above it, and every part after the first
+    has the header in its context."""
+    text = (DATA / "pep-0452.rst").read_text()
+    doc = parse(text, "pep-0452.rst", fmt="text")
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert len(tables) == 1
+    meta = tables[0].metadata
+    assert meta["columns"] == ("algorithm", "variant", "recommended name")
+    assert meta["cells"][0] == ("MD5", "", "md5")
+    assert meta["cells"][3] == ("SHA-2", "SHA-224", "sha224")
+    assert meta["cells"][4] == ("", "SHA-256", "sha256")
+    assert len(meta["rows"]) == 12
+    assert text[tables[0].start:tables[0].end].startswith("+------------+")
+    assert meta["rows"][-1][1] == tables[0].end  # the bottom border with the last row
+    chunks = chunkwise.chunk(doc)
+    parts = [c for c in chunks if c.metadata.get("table_part")]
+    assert len(parts) > 1
+    for c in parts[1:]:
+        assert c.context.endswith("algorithm | variant | recommended name\n"), c.context
+    for s, e in meta["rows"]:  # no row is cut
+        assert any(c.start <= s and e <= c.end for c in chunks), text[s:e]
+    assert not [c for c in chunks if not any(ch.isalnum() for ch in c.text)]
+
+
+def test_simple_tables_are_tables_blank_lines_between_their_rows_too():
+    """PEP 291's table of what to avoid by version parts its rows by blank lines (as
+    docutils allows): it was six paragraphs, read as prose. A simple table is a table
+    whatever blank lines part its rows, to the first border after its top that ends
+    a paragraph; a row's lines under a blank first column are the row's."""
+    text = (DATA / "pep-0291.rst").read_text()
+    doc = parse(text, "pep-0291.rst", fmt="text")
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert [t.metadata["columns"] for t in tables] == [
+        ("Version", "Features to Avoid"),
+        ("Package/Module", "Maintainer(s)", "Python Version", "Notes"),
+        ("Tool", "Maintainer(s)", "Python Version")]
+    versions = tables[0].metadata["cells"]
+    assert [row[0] for row in versions] == ["1.5.2", "2.0", "2.1", "2.2", "2.3", "2.4", "2.5"]
+    assert versions[-1][1].startswith("with statement without from __future__ import, io module")
+    packages = dict((row[0], row[1]) for row in tables[1].metadata["cells"])
+    assert packages["bsddb"] == "- Greg Smith - Barry Warsaw"
+    assert len(packages) == 14
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(text, chunks, 254)
+    later = [c for c in chunks if c.metadata.get("table_part", 1) > 1]
+    assert later and all("Version | Features to Avoid\n" in c.context
+                         or "Package/Module | Maintainer(s)" in c.context for c in later)
+
+
+def test_what_only_looks_like_a_table_stays_text():
+    """A paragraph opening with ``+`` or a row of ``=`` runs that is no whole table
+    (a vote, a box drawn beside words, a border never closed, a diff) is a paragraph."""
+    for para in ("+1 for this proposal, from the list.",
+                 "+-----+\n| box |  --> the next step\n+-----+",
+                 "+-----+-----+\n| a   | b   |",
+                 "+--- a/setup.py\n+++ b/setup.py\n+import os",
+                 "=====  =====\nonly a top border and a row",
+                 "=====  =====\n\nwords after a lone border\n\nand more words"):
+        for name in ("notes.rst", "notes.txt"):
+            doc = parse(f"Title\n=====\n\n{para}\n\nAfter it.\n", name, fmt="text")
+            assert not [b for b in doc.blocks if b.kind == "table"], para
+            assert doc.text.count("After it.") == 1
+
+
+def test_a_grid_table_in_markdown_is_a_table():
+    """Pandoc's grid tables (and a MySQL client's output pasted into a README) are
+    paragraphs to CommonMark; Markdown's reader reads them as reStructuredText's."""
+    table = ("+-------+----------------+\n| Name  | Meaning        |\n+=======+================+\n"
+             "| qmark | Question mark  |\n+-------+----------------+\n| named | Named style    |\n"
+             "|       | ``:name``      |\n+-------+----------------+")
+    doc = parse(f"# Styles\n\nThe styles:\n\n{table}\n\nAfter it.\n", "styles.md", fmt="markdown")
+    (found,) = [b for b in doc.blocks if b.kind == "table"]
+    assert found.metadata["columns"] == ("Name", "Meaning")
+    assert found.metadata["cells"] == (("qmark", "Question mark"), ("named", "Named style ``:name``"))
+    assert doc.text[found.start:found.end] == table

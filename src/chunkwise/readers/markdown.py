@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..types import Block, Document
+from .grid import grid_table
 from .reader import Reader
 from .structure import (
     FRONT_MATTER_HELD,
@@ -262,7 +263,10 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             srcmap = node.srcmap
             if srcmap:
                 s, e = lines.span_of(srcmap)
-                blocks.append(Block("paragraph", s, e, trail.path))
+                if body.startswith("+", s) and (table := grid_table(body, s, e, trail.path)):
+                    blocks.append(table)  # a grid table (Pandoc's, a MySQL client's)
+                else:
+                    blocks.append(Block("paragraph", s, e, trail.path))
             return
         if name in ("heading", "lheading") and node.srcmap:
             heading_block(int(node.meta.get("level", 1)),

@@ -586,6 +586,12 @@ class StructuredPacking:
                 if n <= self.limit and e - group_start + len(gctx) <= cap:
                     group_end, group_n = e, n
                     continue
+            if not pieces and group_end is None and (n > self.max_tokens or e - group_start + len(
+                    gctx) > cap) and (head := self._header_alone(group_start, header_end, (s, e), gctx,
+                                                                 header_ctx)):
+                pieces.append(head)
+                group_start, group_end, group_n = s, e, self.count(header_ctx + text[s:e])
+                continue
             if n <= self.max_tokens and e - group_start + len(gctx) <= cap:
                 pieces.append(Piece(group_start, e, n, gctx))  # one big row: kept whole
             else:  # cut at cell borders, never between the header and its delimiter row
@@ -601,6 +607,25 @@ class StructuredPacking:
         elif group_start is not None and group_start < hi and text[group_start:hi].strip():
             pieces.extend(self.rows.pack(group_start, hi, group_ctx()))  # text after the rows
         return pieces
+
+    def _header_alone(self, start: int, header_end: int | None, row: tuple[int, int], ctx: str,
+                      header_ctx: str) -> Piece | None:
+        """The header (and what leads it) as a piece of its own, where it and the first
+        row would be cut but the row fits alone, and the header holds a quarter
+        of the limit: a grid table's, whose border is a token a character (PyPA's
+        guide: 103 a border), rather than the first row cut at a cell after it. (A
+        Markdown table's header line is small: it keeps the start of the row.)"""
+        s, e = row
+        if header_end is None or not start < header_end <= s:
+            return None
+        text = self.doc.text
+        n = self.count(ctx + text[start:header_end])
+        if not self.limit // CODE_FILL <= n <= self.limit or \
+                header_end - start + len(ctx) > self.max_chars:
+            return None
+        if self.count(header_ctx + text[s:e]) > self.limit or e - s + len(header_ctx) > self.max_chars:
+            return None
+        return Piece(start, header_end, n, ctx)
 
     def row_pieces(self, block: Block, ctx: str, start: int, hi: int,
                    header_inside: bool, header_ctx: str) -> list[Piece]:

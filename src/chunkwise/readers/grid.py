@@ -1,0 +1,227 @@
+"""Tables drawn in characters: reStructuredText's (and Pandoc's) grid tables, which a
+MySQL client also prints, and reStructuredText's simple tables.
+
+A grid table's borders are ``+---+---+`` lines (``+===+===+`` under its header), its
+cells between ``|`` characters at the borders' ``+`` columns; a simple table's are
+runs of ``=`` (``-`` between header rows) separated by spaces. Read as paragraphs, a
+grid table was cut a row at a time with nothing saying what its columns are, and a
+border alone (one token a character: 167 in PyPA's widest) was a chunk of no word.
+As a table block its rows are whole units and its header is every later part's
+context, as a Markdown table's is."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Container
+
+from ..types import Block
+from .structure import table_block
+
+#: a grid table's full border (its top and bottom), ``+----+----+`` or ``+====+====+``
+_BORDER = re.compile(r"\+(?:-+\+)+|\+(?:=+\+)+")
+#: a line inside: a border, partial where a cell spans rows (``+----+     |``), or a row
+_INSIDE = re.compile(r"[+|].*[+|]")
+#: a separator inside: only border characters, a ``+`` at a run's end
+_SEPARATOR = re.compile(r"[-=+| ]*(?:\+[-=]|[-=]\+)[-=+| ]*")
+#: a simple table's border: two runs of ``=`` or more, separated by spaces
+_SIMPLE_BORDER = re.compile(r"=+(?: +=+)+")
+
+
+def _lines(text: str, s: int, e: int) -> list[tuple[int, int]] | None:
+    """The ``[start, end)`` of each line of ``text[s:e]`` with text on it, from the
+    table's left edge (the column of ``s``), without line breaks or trailing blanks
+    (blank lines between a simple table's rows are left out); None when a line
+    starts left of that edge."""
+    indent = s - (text.rfind("\n", 0, s) + 1)
+    out = []
+    pos = s - indent
+    while pos < e:
+        nl = text.find("\n", pos, e)
+        end = e if nl < 0 else nl
+        stop = end
+        while stop > pos and text[stop - 1] in " \t\r":
+            stop -= 1
+        if stop > pos:
+            if text[pos:pos + indent].strip(" \t") or stop - pos <= indent:
+                return None
+            out.append((pos + indent, stop))
+        pos = end + 1
+    return out
+
+
+#: a line that is a simple table's border (its top, its header's end, its bottom)
+_SIMPLE_LINE = re.compile(r"[ \t]*=+(?: +=+)+[ \t]*\r?$", re.MULTILINE)
+
+
+def join_simple_tables(text: str, spans: list[tuple[int, int]],
+                       keep: Container[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """Paragraph spans with each simple table's made one: blank lines may part its rows
+    (PEP 291's table of features by version), and the table ends at the first border
+    after its top that a blank line or the end follows. A span in ``keep`` (a
+    heading) is never joined; a table not closed within :data:`JOIN_SPANS` spans is
+    left as it was."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(spans):
+        s, e = spans[i]
+        j = i
+        if (m := _SIMPLE_LINE.match(text, s)) is not None and m.end() <= e:
+            j = next((k for k in range(i, min(len(spans), i + JOIN_SPANS))
+                      if _ends_in_border(text, spans[k], m.end() if k == i else spans[k][0])
+                      or (k > i and spans[k] in keep)), i)
+            if j > i and spans[j] in keep:
+                j = i
+        out.append((s, spans[j][1]))
+        i = j + 1
+    return out
+
+
+def _ends_in_border(text: str, span: tuple[int, int], after: int) -> bool:
+    """Whether the last line of ``text[span]``, starting at or after ``after``, is a
+    simple table's border."""
+    last = text.rfind("\n", span[0], span[1]) + 1 or span[0]
+    return last >= after and _SIMPLE_LINE.fullmatch(text, last, span[1]) is not None
+
+
+#: the most paragraph spans a simple table is looked for over
+JOIN_SPANS = 200
+
+
+def table_in(text: str, s: int, e: int, headings: tuple[str, ...], page: int | None = None
+             ) -> Block | None:
+    """The table that ``text[s:e]`` (a paragraph: no blank line inside) is, whole; None
+    when it is none. Only a paragraph starting with ``+`` or ``=`` is looked at."""
+    first = text[s:s + 1]
+    if first not in ("+", "=") or (lines := _lines(text, s, e)) is None or len(lines) < 3:
+        return None
+    if first == "+":
+        return _grid(text, lines, headings, page)
+    return _simple(text, lines, headings, page)
+
+
+def grid_table(text: str, s: int, e: int, headings: tuple[str, ...]) -> Block | None:
+    """:func:`table_in` for a grid table only (Markdown: Pandoc's grid tables; a line
+    of ``=`` there underlines a title)."""
+    if not text.startswith("+", s) or (lines := _lines(text, s, e)) is None or len(lines) < 3:
+        return None
+    return _grid(text, lines, headings, None)
+
+
+def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], page: int | None
+          ) -> Block | None:
+    """A grid table: full borders on top and at the bottom, each line between a row's
+    (its cells between ``|`` at the border's ``+`` columns) or a separator; a
+    separator of ``=`` ends the header (else the first row names the columns). A
+    row's span starts at the separator above it (the last row's runs to the bottom
+    border): the header is then one border and its lines, and a part of the table
+    after the first opens at a border rather than ending at one."""
+    top = text[lines[0][0]:lines[0][1]]
+    if not _BORDER.fullmatch(top) or not _BORDER.fullmatch(text[lines[-1][0]:lines[-1][1]]):
+        return None
+    bounds = [i for i, c in enumerate(top) if c == "+"]
+    groups: list[tuple[int, int, int, tuple[str, ...], bool]] = []  # above, first, last, cells, =
+    above, sep_eq = lines[0][0], False
+    row: list[tuple[int, int]] = []
+    for ls, le in lines[1:]:
+        line = text[ls:le]
+        if not _INSIDE.fullmatch(line):
+            return None
+        if not _SEPARATOR.fullmatch(line):
+            row.append((ls, le))
+            continue
+        if not row:  # two separators in a row: no table of ours
+            return None
+        groups.append((above, row[0][0], row[-1][1],
+                       _cells([text[a:b] for a, b in row], bounds), sep_eq))
+        above, sep_eq, row = ls, "=" in line, []
+    if row or not groups:
+        return None
+    # the header: the rows above the first separator of "=", else the first row
+    marked = next((i for i, g in enumerate(groups) if g[4]), None)
+    head = marked if marked is not None else (1 if len(groups) > 1 else 0)
+    header = (lines[0][0], groups[head - 1][2]) if head else None
+    columns = tuple(" ".join(v for v in names if v) for names in zip(*(g[3] for g in groups[:head])))
+    rows = [(g[0], g[2]) for g in groups[head:]]
+    if not rows:
+        return None
+    rows[-1] = (rows[-1][0], lines[-1][1])
+    return table_block(lines[0][0], lines[-1][1], header, rows, columns,
+                       [g[3] for g in groups[head:]], headings, page, fmt="grid")
+
+
+def _cells(row_lines: list[str], bounds: list[int]) -> tuple[str, ...]:
+    """A row's cells: each line cut at the border's columns where it has a ``|``
+    there (a cell spanning columns has none), the lines of a cell joined; where the
+    lines of a row cut differently, the row is one cell."""
+    parts: list[list[str]] = []
+    for line in row_lines:
+        cuts = [0] + [b for b in bounds[1:-1] if b < len(line) and line[b] == "|"] + [len(line) - 1]
+        if parts and len(cuts) - 1 != len(parts):
+            cuts = [0, len(line) - 1]
+            parts = [[" ".join(" ".join(p) for p in parts if p)]]
+        values = [line[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])]
+        if not parts:
+            parts = [[] for _ in values]
+        for part, value in zip(parts, values):
+            if value:
+                part.append(value)
+    return tuple(" ".join(part) for part in parts)
+
+
+def _simple(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], page: int | None
+            ) -> Block | None:
+    """A simple table: a border of ``=`` runs on top, rows, a border at the bottom;
+    a border between ends the header. Each row a line; a line whose first column is
+    blank goes on the row before."""
+    texts = [text[a:b] for a, b in lines]
+    borders = [i for i, t in enumerate(texts) if _SIMPLE_BORDER.fullmatch(t)]
+    if borders[:1] != [0] or borders[-1] != len(lines) - 1 or len(borders) > 3:
+        return None
+    spans = [(m.start(), m.end()) for m in re.finditer(r"=+", texts[0])]
+    header: tuple[int, int] | None = None
+    columns: tuple[str, ...] = ()
+    body_from = 1
+    if len(borders) == 3:
+        header = (lines[0][0], lines[borders[1]][1])
+        named = [_columns_of(texts[i], spans) for i in range(1, borders[1])
+                 if not _RULE.fullmatch(texts[i])]
+        columns = tuple(" ".join(v for v in names if v) for names in zip(*named))
+        body_from = borders[1] + 1
+    rows: list[tuple[int, int]] = []
+    cells: list[tuple[str, ...]] = []
+    for i in range(body_from, len(lines) - 1):
+        values = _columns_of(texts[i], spans)
+        if rows and not values[0]:
+            rows[-1] = (rows[-1][0], lines[i][1])  # the row goes on
+            cells[-1] = tuple(" ".join(v for v in pair if v) for pair in zip(cells[-1], values))
+            continue
+        rows.append(lines[i])
+        cells.append(values)
+    if not rows:
+        return None
+    if header is None and len(rows) > 1:
+        header, columns = (lines[0][0], rows[0][1]), cells[0]
+        rows, cells = rows[1:], cells[1:]
+    rows[-1] = (rows[-1][0], lines[-1][1])  # the bottom border with the last row
+    return table_block(lines[0][0], lines[-1][1], header, rows, columns, cells, headings, page,
+                       fmt="simple")
+
+
+#: a simple table's rule under a header cell spanning columns (``------------  ------``)
+_RULE = re.compile(r"-+(?: +-+)*")
+
+
+def _columns_of(line: str, spans: list[tuple[int, int]]) -> tuple[str, ...]:
+    """A simple table's line cut at its columns (the last runs to the line's end); a
+    cell whose text runs over the gap to the next column (a header cell spanning
+    columns) takes in that column too, which is left empty."""
+    out: list[str] = []
+    start = 0
+    for i in range(len(spans)):
+        if i + 1 < len(spans) and line[spans[i][1]:spans[i + 1][0]].strip():
+            out.append("")
+            continue  # no cut here: the cell goes on
+        end = spans[i + 1][0] if i + 1 < len(spans) else len(line)
+        out[len(out) - (i - start):] = [line[spans[start][0]:end].strip()] + [""] * (i - start)
+        start = i + 1
+    return tuple(out)
