@@ -558,3 +558,23 @@ def test_a_grid_table_in_markdown_is_a_table():
     assert found.metadata["columns"] == ("Name", "Meaning")
     assert found.metadata["cells"] == (("qmark", "Question mark"), ("named", "Named style ``:name``"))
     assert doc.text[found.start:found.end] == table
+
+
+def test_a_wide_grid_tables_header_is_a_part_alone_and_no_row_is_cut():
+    """PyPA's comparison of pip and easy_install draws a table 103 characters wide: a
+    border is 103 tokens, so its header (with the line introducing it) and first row
+    do not fit one chunk, and the first row was cut at a cell after the header. The
+    header holds a quarter of the limit: it is a part of its own, and every row lies
+    whole in one chunk, the header's cells in the context of each part after it."""
+    path = DATA / "pypa-pip-vs-easy-install.rst"
+    text = path.read_text()
+    doc = read_path(path)
+    (table,) = [b for b in doc.blocks if b.kind == "table"]
+    assert table.metadata["columns"] == ("", "**pip**", "**easy_install**")
+    chunks = chunkwise.chunk(doc)
+    parts = [c for c in chunks if c.metadata.get("table_part")]
+    header_end = table.metadata["header"][1]
+    assert parts[0].end == header_end and parts[0].start < table.start  # with its lead
+    for s, e in table.metadata["rows"]:
+        assert any(c.start <= s and e <= c.end for c in chunks), text[s:e]
+    assert all(c.context.endswith("| **pip** | **easy_install**\n") for c in parts[1:])
