@@ -578,3 +578,24 @@ def test_a_wide_grid_tables_header_is_a_part_alone_and_no_row_is_cut():
     for s, e in table.metadata["rows"]:
         assert any(c.start <= s and e <= c.end for c in chunks), text[s:e]
     assert all(c.context.endswith("| **pip** | **easy_install**\n") for c in parts[1:])
+
+
+def test_a_grid_tables_header_over_two_rows_of_cells_names_its_columns_without_borders():
+    """PEP 393 heads its table with a cell over two (``Python 3.2`` over ``16-bit`` and
+    ``32-bit``), a border inside the header under it: the header is the rows to the
+    first whole border, its borders left out of the columns (they were the context of
+    every part), and each row is cut at the separator above it."""
+    table = ("+------+-------------------+\n"
+             "|size  | Python 3.2        |\n"
+             "|      +---------+---------+\n"
+             "|      | 32-bit  | 64-bit  |\n"
+             "+------+---------+---------+\n"
+             "|1     | 32      | 64      |\n"
+             "+------+---------+---------+\n"
+             "|2     | 40      | 64      |\n"
+             "+------+---------+---------+")
+    doc = parse(f"Sizes\n=====\n\n{table}\n", "pep.rst", fmt="text")
+    (found,) = [b for b in doc.blocks if b.kind == "table"]
+    assert found.metadata["columns"] == ("size", "Python 3.2 32-bit | 64-bit")
+    assert found.metadata["cells"] == (("1", "32", "64"), ("2", "40", "64"))
+    assert doc.text[slice(*found.metadata["header"])].endswith("| 32-bit  | 64-bit  |")

@@ -118,9 +118,10 @@ def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], pa
     top = text[lines[0][0]:lines[0][1]]
     if not _BORDER.fullmatch(top) or not _BORDER.fullmatch(text[lines[-1][0]:lines[-1][1]]):
         return None
-    bounds = [i for i, c in enumerate(top) if c == "+"]
-    groups: list[tuple[int, int, int, tuple[str, ...], bool]] = []  # above, first, last, cells, =
-    above, sep_eq = lines[0][0], False
+    # each row: the separator above it, its first line, its end, its cells, whether the
+    # separator under it is of "=" and whether it is whole (no cell spans it)
+    groups: list[tuple[int, int, int, tuple[str, ...], bool, bool]] = []
+    above = lines[0][0]
     row: list[tuple[int, int]] = []
     for ls, le in lines[1:]:
         line = text[ls:le]
@@ -131,14 +132,18 @@ def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], pa
             continue
         if not row:  # two separators in a row: no table of ours
             return None
-        groups.append((above, row[0][0], row[-1][1],
-                       _cells([text[a:b] for a, b in row], bounds), sep_eq))
-        above, sep_eq, row = ls, "=" in line, []
+        # (a row's columns are the separator's above it: a header's cell over two)
+        bounds = [i for i, c in enumerate(text[above:text.find("\n", above)]) if c in "+|"]
+        groups.append((above, row[0][0], row[-1][1], _cells([text[a:b] for a, b in row], bounds),
+                       "=" in line, _BORDER.fullmatch(line) is not None))
+        above, row = ls, []
     if row or not groups:
         return None
-    # the header: the rows above the first separator of "=", else the first row
-    marked = next((i for i, g in enumerate(groups) if g[4]), None)
-    head = marked if marked is not None else (1 if len(groups) > 1 else 0)
+    # the header: the rows above the first separator of "=", else the first row (to the
+    # first whole separator: PEP 393's header has cells over two)
+    marked = next((i + 1 for i, g in enumerate(groups) if g[4]), None)
+    whole = next(i + 1 for i, g in enumerate(groups) if g[5])  # (the bottom border at least)
+    head = marked if marked is not None else (whole if whole < len(groups) else 0)
     header = (lines[0][0], groups[head - 1][2]) if head else None
     columns = tuple(" ".join(v for v in names if v) for names in zip(*(g[3] for g in groups[:head])))
     rows = [(g[0], g[2]) for g in groups[head:]]
@@ -151,15 +156,17 @@ def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], pa
 
 def _cells(row_lines: list[str], bounds: list[int]) -> tuple[str, ...]:
     """A row's cells: each line cut at the border's columns where it has a ``|``
-    there (a cell spanning columns has none), the lines of a cell joined; where the
-    lines of a row cut differently, the row is one cell."""
+    there (a cell spanning columns has none), the lines of a cell joined, less the
+    borders inside a cell (PEP 393's header, a cell over two, ``+------+------+``
+    under it); where the lines of a row cut differently, the row is one cell."""
     parts: list[list[str]] = []
     for line in row_lines:
-        cuts = [0] + [b for b in bounds[1:-1] if b < len(line) and line[b] == "|"] + [len(line) - 1]
+        cuts = [0] + [b for b in bounds[1:-1] if b < len(line) and line[b] in "|+"] + [len(line) - 1]
         if parts and len(cuts) - 1 != len(parts):
             cuts = [0, len(line) - 1]
             parts = [[" ".join(" ".join(p) for p in parts if p)]]
         values = [line[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])]
+        values = ["" if _SEPARATOR.fullmatch(v) else v for v in values]
         if not parts:
             parts = [[] for _ in values]
         for part, value in zip(parts, values):
