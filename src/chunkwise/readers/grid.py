@@ -120,7 +120,7 @@ def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], pa
         return None
     # each row: the separator above it, its first line, its end, its cells, whether the
     # separator under it is of "=" and whether it is whole (no cell spans it)
-    groups: list[tuple[int, int, int, tuple[str, ...], bool, bool]] = []
+    groups: list[tuple[int, int, int, tuple[tuple[int, int, str], ...], bool, bool]] = []
     above = lines[0][0]
     row: list[tuple[int, int]] = []
     for ls, le in lines[1:]:
@@ -145,34 +145,53 @@ def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], pa
     whole = next(i + 1 for i, g in enumerate(groups) if g[5])  # (the bottom border at least)
     head = marked if marked is not None else (whole if whole < len(groups) else 0)
     header = (lines[0][0], groups[head - 1][2]) if head else None
-    columns = tuple(" ".join(v for v in names if v) for names in zip(*(g[3] for g in groups[:head])))
     rows = [(g[0], g[2]) for g in groups[head:]]
     if not rows:
         return None
+    under = groups[head][0] if head < len(groups) else lines[-1][0]
+    columns = _header_columns([g[3] for g in groups[:head]], [
+        i for i, c in enumerate(text[under:text.find("\n", under)]) if c in "+|"])
     rows[-1] = (rows[-1][0], lines[-1][1])
     return table_block(lines[0][0], lines[-1][1], header, rows, columns,
-                       [g[3] for g in groups[head:]], headings, page, fmt="grid")
+                       [tuple(v for _, _, v in g[3]) for g in groups[head:]], headings, page,
+                       fmt="grid")
 
 
-def _cells(row_lines: list[str], bounds: list[int]) -> tuple[str, ...]:
-    """A row's cells: each line cut at the border's columns where it has a ``|``
-    there (a cell spanning columns has none), the lines of a cell joined, less the
-    borders inside a cell (PEP 393's header, a cell over two, ``+------+------+``
-    under it); where the lines of a row cut differently, the row is one cell."""
+def _cells(row_lines: list[str], bounds: list[int]) -> tuple[tuple[int, int, str], ...]:
+    """A row's cells, each with the columns it spans (``[a, b)`` between the border's
+    ``+``): each line cut at the border's columns where it has a ``|`` or a ``+``
+    there (a cell spanning columns has neither), the lines of a cell joined, less the
+    borders inside a cell (PEP 393's header, ``+------+------+`` under a cell over
+    two); where the lines of a row cut differently, the row is one cell."""
+    spans: list[tuple[int, int]] = []
     parts: list[list[str]] = []
     for line in row_lines:
         cuts = [0] + [b for b in bounds[1:-1] if b < len(line) and line[b] in "|+"] + [len(line) - 1]
         if parts and len(cuts) - 1 != len(parts):
             cuts = [0, len(line) - 1]
             parts = [[" ".join(" ".join(p) for p in parts if p)]]
+            spans = [(cuts[0], cuts[1])]
         values = [line[a + 1:b].strip() for a, b in zip(cuts, cuts[1:])]
         values = ["" if _SEPARATOR.fullmatch(v) else v for v in values]
         if not parts:
             parts = [[] for _ in values]
+            spans = list(zip(cuts, cuts[1:]))
         for part, value in zip(parts, values):
             if value:
                 part.append(value)
-    return tuple(" ".join(part) for part in parts)
+    return tuple((a, b, " ".join(part)) for (a, b), part in zip(spans, parts))
+
+
+def _header_columns(header: list[tuple[tuple[int, int, str], ...]], under: list[int]
+                    ) -> tuple[str, ...]:
+    """The header's rows flattened to the columns of the border under it (``under``:
+    its ``+`` and ``|`` columns): each column named by every header cell over it, top
+    down (``Python 3.2 32-bit``, ``Python 3.2 64-bit``)."""
+    out = []
+    for a, b in zip(under, under[1:]):
+        names = [v for row in header for s, e, v in row if v and s <= a and b <= e]
+        out.append(" ".join(names))
+    return tuple(out)
 
 
 def _simple(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], page: int | None
