@@ -12,7 +12,7 @@ context, as a Markdown table's is."""
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Container, Iterator
 
 from ..types import Block
 from .structure import table_block
@@ -251,3 +251,153 @@ def _columns_of(line: str, spans: list[tuple[int, int]]) -> tuple[str, ...]:
         out[len(out) - (i - start):] = [line[spans[start][0]:end].strip()] + [""] * (i - start)
         start = i + 1
     return tuple(out)
+
+
+#: reStructuredText's tables written as directives: a list of lists, or CSV lines
+_DIRECTIVE = re.compile(r"\.\. (list-table|csv-table)::[^\n]*")
+_OPTION = re.compile(r"[ \t]+:([\w-]+):[ \t]*([^\n]*)")
+
+
+def directive_spans(text: str, spans: list[tuple[int, int]],
+                    keep: Container[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """Paragraph spans with each ``.. list-table::`` and ``.. csv-table::`` directive
+    made one span with the blocks indented under it (blank lines part its rows)."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(spans):
+        s, e = spans[i]
+        j = i
+        at = s + len(text[s:e]) - len(text[s:e].lstrip())
+        if _DIRECTIVE.match(text, at):
+            indent = at - (text.rfind("\n", 0, at) + 1)
+            while j + 1 < len(spans) and spans[j + 1] not in keep and _indented_past(
+                    text, spans[j + 1], indent):
+                j += 1
+        out.append((s, spans[j][1]))
+        i = j + 1
+    return out
+
+
+def _indented_past(text: str, span: tuple[int, int], indent: int) -> bool:
+    start = text.rfind("\n", 0, span[0]) + 1
+    lines = [line for line in text[start:span[1]].splitlines() if line.strip()]
+    return bool(lines) and all(len(line) - len(line.lstrip()) > indent for line in lines)
+
+
+def directive_table(text: str, s: int, e: int, headings: tuple[str, ...]) -> Block | None:
+    """The table a ``.. list-table::`` or ``.. csv-table::`` directive (``text[s:e]``,
+    its options and body) writes; None when it writes none here (a CSV file it names,
+    no row). The header: the first ``:header-rows:`` rows, or a CSV table's
+    ``:header:`` option (then the directive and its options are the header's span)."""
+    m = _DIRECTIVE.match(text, s)
+    if m is None:
+        return None
+    options: dict[str, str] = {}
+    pos = m.end() + 1
+    while (o := _OPTION.match(text, pos, e)) is not None:
+        options[o.group(1)] = o.group(2).strip()
+        pos = o.end() + 1
+    try:
+        head_rows = int(options.get("header-rows", "0"))
+    except ValueError:
+        return None
+    body = [(a, b) for a, b in _body_lines(text, min(pos, e), e)]
+    found = _list_rows(text, body) if m.group(1) == "list-table" else _csv_rows(text, body, options)
+    if found is None or len(found) <= head_rows:
+        return None
+    rows = [(a, b) for a, b, _ in found]
+    cells = [c for _, _, c in found]
+    header: tuple[int, int] | None = None
+    columns: tuple[str, ...] = ()
+    if head_rows:
+        header = (s, rows[head_rows - 1][1])
+        columns = tuple(" ".join(v for v in names if v) for names in zip(*cells[:head_rows]))
+        rows, cells = rows[head_rows:], cells[head_rows:]
+    elif m.group(1) == "csv-table" and options.get("header"):
+        header = (s, max(m.end(), pos - 1))
+        columns = _csv_cells(options["header"], options)
+    rows[-1] = (rows[-1][0], e)
+    return table_block(s, e, header, rows, columns, cells, headings, fmt=m.group(1))
+
+
+def _body_lines(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """``[start, end)`` of each line of ``text[lo:hi]`` with text on it, from its first
+    character to its last."""
+    out = []
+    for mm in re.finditer(r"[^\n]+", text[lo:hi]):
+        line = mm.group()
+        if line.strip():
+            a = lo + mm.start() + len(line) - len(line.lstrip())
+            out.append((a, lo + mm.start() + len(line.rstrip())))
+    return out
+
+
+def _list_rows(text: str, body: list[tuple[int, int]]) -> list[tuple[int, int, tuple[str, ...]]] | None:
+    """A list table's rows: the items of its outer list (``* - a``), each cell an item
+    of the inner list (``- a``, its lines joined)."""
+    if not body or not text.startswith("* ", body[0][0]):
+        return None
+    col = _column(text, body[0][0])
+    rows: list[tuple[int, int, list[list[str]]]] = []
+    for a, b in body:
+        line = text[a:b]
+        if _column(text, a) == col and (line.startswith("* ") or line == "*"):
+            rows.append((a, b, []))
+            line = line[1:].lstrip()
+            if not line:
+                continue
+        elif not rows:
+            return None
+        start, end, cells = rows[-1]
+        rows[-1] = (start, b, cells)
+        if line.startswith("- ") or line == "-":
+            cells.append([line[1:].strip()])
+        elif cells:
+            cells[-1].append(line.strip())
+    return [(a, b, tuple(" ".join(p for p in cell if p) for cell in row)) for a, b, row in rows]
+
+
+def _column(text: str, at: int) -> int:
+    return at - (text.rfind("\n", 0, at) + 1)
+
+
+def _delimiter(options: dict[str, str]) -> str:
+    delim = options.get("delim", ",")
+    return {"tab": "\t", "space": " "}.get(delim, delim[:1] or ",")
+
+
+def _csv_cells(line: str, options: dict[str, str]) -> tuple[str, ...]:
+    import csv
+
+    try:
+        values = next(csv.reader([line], delimiter=_delimiter(options), skipinitialspace=True), [])
+    except csv.Error:
+        values = line.split(_delimiter(options))
+    return tuple(v.strip() for v in values)
+
+
+def _csv_rows(text: str, body: list[tuple[int, int]], options: dict[str, str]
+              ) -> list[tuple[int, int, tuple[str, ...]]] | None:
+    """A CSV table's rows: a record each (its lines: a quoted value may run over
+    two); none when the table is in a file it names or its CSV does not parse."""
+    import csv
+
+    if not body or "file" in options or "url" in options:
+        return None
+    read: list[int] = []  # the lines the reader has taken
+
+    def lines() -> Iterator[str]:
+        for i, (a, b) in enumerate(body):
+            read.append(i)
+            yield text[a:b] + "\n"
+    rows = []
+    first = 0
+    try:
+        for record in csv.reader(lines(), delimiter=_delimiter(options), skipinitialspace=True,
+                                 strict=True):
+            rows.append((body[first][0], body[read[-1]][1],
+                         tuple(" ".join(v.split()) for v in record)))
+            first = read[-1] + 1
+    except csv.Error:
+        return None
+    return rows or None

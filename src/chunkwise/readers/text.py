@@ -7,7 +7,7 @@ import re
 from types import MappingProxyType
 
 from ..types import Block, Document
-from .grid import join_simple_tables, table_in
+from .grid import directive_spans, directive_table, join_simple_tables, table_in
 from .reader import Reader
 from .structure import HeadingTrail, anchors_to_headings, blank_line_runs, markup_only
 
@@ -286,7 +286,7 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
         kept = split
     spans = [span for span, _ in kept]
     candidates = _substituted(underlined, text) if marked else _numbered_or_chapters(kept, text)
-    spans = join_simple_tables(text, spans, candidates)
+    spans = directive_spans(text, join_simple_tables(text, spans, candidates), candidates)
     title = _document_title(candidates) if marked else None
     centred = _centred_title(kept, text, candidates)
     if centred is not None:  # above every heading: the others a level down
@@ -396,6 +396,8 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
                                     metadata=MappingProxyType({"language": literal[1]})))
             elif text[s] in "+=" and (table := table_in(text, s, e, trail.path)) is not None:
                 blocks.append(table)  # a grid or simple table (reStructuredText, MySQL's)
+            elif text.startswith(".. ", s) and (table := directive_table(text, s, e, trail.path)):
+                blocks.append(table)  # .. list-table:: and .. csv-table::
             else:
                 blocks.append(Block("paragraph", s, e, trail.path))
     return blocks
