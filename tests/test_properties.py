@@ -536,21 +536,34 @@ def _draw_simple(rows: list[tuple[str, ...]], marked: bool, blank: bool) -> str:
         x + "\n" for x in body).rstrip("\n"), border])
 
 
+def _draw_directive(rows: list[tuple[str, ...]], form: str, blank: bool) -> str:
+    gap = "\n" if blank else ""
+    if form == "list":
+        body = gap.join("   * - " + "\n     - ".join(r) + "\n" for r in rows)
+        return ".. list-table:: Drawn\n   :header-rows: 1\n\n" + body.rstrip("\n")
+    body = "".join("   " + ", ".join(f'"{v}"' for v in r) + "\n" for r in rows[1:])
+    return (".. csv-table:: Drawn\n   :header: " + ", ".join(f'"{v}"' for v in rows[0])
+            + "\n\n" + body.rstrip("\n"))
+
+
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(rows=_TABLE_ROWS, grid=st.booleans(), marked=st.booleans(), blank=st.booleans(),
+@given(rows=_TABLE_ROWS, form=st.sampled_from(["grid", "simple", "list", "csv"]),
+       marked=st.booleans(), blank=st.booleans(),
        indent=st.sampled_from(["", "   "]), name=st.sampled_from(["t.rst", "t.txt"]),
        strategy=st.sampled_from(["auto", "section", "recursive"]), size=st.integers(16, 200))
 def test_a_drawn_table_reads_back_as_drawn_and_chunks_keep_every_invariant(
-        rows, grid, marked, blank, indent, name, strategy, size):
+        rows, form, marked, blank, indent, name, strategy, size):
     """A grid table (``+===+`` under its header or not, indented or not) and a simple
     table of two columns or more (a border under its header or not, blank lines
-    between its rows or not) read as one table block: the first row its columns, the others its cells, the
+    between its rows or not), a ``list-table`` and a ``csv-table`` directive (its
+    header an option) read as one table block: the first row its columns, the others its cells, the
     last row's span reaching the bottom border; and every strategy's chunks of the
     document keep the invariants (exact offsets, nothing lost, the budget)."""
-    if not grid and len(rows[0]) == 1:  # (a lone run of "=" is a title's rule)
+    if form == "simple" and len(rows[0]) == 1:  # (a lone run of "=" is a title's rule)
         rows = [r + ("x",) for r in rows]
-    table = _draw_grid(rows, marked, indent) if grid else _draw_simple(rows, marked, blank)
+    table = _draw_grid(rows, marked, indent) if form == "grid" else \
+        _draw_simple(rows, marked, blank) if form == "simple" else _draw_directive(rows, form, blank)
     text = f"Title\n=====\n\nSome words before it.\n\n{table}\n\nWords after it.\n"
     doc = parse(text, name, "text")
     (found,) = [b for b in doc.blocks if b.kind == "table"]
