@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from ..types import Block, Document
 from .reader import Reader
-from .structure import HeadingTrail
+from .structure import HeadingTrail, table_block
 
 _TITLE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")
 #: a delimited block's fence: its closing line is the same
@@ -45,7 +45,7 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
         stripped = line.strip()
         if fence is not None:
             if stripped == fence[0]:
-                blocks.append(_delimited(fence, end, trail.path))
+                blocks.append(_delimited(text, fence, end, trail.path))
                 fence = None
             continue
         if not stripped:
@@ -86,7 +86,7 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
         para.append((start, end))
     close_para()
     if fence is not None and len(text.rstrip()) > fence[1]:  # never closed: to the end
-        blocks.append(_delimited(fence, len(text.rstrip()), trail.path))
+        blocks.append(_delimited(text, fence, len(text.rstrip()), trail.path))
     return Document(text=text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(blocks), metadata={"format": "asciidoc"})
 
@@ -101,13 +101,88 @@ def _attributes(text: str, para: list[tuple[int, int]]) -> tuple[int | None, str
     return para[0][0], found.group(1) if found else ""
 
 
-def _delimited(fence: tuple[str, int, str], end: int, path: tuple[str, ...]) -> Block:
-    """A delimited block: code (a listing, a literal, a fence) with its language,
-    or the lines of an example, sidebar, quote or table as one paragraph."""
+def _delimited(text: str, fence: tuple[str, int, str], end: int, path: tuple[str, ...]) -> Block:
+    """A delimited block: code (a listing, a literal, a fence) with its language, a
+    table (``|===``), or the lines of an example, sidebar or quote as one paragraph."""
     if fence[0][0] in _CODE_FENCES:
         return Block("code", fence[1], end, path, metadata=MappingProxyType(
             {"language": fence[2]} if fence[2] else {}))
+    if fence[0].startswith("|=") and (table := _table(text, fence[1], end, path)) is not None:
+        return table
     return Block("paragraph", fence[1], end, path)
+
+
+#: a cell's separator: ``|``, not escaped, after its spec where one stands before it
+#: at a line's start or after a blank (``a|``, ``2+|``, ``^.^|``)
+_CELL = re.compile(r"(?:(?:(?<=\s)|^)(\d+[+*])?(?:\.?\d+\+)?[<^>]?(?:\.[<^>])?[adehlmsv]?)?(?<!\\)\|",
+                   re.MULTILINE)
+_COLS = re.compile(r"""\bcols\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]\s]+))""")
+
+
+def _table(text: str, start: int, end: int, path: tuple[str, ...]) -> Block | None:
+    """A table (``|===`` ... ``|===``, its attribute lines above): rows of cells, as
+    many a row as ``cols`` names (``cols="1,2m,1"``, ``cols=2*``) or as the first line
+    holds; its header the first row where the attributes ask for it
+    (``options="header"``, ``%header``) or where that row is one line with a blank
+    line under it (Asciidoctor's rule), ``%noheader`` aside. None when no cell is
+    read (the block is then a paragraph)."""
+    open_at = text.index("|=", start)
+    attrs = text[start:open_at]
+    body_from = text.find("\n", open_at) + 1
+    close = text.rfind("\n", body_from, end) + 1  # the closing |=== line
+    if body_from <= 0 or close <= body_from:
+        return None
+    cells = []  # (separator, content start, content end, columns spanned)
+    found = list(_CELL.finditer(text, body_from, close))
+    for i, m in enumerate(found):
+        stop = found[i + 1].start() if i + 1 < len(found) else close
+        a, b = m.end(), stop
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        span = int(m.group(1)[:-1]) if m.group(1) and m.group(1).endswith("+") else 1
+        cells.append((m.start(), a, b, span))
+    if not cells or text[body_from:cells[0][0]].strip():
+        return None
+    n = _columns(attrs) or sum(c[3] for c in cells if text.count("\n", body_from, c[0]) == 0)
+    rows: list[tuple[int, int]] = []
+    values: list[tuple[str, ...]] = []
+    taken = 0
+    for c in cells:
+        if taken == 0 or taken >= n:
+            rows.append((c[0], c[2]))
+            values.append(())
+            taken = 0
+        rows[-1] = (rows[-1][0], max(rows[-1][1], c[2]))
+        values[-1] = values[-1] + (" ".join(text[c[1]:c[2]].split()),)
+        taken += c[3]
+    header: tuple[int, int] | None = None
+    columns: tuple[str, ...] = ()
+    first_line = text.count("\n", rows[0][0], rows[0][1]) == 0
+    implicit = first_line and len(rows) > 1 and not text[rows[0][1]:rows[1][0]].strip("\n \t") \
+        and text.count("\n", rows[0][1], rows[1][0]) >= 2
+    wanted = re.search(r"%header|options\s*=\s*[\"']?[^\]]*header", attrs)
+    if len(rows) > 1 and "%noheader" not in attrs and (wanted or implicit):
+        header, columns = (start, rows[0][1]), values[0]
+        rows, values = rows[1:], values[1:]
+    rows[-1] = (rows[-1][0], end)
+    return table_block(start, end, header, rows, columns, values, path, fmt="asciidoc")
+
+
+def _columns(attrs: str) -> int:
+    """The columns a table's ``cols`` attribute names (0: it names none)."""
+    m = _COLS.search(attrs)
+    if m is None:
+        return 0
+    spec = next(g for g in m.groups() if g is not None).strip()
+    if re.fullmatch(r"\d+", spec):
+        return int(spec)
+    total = 0
+    for item in re.split(r"[,;]", spec):
+        k = re.match(r"\s*(\d+)\*", item)
+        total += int(k.group(1)) if k else 1
+    return total
 
 
 ASCIIDOC = Reader(parse_asciidoc, (".adoc", ".asciidoc"))
