@@ -37,6 +37,13 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
             blocks.append(Block("paragraph", para[0][0], para[-1][1], trail.path))
             para.clear()
 
+    def heading(level: int, name: str, s: int, e: int) -> None:
+        nonlocal title
+        trail.push(level, name)
+        blocks.append(Block("heading", s, e, trail.path, level=level))
+        title = title or (name if level == 1 else None)
+        para.clear()
+
     pos = 0
     for raw in text.splitlines(keepends=True):
         start, pos = pos, pos + len(raw)
@@ -54,16 +61,9 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
         if stripped.startswith("//") and not stripped.startswith("////"):
             continue  # a comment line ("// tag::quick[]"): no paragraph's, nor a break
         if _DELIMITER.fullmatch(line):
-            level = _UNDERLINE.get(stripped[0])
-            above = text[para[0][0]:para[0][1]].strip() if len(para) == 1 else ""
-            # (``[TIP]`` over ``====`` opens an example block: attributes are no title)
-            if above and level is not None and abs(len(stripped) - len(above)) <= 2 \
-                    and not _ATTRIBUTES.fullmatch(above):
-                heading = text[para[0][0]:para[0][1]].strip()  # the two-line form
-                trail.push(level, heading)
-                blocks.append(Block("heading", para[0][0], end, trail.path, level=level))
-                title = title or (heading if level == 1 else None)
-                para.clear()
+            level = _two_line_level(text, para, stripped)
+            if level is not None:  # the two-line form
+                heading(level, text[para[0][0]:para[0][1]].strip(), para[0][0], end)
                 continue
             opening, language = _attributes(text, para)
             if opening is None:
@@ -76,12 +76,7 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
         # ``[appendix]``): they open its block (64 of the 472 titles of Asciidoctor's
         # own docs were paragraph lines)
         if m is not None and (not para or _attributes(text, para)[0] is not None):
-            level = len(m.group(1))
-            trail.push(level, m.group(2))
-            blocks.append(Block("heading", para[0][0] if para else start, end, trail.path,
-                                level=level))
-            para.clear()
-            title = title or (m.group(2) if level == 1 else None)
+            heading(len(m.group(1)), m.group(2), para[0][0] if para else start, end)
             continue
         para.append((start, end))
     close_para()
@@ -89,6 +84,17 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
         blocks.append(_delimited(text, fence, len(text.rstrip()), trail.path))
     return Document(text=text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(blocks), metadata={"format": "asciidoc"})
+
+
+def _two_line_level(text: str, para: list[tuple[int, int]], rule: str) -> int | None:
+    """The level of a title in the older two-line form (one line over a rule of about
+    its length), None when the paragraph and the rule are none (``[TIP]`` over
+    ``====`` opens an example block: attributes are no title)."""
+    level = _UNDERLINE.get(rule[0])
+    above = text[para[0][0]:para[0][1]].strip() if len(para) == 1 else ""
+    if not above or level is None or abs(len(rule) - len(above)) > 2 or _ATTRIBUTES.fullmatch(above):
+        return None
+    return level
 
 
 def _attributes(text: str, para: list[tuple[int, int]]) -> tuple[int | None, str]:
