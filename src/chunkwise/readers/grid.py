@@ -23,8 +23,6 @@ _BORDER = re.compile(r"\+(?:-+\+)+|\+(?:=+\+)+")
 _INSIDE = re.compile(r"[+|].*[+|]")
 #: a separator inside: only border characters, a ``+`` at a run's end
 _SEPARATOR = re.compile(r"[-=+| ]*(?:\+[-=]|[-=]\+)[-=+| ]*")
-#: a simple table's border: two runs of ``=`` or more, separated by spaces
-_SIMPLE_BORDER = re.compile(r"=+(?: +=+)+")
 
 
 def _lines(text: str, s: int, e: int) -> list[tuple[int, int]] | None:
@@ -102,9 +100,7 @@ def table_in(text: str, s: int, e: int, headings: tuple[str, ...], page: int | N
 def grid_table(text: str, s: int, e: int, headings: tuple[str, ...]) -> Block | None:
     """:func:`table_in` for a grid table only (Markdown: Pandoc's grid tables; a line
     of ``=`` there underlines a title)."""
-    if not text.startswith("+", s) or (lines := _lines(text, s, e)) is None or len(lines) < 3:
-        return None
-    return _grid(text, lines, headings, None)
+    return table_in(text, s, e, headings) if text.startswith("+", s) else None
 
 
 def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], page: int | None
@@ -122,6 +118,7 @@ def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], pa
     # separator under it is of "=" and whether it is whole (no cell spans it)
     groups: list[tuple[int, int, int, tuple[tuple[int, int, str], ...], bool, bool]] = []
     above = lines[0][0]
+    ends = dict(lines)
     row: list[tuple[int, int]] = []
     for ls, le in lines[1:]:
         line = text[ls:le]
@@ -133,8 +130,8 @@ def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], pa
         if not row:  # two separators in a row: no table of ours
             return None
         # (a row's columns are the separator's above it: a header's cell over two)
-        bounds = [i for i, c in enumerate(text[above:text.find("\n", above)]) if c in "+|"]
-        groups.append((above, row[0][0], row[-1][1], _cells([text[a:b] for a, b in row], bounds),
+        groups.append((above, row[0][0], row[-1][1],
+                       _cells([text[a:b] for a, b in row], _bounds(text[above:ends[above]])),
                        "=" in line, _BORDER.fullmatch(line) is not None))
         above, row = ls, []
     if row or not groups:
@@ -149,12 +146,16 @@ def _grid(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], pa
     if not rows:
         return None
     under = groups[head][0] if head < len(groups) else lines[-1][0]
-    columns = _header_columns([g[3] for g in groups[:head]], [
-        i for i, c in enumerate(text[under:text.find("\n", under)]) if c in "+|"])
+    columns = _header_columns([g[3] for g in groups[:head]], _bounds(text[under:ends[under]]))
     rows[-1] = (rows[-1][0], lines[-1][1])
     return table_block(lines[0][0], lines[-1][1], header, rows, columns,
                        [tuple(v for _, _, v in g[3]) for g in groups[head:]], headings, page,
                        fmt="grid")
+
+
+def _bounds(border: str) -> list[int]:
+    """The columns of a border's ``+`` and ``|`` (a partial one's edge is a ``|``)."""
+    return [i for i, c in enumerate(border) if c in "+|"]
 
 
 def _cells(row_lines: list[str], bounds: list[int]) -> tuple[tuple[int, int, str], ...]:
@@ -200,7 +201,7 @@ def _simple(text: str, lines: list[tuple[int, int]], headings: tuple[str, ...], 
     a border between ends the header. Each row a line; a line whose first column is
     blank goes on the row before."""
     texts = [text[a:b] for a, b in lines]
-    borders = [i for i, t in enumerate(texts) if _SIMPLE_BORDER.fullmatch(t)]
+    borders = [i for i, t in enumerate(texts) if _SIMPLE_LINE.fullmatch(t)]
     if borders[:1] != [0] or borders[-1] != len(lines) - 1 or len(borders) > 3:
         return None
     spans = [(m.start(), m.end()) for m in re.finditer(r"=+", texts[0])]
@@ -255,6 +256,7 @@ def _columns_of(line: str, spans: list[tuple[int, int]]) -> tuple[str, ...]:
 
 #: reStructuredText's tables written as directives: a list of lists, or CSV lines
 _DIRECTIVE = re.compile(r"\.\. (list-table|csv-table)::[^\n]*")
+_DIRECTIVE_AT = re.compile(r"\s*(?=\.\. (?:list|csv)-table::)")
 _OPTION = re.compile(r"[ \t]+:([\w-]+):[ \t]*([^\n]*)")
 
 
@@ -267,10 +269,9 @@ def directive_spans(text: str, spans: list[tuple[int, int]],
     while i < len(spans):
         s, e = spans[i]
         j = i
-        at = s + len(text[s:e]) - len(text[s:e].lstrip())
-        if _DIRECTIVE.match(text, at):
-            indent = at - (text.rfind("\n", 0, at) + 1)
-            while j + 1 < len(spans) and spans[j + 1] not in keep and _indented_past(
+        if (m := _DIRECTIVE_AT.match(text, s, e)) is not None:  # (no copy of the span)
+            indent = m.end() - (text.rfind("\n", 0, m.end()) + 1)
+            while j + 1 < len(spans) and spans[j + 1] not in keep and indented_past(
                     text, spans[j + 1], indent):
                 j += 1
         out.append((s, spans[j][1]))
@@ -278,7 +279,9 @@ def directive_spans(text: str, spans: list[tuple[int, int]],
     return out
 
 
-def _indented_past(text: str, span: tuple[int, int], indent: int) -> bool:
+def indented_past(text: str, span: tuple[int, int], indent: int) -> bool:
+    """Whether every line of ``text[span]`` with text on it is indented past ``indent``
+    (a paragraph's span starts past its own indentation)."""
     start = text.rfind("\n", 0, span[0]) + 1
     lines = [line for line in text[start:span[1]].splitlines() if line.strip()]
     return bool(lines) and all(len(line) - len(line.lstrip()) > indent for line in lines)

@@ -7,7 +7,7 @@ import re
 from types import MappingProxyType
 
 from ..types import Block, Document
-from .grid import directive_spans, directive_table, join_simple_tables, table_in
+from .grid import directive_spans, directive_table, indented_past, join_simple_tables, table_in
 from .reader import Reader
 from .structure import HeadingTrail, anchors_to_headings, blank_line_runs, markup_only
 
@@ -373,7 +373,7 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
         while e > s and text[e - 1].isspace():
             e -= 1
         heading = candidates.get(span)
-        if literal is not None and heading is None and _indented_past(text, span, literal[0]):
+        if literal is not None and heading is None and indented_past(text, span, literal[0]):
             last = blocks[-1]
             if last.kind == "code":  # the literal block goes on past a blank line
                 blocks[-1] = Block("code", last.start, e, last.headings, metadata=last.metadata)
@@ -420,13 +420,6 @@ def _literal_opening(text: str, s: int, e: int) -> tuple[int, str, bool] | None:
     if text.endswith("::", s, e) and not text.startswith("..", s):  # (``.. warning::``: prose)
         return indent, "", False
     return None
-
-
-def _indented_past(text: str, span: tuple[int, int], indent: int) -> bool:
-    """Whether every line of ``text[span]`` with text on it is indented past ``indent``."""
-    start = text.rfind("\n", 0, span[0]) + 1  # (a paragraph's span starts past its indent)
-    lines = [line for line in text[start:span[1]].splitlines() if line.strip()]
-    return bool(lines) and all(len(line) - len(line.lstrip()) > indent for line in lines)
 
 
 #: reStructuredText is never sniffed: its titles over ``===`` and its backtick
