@@ -286,6 +286,39 @@ def test_restructuredtext_literal_blocks_are_code():
     assert [b.kind for b in parse(plain, "notes.txt", fmt="text").blocks] == ["paragraph"] * 3
 
 
+def test_an_indented_restructuredtext_title_is_no_heading():
+    """docutils makes no section of a title in a literal block, a directive's body or
+    a quote (all indented): PEP 12's sample titles (``First-Level Title`` in an
+    example after ``::``) were headings, their styles levels, and every later section
+    sat under them (``Abstract > Lists``); so too a docstring over its closing quotes
+    (PEP 8), a line over ``...``, and Sphinx's changelog's example of a title in a
+    ``.. code:: rst`` block. A plain-text file's centred title is still a title."""
+    path = DATA / "pep-0012.rst"
+    doc = read_path(path)
+    text = doc.text
+    heads = [b for b in doc.blocks if b.kind == "heading"]
+    assert heads and all(text[b.start - 1] == "\n" for b in heads if b.start)
+    titles = [b.headings[-1] for b in heads]
+    assert "First-Level Title" not in titles and "Fifth-Level Title" not in titles
+    assert titles.count("Abstract") == 1
+    lists = next(b for b in heads if b.headings[-1] == "Lists")
+    assert lists.headings == ("ReStructuredText PEP Formatting Requirements", "Lists")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert not [c for c in chunks if "Level Title" in c.context]
+    sample = by_text(chunks, "Third-Level Title")[0]
+    assert sample.context.startswith("ReStructuredText PEP Formatting Requirements > Section Headings")
+    rst = ("Guide\n=====\n\nA module::\n\n   \"\"\"This module does stuff.\n   \"\"\"\n\n"
+           "   for line in file:\n       ...\n\n* An entry.\n\n  .. code:: rst\n\n"
+           "     :mod:`lobster` -- The lobster module\n     ====================================\n\n"
+           "Usage\n-----\n\nRun it.\n")
+    doc = parse(rst, "guide.rst")
+    assert [b.headings for b in doc.blocks if b.kind == "heading"] == [("Guide",), ("Guide", "Usage")]
+    centred = "        Read Me\n        =======\n\nSome text.\n\n        Usage\n        =====\n\nMore.\n"
+    assert [b.headings[-1] for b in parse(centred, "notes.txt", fmt="text").blocks
+            if b.kind == "heading"] == ["Read Me", "Usage"]
+
+
 def test_a_restructuredtext_comment_above_a_title_goes_with_it():
     """CMake's manuals open with ``.. cmake-manual-description: CMake Buildsystem
     Reference``, a comment (no ``::``), then the title: the comment was a chunk of its

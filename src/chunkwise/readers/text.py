@@ -97,7 +97,8 @@ def _underlined(para: str, rst: bool = False) -> tuple[str, tuple[str, bool], in
     and at most twice it (and two characters; in reStructuredText, ``rst``, any
     longer, as docutils reads it: ``Commandline interface`` over 50 ``=``), three
     characters or more unless the title is shorter (``jq`` over ``==``); the title is
-    one line of words; both may be indented alike (a title centred with tabs)."""
+    one line of words; both may be indented alike (a title centred with tabs; not in
+    reStructuredText, where :func:`_underlined_headings` takes no indented title)."""
     lines = para.split("\n", 3)
     over = _RULE.fullmatch(lines[0].rstrip("\r"))
     if over is not None:  # ====== / Title / ======
@@ -162,7 +163,11 @@ def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str, rst
         s = first.start() if first is not None else s
         # a title and its rules are three lines of a few hundred characters at most
         head = min(e, s + _TITLE_HEAD)
-        m = _underlined(text[s:head], rst) if _ruled(text, s, head) else None
+        # (in reStructuredText a title is never indented: an indented one is in a
+        # literal block, a directive's body or a quote, where docutils makes no
+        # section: PEP 8's docstring over its closing quotes, PEP 12's sample titles)
+        indented = rst and s > 0 and text[s - 1] in " \t"
+        m = _underlined(text[s:head], rst) if not indented and _ruled(text, s, head) else None
         if m is None:
             out.append(((s, e), gap))
             continue
