@@ -53,8 +53,9 @@ def test_plain_text_book_chapters_are_headings_and_speech_is_not():
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(data=st.binary(min_size=0, max_size=3000),
-       prefix=st.sampled_from([b"", b"%PDF-1.4\n", b"<html>", b'{"cells": [{"cell_type": "code", ']),
-       ext=st.sampled_from([".pdf", ".html", ".md", ".txt", ".ipynb", ".rst", ".md.gz"]))
+       prefix=st.sampled_from([b"", b"%PDF-1.4\n", b"<html>", b'{"cells": [{"cell_type": "code", ',
+                               b"\\begin{document}\\section{", b"\\begin{tabular}{ll}a & b \\\\"]),
+       ext=st.sampled_from([".pdf", ".html", ".md", ".txt", ".ipynb", ".rst", ".md.gz", ".tex"]))
 def test_random_bytes_never_crash_a_reader(tmp_path, data, prefix, ext):
     path = tmp_path / f"fuzz{ext}"
     path.write_bytes(prefix + data)
