@@ -370,7 +370,7 @@ def _rows(text: str, lo: int, hi: int) -> tuple[list[tuple[int, int]], list[list
     cells: list[list[str]] = []
     header_rows = 0
     depth, at, marks = 0, lo, [lo]
-    pos = lo
+    pos = row_start = lo
     while True:
         m = _CELL_EVENT.search(text, pos, hi)
         end_row = m is None or (depth == 0 and bool(m.group(3) or m.group(4)))
@@ -395,16 +395,18 @@ def _rows(text: str, lo: int, hi: int) -> tuple[list[tuple[int, int]], list[list
                 header_rows = len(rows)
             first = rule.end()
         a, b = _strip(text, first, stop)
+        end = stop if m is None else m.end()
+        if m is not None and m.group(3):  # ``\\[2pt]``, ``\\*``: the row's spacing goes with it
+            extra = re.compile(r"\*?(?:\[[^\]\n]*\])?").match(text, end, hi)
+            end = extra.end() if extra else end
         if a < b:
             bounds = [a, *(x + 1 for x in marks[1:] if x >= a), stop]
             cells.append([_to_text(text[x:y - 1 if y != stop else y]) for x, y in zip(bounds, bounds[1:])])
-            rows.append((_strip(text, at, a)[0], stop if m is None else m.end()))
+            rows.append((_strip(text, row_start, a)[0], end))
+            row_start = end  # (a segment of rules alone goes with the row after it)
         if m is None:
             return rows, cells, header_rows
-        pos = at = m.end()
-        if m.group(3):  # ``\\[2pt]``: the row's extra space goes with it
-            extra = re.compile(r"\*?\[[^\]\n]*\]").match(text, pos, hi)
-            pos = at = extra.end() if extra else pos
+        pos = at = end
         marks = [at]
 
 
