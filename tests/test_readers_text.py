@@ -320,6 +320,24 @@ def test_an_indented_restructuredtext_title_is_no_heading():
             if b.kind == "heading"] == ["Read Me", "Usage"]
 
 
+def test_roles_in_restructuredtext_titles_read_as_sphinx_shows_them():
+    """A title's roles are their text in every trail (40 of the 16,735 titles of the
+    PEPs, Sphinx's, Flask's and PyPA's docs carried ``:c:func:`` and the like):
+    ``:mod:`!string.templatelib``` -> ``string.templatelib``, ``~`` keeps the last
+    name, ``:ref:`text <label>``` its text; literals stay as written, and a plain-text
+    file's titles are left alone."""
+    rst = ("The :mod:`!string.templatelib` Module\n=====================================\n\nText.\n\n"
+           "Drop :c:member:`~PyLongExport.value` field\n-----------------------------------------\n\n"
+           "Text.\n\nSee :ref:`the guide <guide>` and ``code``\n-----------------------------------------"
+           "\n\nText.\n")
+    heads = [b.headings for b in parse(rst, "pep.rst").blocks if b.kind == "heading"]
+    assert heads == [("The string.templatelib Module",),
+                     ("The string.templatelib Module", "Drop value field"),
+                     ("The string.templatelib Module", "See the guide and ``code``")]
+    plain = [b.headings for b in parse(rst, "notes.txt", fmt="text").blocks if b.kind == "heading"]
+    assert plain[0] == ("The :mod:`!string.templatelib` Module",)
+
+
 def test_a_restructuredtext_comment_above_a_title_goes_with_it():
     """CMake's manuals open with ``.. cmake-manual-description: CMake Buildsystem
     Reference``, a comment (no ``::``), then the title: the comment was a chunk of its

@@ -174,12 +174,33 @@ def _underlined_headings(kept: list[tuple[tuple[int, int], int]], text: str, rst
         title, style, stop = m
         if style not in styles:
             styles.append(style)
-        found[(s, s + stop)] = (styles.index(style) + 1, title)
+        found[(s, s + stop)] = (styles.index(style) + 1, _roles_as_text(title) if rst else title)
         out.append(((s, s + stop), gap))
         rest = text.find("\n", s + stop)
         if rest != -1 and text[rest:e].strip():
             out.append(((rest + 1, e), 1))
     return out, found
+
+
+#: a reStructuredText role (``:mod:`json```, ``:c:func:`PyLong_Export```)
+_ROLE = re.compile(r":(?:[A-Za-z][\w.+-]*:)+`([^`\n]+)`")
+
+
+def _roles_as_text(title: str) -> str:
+    """A title's roles as Sphinx shows them: ``:mod:`!string.templatelib``` ->
+    ``string.templatelib``, ``:meth:`~flask.Flask.run``` -> ``run``, ``:ref:`the
+    guide <guide>``` -> ``the guide`` (every chunk's trail carried the markup)."""
+    if ":`" not in title:
+        return title
+
+    def shown(m: re.Match[str]) -> str:
+        inner = m.group(1)
+        if inner.endswith(">") and " <" in inner:
+            return inner[:inner.rindex(" <")]
+        if inner.startswith("~"):
+            return inner[1:].rsplit(".", 1)[-1]
+        return inner.lstrip("!")
+    return _ROLE.sub(shown, title)
 
 
 def _overlined(found: dict[tuple[int, int], tuple[int, str]], text: str) -> bool:
