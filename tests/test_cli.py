@@ -154,6 +154,21 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
     code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
     assert code == 0 and "error" not in err
     assert "skipped 3 files that are not documents: ai 1, dvi 1, ps 1" in err
+    # a LaTeX project: its build files, packages and bibliography styles are passed over
+    # (Michaillat's template folder: 147 chunks of them beside its paper's 132), the
+    # paper and its BibTeX database read
+    for name in ("refcard.dvi.gz", "refcard.ps", "logo.ai"):
+        (tmp_path / name).unlink()
+    (tmp_path / "paper.tex").write_text("\\section{Intro}\nWe study it.\n")
+    (tmp_path / "paper.bib").write_text("@article{a, title={On it}, year={2021}}\n")
+    (tmp_path / "paper.aux").write_text("\\relax\n\\newlabel{s:intro}{{1}{1}}\n")
+    (tmp_path / "paper.bbl").write_text("\\begin{thebibliography}{9}\n\\bibitem{a} On it.\n")
+    (tmp_path / "paper.sty").write_text("\\ProvidesPackage{paper}\n")
+    (tmp_path / "paper.synctex.gz").write_bytes(gzip.compress(b"SyncTeX Version:1\n"))
+    code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
+    assert code == 0 and "skipped 4 files that are not documents: aux 1, bbl 1, sty 1, synctex 1" in err
+    read = sorted({Path(json.loads(line)["doc_id"]).name for line in out.splitlines()})
+    assert read == ["good.txt", "paper.bib", "paper.tex"]
 
 
 def test_a_folder_walk_passes_over_an_mdbook_sites_print_edition(capsys, tmp_path):

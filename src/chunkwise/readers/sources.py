@@ -122,6 +122,11 @@ NOT_DOCUMENTS = frozenset({
     # typesetters' and translators' output: TeX's DVI (gdb's refcard.dvi.gz), PostScript,
     # compiled message catalogues
     "dvi", "ps", "mo", "gmo",
+    # LaTeX's build files (a paper's .aux, .toc, .bbl, .synctex.gz) and its macro
+    # packages, classes and bibliography styles: Michaillat's template folder gave 147
+    # chunks of \newlabel, \bibitem and macro lines beside its paper's 132
+    "aux", "toc", "lof", "lot", "bbl", "blg", "bcf", "fls", "fdb_latexmk", "synctex", "nav",
+    "snm", "vrb", "idx", "ind", "ilg", "xdv", "brf", "sty", "cls", "bst", "clo",
     # a built site's style sheets and source maps (generated JSON)
     "css", "scss", "sass", "less", "map",
     # artwork: Illustrator (a PDF inside: Knative's logos failed as "no text layer"),
