@@ -653,6 +653,24 @@ def test_a_grid_tables_header_over_two_rows_of_cells_names_its_columns_without_b
     assert doc.text[slice(*found.metadata["header"])].endswith("| 32-bit  | 64-bit  |")
 
 
+def test_a_table_in_an_faq_answer_keeps_its_header_in_every_later_part():
+    """PyPA's "Is setup.py deprecated?" is an FAQ whose answer to "What commands
+    should be used instead?" is a grid table: cut a row a piece, each piece had the
+    question in its context but nothing naming ``Deprecated | Recommendation``; the
+    rows are now cut as ``section`` cuts a table, the header after the question."""
+    path = DATA / "pypa-setup-py-deprecated.rst"
+    chunks = chunkwise.chunk(path)
+    assert {c.metadata.get("strategy") for c in chunks} == {"faq"}
+    assert_invariants(read_path(path).text, chunks, 254)
+    rows = [c for c in chunks if "python setup.py" in c.text and c.text.lstrip().startswith(("+", "|"))]
+    assert len(rows) >= 3
+    for c in rows:
+        assert c.context.endswith("Q: What commands should be used instead?\nDeprecated | Recommendation\n")
+        assert c.text == c.text.strip() and c.kind == "qa"
+    install = by_text(chunks, "python -m pip install --editable .")[0]
+    assert "Deprecated | Recommendation" in install.context
+
+
 def test_list_and_csv_table_directives_are_tables():
     """Sphinx's own docs and the PEPs write most tables as directives (85 list tables
     and 9 CSV tables in the four corpora read): a ``.. list-table::`` (rows the outer

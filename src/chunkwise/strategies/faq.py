@@ -83,13 +83,35 @@ class FaqChunker(SectionChunker):
         # the first piece holds the question and the start of its answer (``asked``: past
         # the question and an "A:"), not the question alone, where that fits
         first = packer.pack(pair.start, pair.end, ctx, first_floor=asked)[:1]
-        rest = packer.pack(first[0].end, pair.end, q_ctx) if first and \
+        rest = self._rest(index, packer, trails, first[0].end, pair.end, q_ctx) if first and \
             first[0].end < pair.end else []
         pieces = first + rest
         for i, p in enumerate(pieces):
             p.kind, p.headings = "qa", headings
             p.metadata.update(meta, answer_part=i + 1, answer_parts=len(pieces))
         return pieces
+
+
+    @staticmethod
+    def _rest(index: DocumentIndex, packer: Packer, trails: StructuredPacking, lo: int, hi: int,
+              q_ctx: str) -> list[Piece]:
+        """An answer's pieces after the first, the question in context; a table in it
+        cut at its rows with its header in context too, as ``section`` cuts one (a
+        grid table's rows each a piece under ``Q: What commands should be used
+        instead?`` alone, nothing naming ``Deprecated | Recommendation``)."""
+        out: list[Piece] = []
+        cur = lo
+        for block in index.blocks_in(lo, hi):
+            if block.kind != "table" or not block.metadata.get("rows") or block.end > hi:
+                continue
+            start = index.skip_space(max(block.start, cur), block.end)
+            if cur < start and index.text[cur:start].strip():
+                out.extend(packer.pack(cur, start, q_ctx))
+            out.extend(trails.table_pieces(block, q_ctx, None, start, block.end))
+            cur = block.end
+        if cur < hi and index.text[cur:hi].strip():
+            out.extend(packer.pack(cur, hi, q_ctx))
+        return out
 
 
 _ANSWER_MARK = re.compile(r"[ \t]*(?:A|Answer)[ \t]*\d*[ \t]*[:.)\-]", re.IGNORECASE)
