@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from ..types import Block, Document
 from .reader import Reader
-from .structure import HeadingTrail, table_block
+from .structure import HeadingTrail, stripped, table_block
 
 _TITLE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")
 #: a delimited block's fence: its closing line is the same
@@ -142,11 +142,7 @@ def _table(text: str, start: int, end: int, path: tuple[str, ...]) -> Block | No
     found = list(_CELL.finditer(text, body_from, close))
     for i, m in enumerate(found):
         stop = found[i + 1].start() if i + 1 < len(found) else close
-        a, b = m.end(), stop
-        while a < b and text[a].isspace():
-            a += 1
-        while b > a and text[b - 1].isspace():
-            b -= 1
+        a, b = stripped(text, m.end(), stop)
         span = int(m.group(1)[:-1]) if m.group(1) and m.group(1).endswith("+") else 1
         cells.append((m.start(), a, b, span))
     if not cells or text[body_from:cells[0][0]].strip():

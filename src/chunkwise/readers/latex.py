@@ -25,7 +25,7 @@ from typing import Any
 
 from ..types import Block, Document
 from .reader import Reader
-from .structure import FRONT_MATTER_HELD, HeadingTrail, table_block
+from .structure import FRONT_MATTER_HELD, HeadingTrail, stripped, table_block
 
 #: sectioning commands, outermost first
 _SECTIONS = {"part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
@@ -65,6 +65,10 @@ _RULE = re.compile(r"(?:\s|%[^\n]*\n?)*\\(hline|toprule|midrule|bottomrule|cline
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 _LANGUAGE = re.compile(r"language\s*=\s*\{?([\w+#-]+)")
 _MINTED = re.compile(r"\s*(?:\[[^\]]*\])?\s*\{([\w+#-]+)\}")
+_STAR = re.compile(r"[ \t]*\*?[ \t]*")  # a sectioning command's star
+_SPACE = re.compile(r"\s*")
+_LABEL = re.compile(r"[ \t]*\\label\{[^{}\n]*\}")  # right after a title: part of its block
+_ROW_SPACING = re.compile(r"\*?(?:\[[^\]\n]*\])?")  # after a row's \\: ``*``, ``[2pt]``
 
 
 @dataclass
@@ -180,13 +184,12 @@ def _group_end(text: str, i: int, close: str) -> int:
 def _arguments(text: str, pos: int) -> tuple[int, str | None]:
     """A sectioning command's (or ``\\title``'s) star, short title and title after
     ``pos``: where they end and the title's source (None: no title follows)."""
-    m = re.compile(r"[ \t]*\*?[ \t]*").match(text, pos)
-    i = m.end() if m else pos
+    i = _STAR.match(text, pos).end()  # type: ignore[union-attr]
     if i < len(text) and text[i] == "[":
         end = _group_end(text, i, "]")
         if end == -1:
             return pos, None
-        i = re.compile(r"\s*").match(text, end).end()  # type: ignore[union-attr]
+        i = _SPACE.match(text, end).end()  # type: ignore[union-attr]
     if i >= len(text) or text[i] != "{":
         return pos, None
     end = _group_end(text, i, "}")
@@ -289,7 +292,7 @@ class _Reading:
                 self.add(Block("code", child[1], child[2], self.trail.path,
                                metadata=MappingProxyType({"language": child[3]})))
             elif child[0] == "heading" and (title := _to_text(child[4])):
-                label = re.compile(r"[ \t]*\\label\{[^{}\n]*\}").match(self.text, child[2])
+                label = _LABEL.match(self.text, child[2])
                 self.add_heading(self.levels[_SECTIONS[child[3]]], title, child[1],
                                  label.end() if label else child[2])
 
@@ -325,7 +328,7 @@ class _Reading:
         at, text, path = self.cur, self.text, self.trail.path
         for m in [*_BLANK_LINES.finditer(text, at, end), None]:
             stop = end if m is None else m.start()
-            a, b = _strip(text, at, stop)
+            a, b = stripped(text, at, stop)
             if a < b:
                 self.blocks.append(Block("paragraph", a, b, path))
             if m is not None:
@@ -342,7 +345,7 @@ class _Reading:
             return
         bounds = [env.start, *marks[1:], env.end]
         for a, b in zip(bounds, bounds[1:]):
-            a, b = _strip(self.text, a, b)
+            a, b = stripped(self.text, a, b)
             self.blocks.append(Block("list_item", a, b, self.trail.path))
         self.cur = env.end
 
@@ -398,16 +401,15 @@ def _rows(text: str, lo: int, hi: int) -> tuple[list[tuple[int, int]], list[list
                     or rule.group(1) == "endhead":
                 header_rows = len(rows)
             first = rule.end()
-        a, b = _strip(text, first, stop)
+        a, b = stripped(text, first, stop)
         end = stop if m is None else m.end()
         if m is not None and m.group(3):  # ``\\[2pt]``, ``\\*``: the row's spacing goes with it
-            extra = re.compile(r"\*?(?:\[[^\]\n]*\])?").match(text, end, hi)
-            end = extra.end() if extra else end
+            end = _ROW_SPACING.match(text, end, hi).end()  # type: ignore[union-attr]
         if a < b:
             bounds = [a, *(x + 1 for x in marks[1:] if x >= a), stop]
             cells.append([" ".join(text[x:y - 1 if y != stop else y].split())
                           for x, y in zip(bounds, bounds[1:])])
-            rows.append((_strip(text, row_start, a)[0], end))
+            rows.append((stripped(text, row_start, a)[0], end))
             row_start = end  # (a segment of rules alone goes with the row after it)
         if m is None:
             return rows, cells, header_rows
@@ -425,14 +427,6 @@ def _events(env: _Env) -> Any:
                 todo.append(c)
             else:
                 yield c
-
-
-def _strip(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and text[a].isspace():
-        a += 1
-    while b > a and text[b - 1].isspace():
-        b -= 1
-    return a, b
 
 
 LATEX = Reader(parse_latex, (".tex", ".ltx", ".latex"))

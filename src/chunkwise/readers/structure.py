@@ -145,6 +145,15 @@ def anchors_to_headings(blocks: list[Block], text: str) -> list[Block]:
     return out
 
 
+def stripped(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` without the whitespace at either end (empty: start == end)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
 class HeadingTrail:
     """The stack of headings above the current position."""
 

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from ..types import Block, Document
 from .grid import directive_spans, directive_table, indented_past, join_simple_tables, table_in
 from .reader import Reader
-from .structure import HeadingTrail, anchors_to_headings, blank_line_runs, markup_only
+from .structure import HeadingTrail, anchors_to_headings, blank_line_runs, markup_only, stripped
 
 
 def default_doc_id(text: str) -> str:
@@ -393,11 +393,7 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
     # a literal block's indentation, language, and whether a directive opened it
     literal: tuple[int, str, bool] | None = None
     for span in spans:
-        s, e = span
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
+        s, e = stripped(text, *span)
         heading = candidates.get(span)
         if literal is not None and heading is None and indented_past(text, span, literal[0]):
             last = blocks[-1]
