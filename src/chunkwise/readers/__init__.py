@@ -24,7 +24,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 #: the built-in formats, in the order their file extensions are claimed
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
-           "asciidoc", "epub", "man", "odt", "info", "latex")
+           "asciidoc", "epub", "man", "odt", "info", "latex", "xlsx", "pptx")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 
@@ -71,8 +71,11 @@ def sniff_format(data: bytes, name: str = "") -> str:
         for mimetype, zipped in _ZIP_MIMETYPES.items():  # the package's first entry
             if data[38:38 + len(mimetype)] == mimetype:
                 return zipped
-    if data.startswith(b"PK\x03\x04") and b"word/" in data[:65536]:
-        return "docx"
+    if data.startswith(b"PK\x03\x04"):  # Office Open XML: a part's name says which
+        head = data[:65536]
+        for part, zipped in ((b"word/", "docx"), (b"ppt/", "pptx"), (b"xl/", "xlsx")):
+            if part in head:
+                return zipped
     head = data[:1024].lstrip().lower()
     if head.startswith(b"%pdf-"):
         return "pdf"

@@ -167,6 +167,13 @@ class HeadingTrail:
         self._stack.append((level, heading))
         self._path = None
 
+    def end_at(self, level: int) -> None:
+        """Close every heading of ``level`` or deeper (a slide without a title ends the
+        one before's)."""
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+            self._path = None
+
     @property
     def path(self) -> tuple[str, ...]:
         # one tuple per heading, shared by the blocks under it (not one per block)

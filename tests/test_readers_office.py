@@ -1,0 +1,269 @@
+"""XLSX workbooks and PowerPoint decks: read into sections, tables and slides, with
+real writers' files (tests/data/office, MIT) and files written here by openpyxl and
+python-pptx, the libraries users' own scripts write them with."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.readers import parse, read_path
+
+from helpers import assert_invariants, by_text, independent_minilm_count
+
+DATA = Path(__file__).resolve().parent / "data" / "office"
+
+
+def _workbook(sheets: dict[str, Sequence[Sequence[object]]]) -> bytes:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for name, rows in sheets.items():
+        sheet = book.create_sheet(name)
+        for r, row in enumerate(rows, 1):
+            for c, value in enumerate(row, 1):
+                if value is not None:
+                    sheet.cell(row=r, column=c, value=value)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def test_a_workbook_reads_as_sheets_of_tables_with_their_titles_and_notes():
+    data = _workbook({
+        "Population": [["Table 2: Population by region, 2021"],
+                       ["Region", "Population", "Share", "Counted", "Estimated"],
+                       ["North", 1200345, 0.1 + 0.2, dt.date(2021, 3, 21), False],
+                       ["South", 2500000.0, 0.25, dt.datetime(2021, 3, 21, 9, 30), True],
+                       ["Source: national census office"],
+                       [],
+                       [None, "Notes"],
+                       [None, "Figures are rounded."]],
+        "Sheet2": [[1, 2], [3, 4]]})
+    doc = parse(data, "stats.xlsx")
+    assert doc.metadata["format"] == "xlsx" and doc.metadata["sheets"] == 2
+    kinds = [(b.kind, doc.text[b.start:b.end].split("\n")[0]) for b in doc.blocks]
+    assert kinds == [
+        ("heading", "Population"),
+        ("paragraph", "Table 2: Population by region, 2021"),
+        ("table", "| Region | Population | Share | Counted | Estimated |"),
+        ("paragraph", "Source: national census office"),
+        # a column alone (empty column A left out): a paragraph a row
+        ("paragraph", "Notes"), ("paragraph", "Figures are rounded."),
+        ("heading", "Sheet2"),
+        ("table", "| 1 | 2 |")]  # numbers first: no header
+    table = doc.blocks[2]
+    assert table.metadata["columns"] == ("Region", "Population", "Share", "Counted", "Estimated")
+    # what a spreadsheet shows: 15 digits, whole numbers without ".0", ISO dates, TRUE/FALSE
+    assert table.metadata["cells"] == (
+        ("North", "1200345", "0.3", "2021-03-21", "FALSE"),
+        ("South", "2500000", "0.25", "2021-03-21 09:30:00", "TRUE"))
+    assert doc.blocks[-1].metadata["header"] is None
+    assert all(b.headings == ("Population",) for b in doc.blocks[:6])
+    chunks = chunkwise.get_chunker("auto").chunk(doc)
+    assert_invariants(doc.text, chunks, 254, independent_minilm_count())
+
+
+def test_a_lone_sheet_with_a_default_name_gets_no_heading():
+    doc = parse(_workbook({"Sheet1": [["Name", "Role"], ["Ada", "engineer"]]}), "team.xlsx")
+    assert [b.kind for b in doc.blocks] == ["table"]
+    assert doc.blocks[0].headings == ()
+    named = parse(_workbook({"Staff": [["Name", "Role"], ["Ada", "engineer"]]}), "team.xlsx")
+    assert [b.kind for b in named.blocks] == ["heading", "table"]
+
+
+def test_a_long_table_is_cut_at_rows_with_its_header_in_every_later_part():
+    rows = [["Ticket", "Customer", "Status", "Summary"]]
+    rows += [[f"T-{i}", f"customer {i}", "open" if i % 3 else "closed",
+              f"printer on floor {i} jams after the firmware update"] for i in range(200)]
+    doc = parse(_workbook({"Tickets": rows}), "tickets.xlsx")
+    chunks = chunkwise.get_chunker("section", size=128, max_tokens=128).chunk(doc)
+    assert len(chunks) > 10
+    assert_invariants(doc.text, chunks, 128, independent_minilm_count())
+    for c in chunks[1:]:
+        assert c.context.endswith("Ticket | Customer | Status | Summary\n"), c.context
+        assert c.text.startswith("| T-") and c.text.endswith(" |")  # whole rows
+    (hit,) = by_text(chunks, "| T-137 | customer 137 |")
+    assert hit.headings == ("Tickets",)
+
+
+def test_a_sheet_that_declares_every_cell_is_read_by_its_rows():
+    """Gnumeric's file declares A1:XFD1048576; read by its declared size it took
+    minutes, by its rows well under a second."""
+    doc = read_path(DATA / "gnumeric-declared-whole-sheet.xlsx")
+    (table,) = doc.blocks
+    assert table.metadata["columns"][:3] == ("Your Ref #", "Contact Name", "Contact Number")
+    assert table.metadata["cells"] == (("123", "Test Contact Name", "Test Contact Number",
+                                        "Hello Address", "My City", "1.5", "1", "1.201",
+                                        "Nothing SPL", "No Remarks", "My Company?"),)
+
+
+def test_real_workbooks_keep_every_sheet_and_table():
+    doc = read_path(DATA / "table-multiple.xlsx")
+    assert [(b.kind, b.headings) for b in doc.blocks] == [
+        ("heading", ("Sheet1",)), ("table", ("Sheet1",)), ("heading", ("Sheet2",)),
+        ("table", ("Sheet2",)), ("heading", ("Sheet3",)), ("table", ("Sheet3",)),
+        ("table", ("Sheet3",))]  # two tables under each other, a blank row between
+    assert [b.metadata.get("columns") for b in doc.blocks if b.kind == "table"] == [
+        ("Item", "Type", "Quantity"), ("Item", "Price"), ("Item", "Units"), ("Item", "Units")]
+    pivots = read_path(DATA / "pivots.xlsx")
+    headings = [pivots.text[b.start:b.end] for b in pivots.blocks if b.kind == "heading"]
+    assert headings == ["PivotSheet1", "PivotSheet2", "PivotSheet3", "PivotSheet4", "DataSheet",
+                        "DataSheet2"]
+    assert "| Grand Total | 11.067 | 7.29762 | 18.36462 |" in pivots.text
+    for d in (doc, pivots):
+        for name in ("auto", "section", "recursive"):
+            assert_invariants(d.text, chunkwise.get_chunker(name, size=48, max_tokens=48).chunk(d), 48)
+
+
+@pytest.mark.parametrize("name, message", [
+    ("pass-protected.xlsx", "a password-protected workbook or an old binary .xls"),
+    ("strict-iso-paths.xlsx", "its worksheets could not be read"),
+])
+def test_a_workbook_that_cannot_be_read_is_one_clear_error(name, message):
+    with pytest.raises(chunkwise.InputError, match=f"{name}: {message}"):
+        read_path(DATA / name)
+
+
+def _broken(path: Path, at: float) -> bytes:
+    """The file with one byte of its largest compressed part changed."""
+    data = bytearray(path.read_bytes())
+    info = max(zipfile.ZipFile(path).infolist(), key=lambda i: i.compress_size)
+    offset = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    data[offset + int(at * (info.compress_size - 1))] ^= 0x5A
+    return bytes(data)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(at=st.floats(0, 1), name=st.sampled_from(["pivots.xlsx", "python-pptx-test-slides.pptx"]))
+def test_a_damaged_package_is_a_clear_error_or_a_whole_document(tmp_path, at, name):
+    path = tmp_path / name
+    path.write_bytes(_broken(DATA / name, at))
+    try:
+        doc = read_path(path)
+    except chunkwise.InputError as exc:
+        assert str(path) in str(exc)
+        return
+    assert_invariants(doc.text, chunkwise.get_chunker("section", size=64, max_tokens=64).chunk(doc), 64)
+
+
+_CELL = st.one_of(st.none(), st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, allow_nan=False),
+                  st.booleans(), st.text(st.characters(codec="utf-8", exclude_categories=["Cc", "Cs"]),
+                                         max_size=30),
+                  st.sampled_from(["Region", "Total", "open | closed", "a\nb"]))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sheets=st.lists(st.lists(st.lists(_CELL, max_size=6), max_size=12), min_size=1, max_size=3))
+def test_every_cell_of_any_workbook_is_in_the_text_and_chunked(sheets):
+    data = _workbook({f"S{i}": rows for i, rows in enumerate(sheets)})
+    doc = parse(data, "any.xlsx")
+    from chunkwise.readers.xlsx import cell_text
+
+    for rows in sheets:
+        for row in rows:
+            for value in row:
+                shown = cell_text(value)
+                if shown:  # (a pipe is escaped in a table's cell)
+                    assert shown in doc.text or shown.replace("|", "\\|") in doc.text
+    for name in ("auto", "section"):
+        assert_invariants(doc.text, chunkwise.get_chunker(name, size=32, max_tokens=32).chunk(doc), 32)
+
+
+def _deck() -> bytes:
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    deck = Presentation()
+    title = deck.slides.add_slide(deck.slide_layouts[0])
+    title.shapes.title.text = "Quarterly review"
+    title.placeholders[1].text = "Operations, third quarter"
+    bullets = deck.slides.add_slide(deck.slide_layouts[1])
+    bullets.shapes.title.text = "Incidents"
+    body = bullets.placeholders[1].text_frame
+    body.text = "Two outages in September"
+    sub = body.add_paragraph()
+    sub.text, sub.level = "Both in the Frankfurt region", 1
+    bullets.notes_slide.notes_text_frame.text = "Mention the new on-call rota."
+    chart = deck.slides.add_slide(deck.slide_layouts[5])
+    chart.shapes.title.text = "Revenue"
+    data = CategoryChartData()
+    data.categories = ["July", "August", "September"]
+    data.add_series("2024", (1.5, 2.25, 3.0))
+    data.add_series("2025", (4.0, 5.0, 6.5))
+    chart.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(2), Inches(6),
+                           Inches(4), data)
+    untitled = deck.slides.add_slide(deck.slide_layouts[6])  # blank: no title placeholder
+    lower = untitled.shapes.add_textbox(Inches(1), Inches(4), Inches(4), Inches(1))
+    lower.text_frame.text = "Questions welcome"
+    upper = untitled.shapes.add_textbox(Inches(1), Inches(1), Inches(4), Inches(1))
+    upper.text_frame.text = "Thank you"
+    table = untitled.shapes.add_table(2, 2, Inches(5), Inches(1), Inches(3), Inches(1)).table
+    for (r, c), text in {(0, 0): "Team", (0, 1): "Lead", (1, 0): "SRE", (1, 1): "Kim"}.items():
+        table.cell(r, c).text = text
+    out = io.BytesIO()
+    deck.save(out)
+    return out.getvalue()
+
+
+def test_a_deck_reads_as_slides_under_their_titles():
+    doc = parse(_deck(), "review.pptx")
+    assert doc.title == "Quarterly review" and doc.metadata["slides"] == 4
+    got = [(b.kind, b.page, b.headings, doc.text[b.start:b.end]) for b in doc.blocks]
+    assert got == [
+        ("heading", 1, ("Quarterly review",), "Quarterly review"),
+        ("paragraph", 1, ("Quarterly review",), "Operations, third quarter"),
+        ("heading", 2, ("Quarterly review", "Incidents"), "Incidents"),
+        ("paragraph", 2, ("Quarterly review", "Incidents"),
+         "Two outages in September\n  Both in the Frankfurt region"),
+        ("paragraph", 2, ("Quarterly review", "Incidents"), "Mention the new on-call rota."),
+        ("heading", 3, ("Quarterly review", "Revenue"), "Revenue"),
+        ("table", 3, ("Quarterly review", "Revenue"),
+         "|  | 2024 | 2025 |\n|---|---|---|\n| July | 1.5 | 4 |\n| August | 2.25 | 5 |\n"
+         "| September | 3 | 6.5 |"),
+        # no title: the slide before's ends; shapes top to bottom, then left to right
+        ("paragraph", 4, ("Quarterly review",), "Thank you"),
+        ("table", 4, ("Quarterly review",), "| Team | Lead |\n|---|---|\n| SRE | Kim |"),
+        ("paragraph", 4, ("Quarterly review",), "Questions welcome")]
+    assert doc.blocks[4].metadata["speaker_notes"] is True
+    chunks = chunkwise.get_chunker("auto").chunk(doc)
+    assert_invariants(doc.text, chunks, 254, independent_minilm_count())
+    (bullets,) = by_text(chunks, "Frankfurt")
+    assert bullets.page == 2
+    (revenue,) = by_text(chunks, "September | 3 | 6.5")
+    assert revenue.headings == ("Quarterly review", "Revenue")
+
+
+def test_a_real_deck_keeps_grouped_shapes_and_tables():
+    doc = read_path(DATA / "python-pptx-test-slides.pptx")
+    assert doc.title == "python-pptx was here!"  # the core properties' title
+    texts = [doc.text[b.start:b.end] for b in doc.blocks]
+    assert texts == ["Test text", "Group test text",
+                     "| Col head 1 | Col head 2 |\n|---|---|\n| Cell text 1 | Cell text 2 |",
+                     "Box 1", "Box 2"]
+    assert doc.blocks[2].metadata["columns"] == ("Col head 1", "Col head 2")
+    assert all(b.page == 1 for b in doc.blocks)
+
+
+def test_a_folder_of_office_files_is_read_not_passed_over(tmp_path):
+    (tmp_path / "deck.pptx").write_bytes(_deck())
+    (tmp_path / "stats.xlsx").write_bytes(_workbook({"Staff": [["Name"], ["Ada"]]}))
+    (tmp_path / "old.xls").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100))
+    with pytest.warns(chunkwise.SkippedInputWarning, match="xls 1"):  # (an old binary .xls)
+        chunks = list(chunkwise.iter_chunks(tmp_path, chunkwise.get_chunker("auto")))
+    assert sorted({Path(c.doc_id).name for c in chunks}) == ["deck.pptx", "stats.xlsx"]
+    # a package without its extension is told by its parts
+    assert parse(_deck(), "download").metadata["format"] == "pptx"
+    assert parse(_workbook({"Staff": [["Name"], ["Ada"]]}), "download").metadata["format"] == "xlsx"
