@@ -1,5 +1,5 @@
-"""XLSX workbooks and PowerPoint decks: read into sections, tables and slides, with
-real writers' files (tests/data/office, MIT) and files written here by openpyxl and
+"""Spreadsheets and PowerPoint decks: read into sections, tables and slides, with real
+writers' files (tests/data/office, MIT) and files written here by XlsxWriter and
 python-pptx, the libraries users' own scripts write them with."""
 
 from __future__ import annotations
@@ -23,18 +23,20 @@ DATA = Path(__file__).resolve().parent / "data" / "office"
 
 
 def _workbook(sheets: dict[str, Sequence[Sequence[object]]]) -> bytes:
-    import openpyxl
+    import xlsxwriter
 
-    book = openpyxl.Workbook()
-    book.remove(book.active)
-    for name, rows in sheets.items():
-        sheet = book.create_sheet(name)
-        for r, row in enumerate(rows, 1):
-            for c, value in enumerate(row, 1):
-                if value is not None:
-                    sheet.cell(row=r, column=c, value=value)
     out = io.BytesIO()
-    book.save(out)
+    book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_urls": False,
+                                     "default_date_format": "yyyy-mm-dd hh:mm:ss"})
+    for name, rows in sheets.items():
+        sheet = book.add_worksheet(name)
+        for r, row in enumerate(rows):
+            for c, value in enumerate(row):
+                if isinstance(value, str):
+                    sheet.write_string(r, c, value)  # (never read as a formula or a number)
+                elif value is not None:
+                    sheet.write(r, c, value)
+    book.close()
     return out.getvalue()
 
 
@@ -50,7 +52,7 @@ def test_a_workbook_reads_as_sheets_of_tables_with_their_titles_and_notes():
                        [None, "Figures are rounded."]],
         "Sheet2": [[1, 2], [3, 4]]})
     doc = parse(data, "stats.xlsx")
-    assert doc.metadata["format"] == "xlsx" and doc.metadata["sheets"] == 2
+    assert doc.metadata == {"format": "xlsx", "sheets": 2}
     kinds = [(b.kind, doc.text[b.start:b.end].split("\n")[0]) for b in doc.blocks]
     assert kinds == [
         ("heading", "Population"),
@@ -125,9 +127,24 @@ def test_real_workbooks_keep_every_sheet_and_table():
             assert_invariants(d.text, chunkwise.get_chunker(name, size=48, max_tokens=48).chunk(d), 48)
 
 
+def test_old_binary_opendocument_and_strict_workbooks_read_as_the_others():
+    xls = read_path(DATA / "dates.xls")
+    assert xls.metadata == {"format": "xls", "sheets": 1}
+    assert xls.text == "| 2021-01-01 | 15 |\n| 2021-01-02 | 16 |\n| 10 days, 15:10:10 | 17 |"
+    ods = read_path(DATA / "any-sheets.ods")  # hidden sheets are empty here
+    assert ods.metadata["format"] == "ods"
+    assert ods.text == ("Visible\n\n| 1 | 2 |\n| 3 | 4 |\n| 5 | 6 |\n\nThis workbook contains 4 "
+                        "sheets: Visible, Hidden, VeryHidden and Chart")
+    strict = read_path(DATA / "strict-iso-paths.xlsx")  # (openpyxl found no sheet in it)
+    (heading, table) = strict.blocks
+    assert strict.text[heading.start:heading.end] == "ml_out"
+    assert table.metadata["columns"][:3] == ("Item", "Thickness", "Number Off Bends")
+    assert len(table.metadata["rows"]) == 75
+
+
 @pytest.mark.parametrize("name, message", [
-    ("pass-protected.xlsx", "a password-protected workbook or an old binary .xls"),
-    ("strict-iso-paths.xlsx", "its worksheets could not be read"),
+    ("pass-protected.xlsx", "a password-protected workbook: save it without a password"),
+    ("cells-past-the-limit.ods", r"not a readable spreadsheet \(CalamineError: Cell limit exceeded"),
 ])
 def test_a_workbook_that_cannot_be_read_is_one_clear_error(name, message):
     with pytest.raises(chunkwise.InputError, match=f"{name}: {message}"):
@@ -168,11 +185,13 @@ _CELL = st.one_of(st.none(), st.integers(-10**6, 10**6), st.floats(-1e6, 1e6, al
 def test_every_cell_of_any_workbook_is_in_the_text_and_chunked(sheets):
     data = _workbook({f"S{i}": rows for i, rows in enumerate(sheets)})
     doc = parse(data, "any.xlsx")
-    from chunkwise.readers.xlsx import cell_text
+    from chunkwise.readers.spreadsheet import cell_text
 
     for rows in sheets:
         for row in rows:
             for value in row:
+                if isinstance(value, float):  # (XlsxWriter stores 16 significant digits)
+                    value = float(format(value, ".16g"))
                 shown = cell_text(value)
                 if shown:  # (a pipe is escaped in a table's cell)
                     assert shown in doc.text or shown.replace("|", "\\|") in doc.text
@@ -260,10 +279,13 @@ def test_a_real_deck_keeps_grouped_shapes_and_tables():
 def test_a_folder_of_office_files_is_read_not_passed_over(tmp_path):
     (tmp_path / "deck.pptx").write_bytes(_deck())
     (tmp_path / "stats.xlsx").write_bytes(_workbook({"Staff": [["Name"], ["Ada"]]}))
-    (tmp_path / "old.xls").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100))
-    with pytest.warns(chunkwise.SkippedInputWarning, match="xls 1"):  # (an old binary .xls)
+    (tmp_path / "old.xls").write_bytes((DATA / "dates.xls").read_bytes())
+    (tmp_path / "old.ppt").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100))
+    with pytest.warns(chunkwise.SkippedInputWarning, match="ppt 1"):  # (no reader for it)
         chunks = list(chunkwise.iter_chunks(tmp_path, chunkwise.get_chunker("auto")))
-    assert sorted({Path(c.doc_id).name for c in chunks}) == ["deck.pptx", "stats.xlsx"]
+    assert sorted({Path(c.doc_id).name for c in chunks}) == ["deck.pptx", "old.xls", "stats.xlsx"]
     # a package without its extension is told by its parts
     assert parse(_deck(), "download").metadata["format"] == "pptx"
     assert parse(_workbook({"Staff": [["Name"], ["Ada"]]}), "download").metadata["format"] == "xlsx"
+    ods = (DATA / "any-sheets.ods").read_bytes()
+    assert parse(ods, "download").metadata["format"] == "ods"

@@ -24,7 +24,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 #: the built-in formats, in the order their file extensions are claimed
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
-           "asciidoc", "epub", "man", "odt", "info", "latex", "xlsx", "pptx")
+           "asciidoc", "epub", "man", "odt", "info", "latex", "spreadsheet", "pptx")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 
@@ -73,7 +73,7 @@ def sniff_format(data: bytes, name: str = "") -> str:
                 return zipped
     if data.startswith(b"PK\x03\x04"):  # Office Open XML: a part's name says which
         head = data[:65536]
-        for part, zipped in ((b"word/", "docx"), (b"ppt/", "pptx"), (b"xl/", "xlsx")):
+        for part, zipped in ((b"word/", "docx"), (b"ppt/", "pptx"), (b"xl/", "spreadsheet")):
             if part in head:
                 return zipped
     head = data[:1024].lstrip().lower()
@@ -96,7 +96,8 @@ def sniff_format(data: bytes, name: str = "") -> str:
 
 #: a zipped package's ``mimetype`` entry, stored first -> its format
 _ZIP_MIMETYPES = {b"application/epub+zip": "epub",
-                  b"application/vnd.oasis.opendocument.text": "odt"}
+                  b"application/vnd.oasis.opendocument.text": "odt",
+                  b"application/vnd.oasis.opendocument.spreadsheet": "spreadsheet"}
 _ATX = re.compile(rb"^#{1,6}[ \t]+\S|^[ \t]{0,3}\w[^\n]*\n[ \t]{0,3}(?:=+|-+)[ \t]*\r?$", re.M)
 _FENCE = re.compile(rb"^ {0,3}```", re.M)
 _MD_LINK = re.compile(rb"\]\([^()\s]+\)")

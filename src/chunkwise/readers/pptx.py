@@ -20,8 +20,8 @@ from typing import Any
 from ..errors import InputError
 from ..types import Document
 from .reader import Reader
+from .spreadsheet import cell_text
 from .structure import HeadingTrail, TextBuilder
-from .xlsx import cell_text
 
 #: the start of an OLE compound file: a password-protected deck or an old binary .ppt
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"

@@ -32,7 +32,7 @@ from .decoding import bom_encoding, unmarked_wide
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
                      ".tsv", ".json", ".jsonl", ".xml", ".docx", ".srt", ".vtt", ".py", ".js",
                      ".ts", ".ipynb", ".adoc", ".epub", ".odt",
-                     ".xlsx", ".xlsm", ".pptx", ".pptm")
+                     ".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".pptx", ".pptm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +118,8 @@ NOT_DOCUMENTS = frozenset({
     "rar", "tar", "jar", "war", "whl", "egg", "deb", "rpm", "dmg", "iso", "apk", "exe", "dll",
     "so", "dylib", "o", "a", "lib", "obj", "class", "pyc", "pyo", "pyd", "wasm", "bin", "dat",
     "sqlite", "sqlite3", "db", "parquet", "arrow", "feather", "lance", "npy", "npz", "pkl",
-    "pickle", "pt", "pth", "onnx", "safetensors", "gguf", "h5", "hdf5", "xls", "ppt",
-    "ods", "odp", "doc", "rtf",
+    "pickle", "pt", "pth", "onnx", "safetensors", "gguf", "h5", "hdf5", "ppt", "odp", "doc",
+    "rtf",
     # typesetters' and translators' output: TeX's DVI (gdb's refcard.dvi.gz), PostScript,
     # compiled message catalogues
     "dvi", "ps", "mo", "gmo",
@@ -136,7 +136,8 @@ NOT_DOCUMENTS = frozenset({
 })
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
 #: skipped for the NUL bytes they hold
-_BINARY_DOCUMENTS = (".pdf", ".docx", ".epub", ".odt", ".info", ".xlsx", ".xlsm", ".pptx", ".pptm")
+_BINARY_DOCUMENTS = (".pdf", ".docx", ".epub", ".odt", ".info", ".xlsx", ".xlsm", ".xlsb", ".xls",
+                     ".ods", ".pptx", ".pptm")
 
 
 @dataclass(frozen=True)
