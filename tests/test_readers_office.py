@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -289,3 +290,20 @@ def test_a_folder_of_office_files_is_read_not_passed_over(tmp_path):
     assert parse(_workbook({"Staff": [["Name"], ["Ada"]]}), "download").metadata["format"] == "xlsx"
     ods = (DATA / "any-sheets.ods").read_bytes()
     assert parse(ods, "download").metadata["format"] == "ods"
+
+
+def test_search_cites_a_deck_by_its_slides(capsys, tmp_path, static_embedder):
+    from chunkwise import Index
+    from chunkwise.cli import main
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "review.pptx").write_bytes(_deck())
+    with Index(str(tmp_path / "idx")) as index:
+        index.sync(docs, embedder=static_embedder)
+    capsys.readouterr()
+    assert main(["search", "outages in the Frankfurt region", "--db", str(tmp_path / "idx"),
+                 "-k", "10"]) == 0
+    wheres = [line for line in capsys.readouterr().out.splitlines() if line[:1].isdigit()]
+    assert wheres and all(re.search(r"review\.pptx:\d+-\d+ \(slide [1-4]\)", w) for w in wheres)
+    assert any("(slide 2)" in w for w in wheres)

@@ -72,12 +72,14 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def _located(row: dict[str, Any]) -> str:
-    """Where a hit is in the terms of its kind of document: its page, a source file's
-    lines and symbol (the first three of a group's), a transcript's times."""
+    """Where a hit is in the terms of its kind of document: its page (a deck's slide), a
+    source file's lines and symbol (the first three of a group's), a transcript's times."""
     from ..types import stored_metadata
 
     meta = stored_metadata(row.get("metadata"))
-    parts = [f"page {row['page']}"] if row.get("page") is not None else []
+    doc = meta.get("doc")
+    page = "slide" if isinstance(doc, dict) and doc.get("format") == "pptx" else "page"
+    parts = [f"{page} {row['page']}"] if row.get("page") is not None else []
     lines = meta.get("lines")
     if isinstance(lines, list) and len(lines) == 2:
         symbols = [meta["symbol"]] if meta.get("symbol") else list(meta.get("symbols") or ())
