@@ -109,6 +109,10 @@ def _regions(rows: Iterable[Sequence[Any]]) -> list[list[Row]]:
     current: list[Row] = []
     for row in rows:
         end = len(row)
+        # a blank row by two counts in C (a sheet declaring 65,536 rows of 256 cells with
+        # values in its corners took 4.3 s a cell at a time, 0.6 s so)
+        if row.count("") + row.count(None) == end:
+            end = 0
         while end and (row[end - 1] is None or (isinstance(row[end - 1], str)
                                                 and not row[end - 1].strip())):
             end -= 1
