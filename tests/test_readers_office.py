@@ -204,6 +204,7 @@ def _deck() -> bytes:
     from pptx import Presentation
     from pptx.chart.data import CategoryChartData
     from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.enum.shapes import PP_PLACEHOLDER
     from pptx.util import Inches
 
     deck = Presentation()
@@ -217,6 +218,15 @@ def _deck() -> bytes:
     sub = body.add_paragraph()
     sub.text, sub.level = "Both in the Frankfurt region", 1
     bullets.notes_slide.notes_text_frame.text = "Mention the new on-call rota."
+    for placeholder in bullets.slide_layout.placeholders:  # its number and footer: left out
+        if placeholder.placeholder_format.type in (PP_PLACEHOLDER.SLIDE_NUMBER,
+                                                   PP_PLACEHOLDER.FOOTER):
+            bullets.shapes.clone_placeholder(placeholder)
+    for shape in bullets.placeholders:
+        if shape.placeholder_format.type == PP_PLACEHOLDER.SLIDE_NUMBER:
+            shape.text_frame.text = "2"
+        elif shape.placeholder_format.type == PP_PLACEHOLDER.FOOTER:
+            shape.text_frame.text = "Operations review, internal"
     chart = deck.slides.add_slide(deck.slide_layouts[5])
     chart.shapes.title.text = "Revenue"
     data = CategoryChartData()

@@ -33,8 +33,9 @@ def parse_pptx(data: bytes, doc_id: str, source: str | None = None) -> Document:
     name = source or doc_id
     deck = _open(data, name)
     out = TextBuilder()
-    title: str | None = None
+    title: str | None = None  # the title slide's title, else the first slide title
     trail = HeadingTrail()
+    deck_title: str | None = None
     try:
         for number, slide in enumerate(deck.slides, 1):
             heading = _title(slide)
@@ -44,6 +45,7 @@ def parse_pptx(data: bytes, doc_id: str, source: str | None = None) -> Document:
                 trail.push(level, heading)
                 out.add_block("heading", heading, trail.path, page=number, level=level)
                 title = title or heading
+                deck_title = deck_title or (heading if level == 0 else None)
             for kind, text, rows, header in _slide_content(slide):
                 if rows is not None:
                     out.add_table(rows, trail.path, page=number, has_header=header,
@@ -57,7 +59,7 @@ def parse_pptx(data: bytes, doc_id: str, source: str | None = None) -> Document:
             from None
     core = deck.core_properties.title if isinstance(deck.core_properties.title, str) else ""
     if core.strip().lower() not in _PLACEHOLDER_TITLES:
-        title = core.strip() or title
+        title = deck_title or core.strip() or title
     return Document(text=out.text, doc_id=doc_id, source=source, title=title,
                     blocks=tuple(out.blocks),
                     metadata={"format": "pptx", "slides": len(deck.slides)})
@@ -92,10 +94,17 @@ Content = tuple[str, str, list[list[str]] | None, bool]
 
 
 def _slide_content(slide: Any) -> Iterator[Content]:
-    """A slide's blocks after its title: (kind, text, table rows or None, header)."""
+    """A slide's blocks after its title: (kind, text, table rows or None, header); its
+    number, footer and date placeholders are left out (a number a slide: ``2``,
+    ``3``, ... were blocks of their own)."""
+    from pptx.enum.shapes import PP_PLACEHOLDER
+
+    furniture = (PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE)
     title = slide.shapes.title
     for shape in _in_reading_order(slide.shapes):
         if title is not None and shape.shape_id == title.shape_id:
+            continue
+        if shape.is_placeholder and shape.placeholder_format.type in furniture:
             continue
         yield from _shape_content(shape)
     if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
