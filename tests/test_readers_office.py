@@ -285,6 +285,10 @@ def test_a_real_deck_keeps_grouped_shapes_and_tables():
                      "Box 1", "Box 2"]
     assert doc.blocks[2].metadata["columns"] == ("Col head 1", "Col head 2")
     assert all(b.page == 1 for b in doc.blocks)
+    shapes = read_path(DATA / "python-pptx-shapes.pptx")
+    # a chart's data as a table, and a SmartArt graphic's nodes (in its own part) a line each
+    assert "|  | Sales |\n|---|---|\n| 1st Qtr | 8.2 |" in shapes.text
+    assert shapes.text.endswith("\n\nshapes[5]\nSmart Art")
 
 
 def test_a_folder_of_office_files_is_read_not_passed_over(tmp_path):

@@ -4,9 +4,9 @@ its number (a block's ``page`` is the slide's, as a PDF's is its page). On a sli
 shapes in reading order (top to bottom, then left to right; a group's shapes in
 their place): a text frame a block, its bullet paragraphs as lines (indented by
 level), a table a table (its header row where the table marks one), a chart's data
-a table (categories down, series across) under its title, and the speaker notes
-after the slide's content. Pictures' descriptions are left out: in real decks they
-were a web image's title (``YOLT Logo Vector (.AI) Free Download``) or PowerPoint's
+a table (categories down, series across) under its title, a SmartArt graphic's
+nodes a line each, and the speaker notes after the slide's content. Pictures'
+descriptions are left out: in real decks they were a web image's title (``YOLT Logo Vector (.AI) Free Download``) or PowerPoint's
 own guess (``Afbeelding met binnen, plafond, persoon, computer Automatisch
 gegenereerde beschrijving``), not the author's words. Offsets are into the
 extracted text, as for DOCX."""
@@ -133,6 +133,38 @@ def _shape_content(shape: Any) -> Iterator[Content]:
         text = _frame_text(shape.text_frame)
         if text:
             yield "paragraph", text, None, False
+    else:  # a picture, a connector, an embedded object: nothing; SmartArt: its text
+        text = _smartart_text(shape)
+        if text:
+            yield "paragraph", text, None, False
+
+
+def _smartart_text(shape: Any) -> str:
+    """A SmartArt graphic's text, a line a node in the diagram's order, from its data
+    part (python-pptx reads no SmartArt; its text is nowhere on the slide itself)."""
+    from lxml import etree
+
+    ids = [e.get(f"{{{_R}}}dm") for e in shape._element.iter(f"{{{_DGM}}}relIds")]
+    if not ids or not ids[0]:
+        return ""
+    try:
+        root = etree.fromstring(shape.part.related_part(ids[0]).blob)
+    except (KeyError, etree.XMLSyntaxError):
+        return ""
+    lines = []
+    for point in root.iterfind(f"{{{_DGM}}}ptLst/{{{_DGM}}}pt"):
+        if point.get("type", "node") != "node":  # (the document, connectors, layout points)
+            continue
+        for paragraph in point.iterfind(f"{{{_DGM}}}t/{{{_A}}}p"):
+            text = " ".join("".join(paragraph.itertext()).split())
+            if text:
+                lines.append(text)
+    return "\n".join(lines)
+
+
+_DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+_A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+_R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 
 def _frame_text(frame: Any) -> str:
