@@ -1,15 +1,15 @@
 """PowerPoint decks (``.pptx``, ``.pptm``) with python-pptx: each slide a section under
 its title (a title slide's title, the deck's, at the root of every trail), cited by
 its number (a block's ``page`` is the slide's, as a PDF's is its page). On a slide,
-shapes in reading order (top to bottom, then left to right; a group's shapes in
-their place): a text frame a block, its bullet paragraphs as lines (indented by
-level), a table a table (its header row where the table marks one), a chart's data
-a table (categories down, series across) under its title, a SmartArt graphic's
-nodes a line each, and the speaker notes after the slide's content. Pictures'
-descriptions are left out: in real decks they were a web image's title (``YOLT Logo
-Vector (.AI) Free Download``) or PowerPoint's own guess (``Afbeelding met binnen, plafond, persoon, computer Automatisch
-gegenereerde beschrijving``), not the author's words. Offsets are into the
-extracted text, as for DOCX."""
+shapes in reading order (top to bottom, then left to right; a group's shapes in their
+place): a text frame a block, its bullet paragraphs as lines (indented by level), a
+table a table (its header row where the table marks one), a chart's data a table
+(categories down, series across) under its title, a SmartArt graphic's nodes a line
+each, and the speaker notes after the slide's content. Pictures' descriptions are left
+out: in real decks they were a web image's title (``YOLT Logo Vector (.AI) Free
+Download``) or PowerPoint's own guess (``Afbeelding met binnen, plafond, persoon,
+computer Automatisch gegenereerde beschrijving``), not the author's words. Offsets are
+into the extracted text, as for DOCX."""
 
 from __future__ import annotations
 
