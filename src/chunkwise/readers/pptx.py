@@ -20,11 +20,9 @@ from typing import Any
 from ..errors import InputError
 from ..types import Document
 from .reader import Reader
-from .spreadsheet import cell_text
+from .spreadsheet import OLE_SIGNATURE, cell_text
 from .structure import HeadingTrail, TextBuilder
 
-#: the start of an OLE compound file: a password-protected deck or an old binary .ppt
-_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 #: core-property titles PowerPoint and python-pptx's template leave in a new deck
 _PLACEHOLDER_TITLES = frozenset({"presentation", "powerpoint presentation"})
 
@@ -68,7 +66,7 @@ def parse_pptx(data: bytes, doc_id: str, source: str | None = None) -> Document:
 def _open(data: bytes, name: str) -> Any:
     from pptx import Presentation
 
-    if data.startswith(_OLE):
+    if data.startswith(OLE_SIGNATURE):
         raise InputError(name, "a password-protected deck or an old binary .ppt, not a PPTX "
                                "file: save it as .pptx without a password")
     try:

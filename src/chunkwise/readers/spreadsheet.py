@@ -28,8 +28,9 @@ from .structure import HeadingTrail, TextBuilder
 #: the name a spreadsheet program gives a new sheet (English, French, German, Spanish,
 #: Italian, Portuguese, Dutch): a lone sheet so named says nothing in a heading trail
 _DEFAULT_SHEET = re.compile(r"(?i)(sheet|feuil(le)?|tabelle|hoja|foglio|planilha|blad)\s*\d*")
-#: the start of an OLE compound file: an old binary .xls, or an encrypted workbook
-_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+#: the start of an OLE compound file: an old binary .xls, .ppt or .doc, or an encrypted
+#: Office document (a password-protected .xlsx or .pptx)
+OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
 def parse_spreadsheet(data: bytes, doc_id: str, source: str | None = None) -> Document:
@@ -74,7 +75,7 @@ def _kind(data: bytes, name: str) -> str:
     ext = name.rsplit(".", 1)[-1].lower()
     if ext in ("xlsx", "xlsm", "xlsb", "xls", "ods"):
         return ext
-    if data.startswith(_OLE):
+    if data.startswith(OLE_SIGNATURE):
         return "xls"
     head = data[:65536]
     if b"opendocument.spreadsheet" in head:
@@ -134,18 +135,16 @@ def _add_region(out: TextBuilder, rows: list[Row], path: tuple[str, ...]) -> Non
     used = [j for j in range(max(len(r) for r in texts)) if any(j < len(r) and r[j] for r in texts)]
     texts = [[r[j] if j < len(r) else "" for j in used] for r in texts]
     filled = [sum(1 for c in r if c) for r in texts]
-    lo, hi = 0, len(texts)
+    lo, hi = len(texts), len(texts)  # one column: every row a paragraph
     if max(filled) > 1:  # a table: its title and notes are rows of one cell
+        lo = 0
         while filled[lo] == 1:
             lo += 1
         while filled[hi - 1] == 1:
             hi -= 1
     for r in texts[:lo]:
         out.add_block("paragraph", " ".join(c for c in r if c), path)
-    if max(filled) == 1:
-        for r in texts[lo:hi]:
-            out.add_block("paragraph", " ".join(c for c in r if c), path)
-    elif hi > lo:
+    if hi > lo:
         out.add_table(texts[lo:hi], path, metadata={"format": "spreadsheet"},
                       has_header=hi - lo > 1 and _is_header(rows[lo], texts[lo]))
     for r in texts[hi:]:
