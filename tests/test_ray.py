@@ -91,7 +91,12 @@ def test_embedding_adds_the_vectors_of_the_local_embedder(local_ray):
 def test_cli_engine_ray_writes_what_the_local_engine_writes(tmp_path):
     folder = _corpus(tmp_path / "docs")
     (folder / "bad.txt").write_bytes(b"caf\xe9 au lait " * 20)  # Latin-1, not UTF-8
-    cmd = [sys.executable, "-m", "chunkwise.cli", "chunk", str(folder), "--size", "64"]
+    # what the walk leaves out, Ray leaves out too
+    (folder / "node_modules").mkdir()
+    (folder / "node_modules" / "pkg.md").write_text("# A package\n\nIts readme.\n")
+    (folder / "skipped.md").write_text("# Skipped\n\nLeft out by --exclude.\n")
+    cmd = [sys.executable, "-m", "chunkwise.cli", "chunk", str(folder), "--size", "64",
+           "--exclude", "skipped.md"]
     local = subprocess.run(cmd + ["-o", str(tmp_path / "local.jsonl")], capture_output=True,
                            text=True, timeout=300)
     remote = subprocess.run(cmd + ["-o", str(tmp_path / "ray.jsonl"), "--engine", "ray",
@@ -101,6 +106,7 @@ def test_cli_engine_ray_writes_what_the_local_engine_writes(tmp_path):
     lines = (tmp_path / "ray.jsonl").read_text().splitlines()
     assert len(lines) > 10 and lines == (tmp_path / "local.jsonl").read_text().splitlines()
     assert all(json.loads(line)["doc_id"] for line in lines)
+    assert not any("pkg.md" in line or "skipped.md" in line for line in lines)
 
 
 def test_cli_engine_ray_refuses_standard_input(capsys):

@@ -478,7 +478,8 @@ class Index:
              follow_links: bool = False, on_error: OnError = "raise",
              encoding: str | None = None,
              on_document: Callable[[Any], None] | None = None,
-             metadata: Mapping[str, Any] | None = None, reread: bool = False) -> Any:
+             metadata: Mapping[str, Any] | None = None, reread: bool = False,
+             exclude: Iterable[str] = (), ignore_rules: bool = True) -> Any:
         """Chunk every document of ``source`` (as :func:`iter_chunks` reads it; strings
         are paths here), embed only chunks the index does not hold, rewrite rows that
         moved, delete chunks a document no longer has. Returns an
@@ -497,38 +498,36 @@ class Index:
         added to every document's (a search's ``filter={"metadata": ...}`` finds them;
         changing them rewrites the rows, without embedding anything again). A local
         index passes over files unchanged since they were synced (see
-        :mod:`chunkwise.index.unchanged`) unless ``reread``."""
+        :mod:`chunkwise.index.unchanged`) unless ``reread``. ``exclude``, ``ignore_rules``:
+        what a walk leaves out (:class:`~chunkwise.readers.sources.Walk`); a document
+        left out so counts as one whose file is gone."""
         from .factory import get_chunker
         from .index.sync import IndexReport, sync_documents
         from .readers.sources import SkipCounter, Walk, iter_sources
 
         chunker = chunker if chunker is not None else get_chunker("auto")
+        patterns = _patterns(exclude)  # (a bad one told before the index is touched)
         model = self._model(embedder)
         with self.store.writer_lock(wait, on_wait):
             top, config = self._configure(chunker, embedder, model, source, root, rebuild)
             report = IndexReport()
-            handle = _handler(on_error)
-
-            def failed(exc: InputError) -> None:
-                report.note_failed(exc)
-                handle(exc)
-
+            failed = _noting(report, _handler(on_error))
             skipped = SkipCounter()
-            exclude = (self.store.local_path,) if self.store.local_path is not None else ()
-            walk = Walk(root=top, exclude=exclude, follow_links=follow_links, on_skip=skipped)
+            walk = Walk(root=top, exclude=tuple(filter(None, [self.store.local_path])),
+                        follow_links=follow_links, on_skip=skipped, ignore_rules=ignore_rules,
+                        exclude_patterns=patterns)
             state = self.store.state()
             passing = _Unchanged(self.store.local_path, state, report, on_document, reread,
                                  {"index": config, "metadata": metadata, "encoding": encoding})
             sources = passing.filter(iter_sources(source, strings_are_paths=True, walk=walk))
             documents = iter_documents_chunks(chunker, sources, on_error=failed,
                                               encoding=encoding, walk=walk, metadata=metadata)
-            gone = _gone(source, top)
+            gone = _gone(source, top, walk)
             sync_documents(self.store, model, documents, report=report, on_document=on_document,
-                           prune=gone if prune else None, state=state,
-                           on_planned=passing.planned,
-                           gone=gone if top is not None and _paths(source) else None,
-                           twins=passing.twins)
-            report.stale = 0 if prune else _stale(state, report.seen, gone, source)
+                           prune=gone if prune else None, state=state, on_planned=passing.planned,
+                           gone=gone if top is not None and _paths(source) else None, twins=passing.twins)
+            report.stale, report.stale_ignored = (0, 0) if prune else _stale(
+                state, report.seen, gone, source, top)
             passing.save()
             report.skipped = skipped.line()
             return report
@@ -890,25 +889,57 @@ def _under_folder(path: Path, folder: Path) -> bool:
     return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
+def _noting(report: Any, handle: Callable[[InputError], object]) -> Callable[[InputError], None]:
+    """An input error noted in a sync's ``report`` (its document keeps its rows), then
+    handled."""
+    def failed(exc: InputError) -> None:
+        report.note_failed(exc)
+        handle(exc)
+    return failed
+
+
+def _patterns(exclude: Iterable[str]) -> tuple[str, ...]:
+    """``exclude`` as a tuple of patterns (one string is one pattern), checked."""
+    from .readers.ignore import check_patterns
+
+    patterns = (exclude,) if isinstance(exclude, str) else tuple(exclude)
+    check_patterns(patterns)
+    return patterns
+
+
 def _stale(state: dict[str, Any], seen: set[str], gone: Callable[[str], bool],
-           source: Source) -> int:
-    """Documents of the index under the paths given whose files are gone, which a run
-    without prune keeps (0 when no paths were given)."""
+           source: Source, root: Path | None) -> tuple[int, int]:
+    """Documents of the index under the paths given whose files are gone or left out,
+    which a run without prune keeps, and how many of them are left out, their files
+    still there ((0, 0) when no paths were given)."""
     if not _paths(source):
-        return 0
-    return sum(1 for doc_id in state if doc_id not in seen and gone(doc_id))
+        return 0, 0
+    stale = [doc_id for doc_id in state if doc_id not in seen and gone(doc_id)]
+    there = 0 if root is None else sum(1 for d in stale if os.path.lexists(root / path_of(d)))
+    return len(stale), there
 
 
-def _gone(source: Source, root: Path | None) -> Callable[[str], bool]:
-    """Whether prune removes a document the run did not give: its file is gone and it
-    lies under one of the paths given (without a root: every document not given)."""
+def _gone(source: Source, root: Path | None, walk: Walk) -> Callable[[str], bool]:
+    """Whether prune removes a document the run did not give: it lies under one of the
+    paths given (without a root: every document not given) and its file is gone, or
+    under a folder given whose walk now leaves it out (an ignore file, ``--exclude``)."""
     paths = _paths(source)
     if root is None or paths is None:
         return lambda doc_id: True
     scopes = [Path(os.path.realpath(p)) for p in paths]
+    ignorers = {s: walk.ignorer(s) for s in scopes if s.is_dir()}
 
     def gone(doc_id: str) -> bool:
         where = root / path_of(doc_id)
-        inside = any(where == s or s in where.parents for s in scopes)
-        return inside and not os.path.lexists(where)
+        inside = [s for s in scopes if where == s or s in where.parents]
+        if not inside:
+            return False
+        if not os.path.lexists(where):
+            return True
+        # a file named itself is read whatever the rules say; one met walking folders
+        # is left out when each of their walks leaves it out
+        if where in inside:
+            return False
+        found = [ignorers.get(s) for s in inside]
+        return all(i is not None and i.excluded(where) is not None for i in found)
     return gone

@@ -19,6 +19,7 @@ from .common import (
     uses_embedder,
 )
 from .output import add_progress_flags, error, progress_bar
+from .walking import add_walk_flags, walk_of
 
 
 def add_parser(sub: Any) -> None:
@@ -29,9 +30,11 @@ def add_parser(sub: Any) -> None:
                     "complete). Exit status 2 when an option or any input is bad; the other "
                     "inputs are still chunked.")
     p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files, folders (read recursively, hidden entries skipped), glob "
+                   help="files, folders (read recursively; hidden entries, what .gitignore "
+                        "files name and node_modules-like folders skipped), glob "
                         "patterns ('docs/**/*.md'), or - for standard input")
     add_chunk_options(p)
+    add_walk_flags(p)
     p.add_argument("--embedder", default=None, metavar="SPEC",
                    help="the embedder the chunks are for: semantic uses it to find topic "
                         "shifts; every strategy warns when chunks may be longer than it reads "
@@ -87,8 +90,8 @@ def _documents(args: argparse.Namespace, chunker: Any, sources: list[Any],
     if args.engine == "ray":
         from .. import ray as ray_engine
 
-        return ray_engine.iter_documents_chunks(
-            chunker, args.paths, report, encoding=args.encoding, format=args.input_format,
+        return ray_engine.iter_documents_chunks(  # (the files the walk found)
+            chunker, sources, report, encoding=args.encoding, format=args.input_format,
             metadata=metadata, address=args.address, num_cpus=args.workers)
     embeds = uses_embedder(*args.chunking)
     workers = local_workers(chunker, sources, args.workers, args.input_format, args.encoding,
@@ -100,7 +103,7 @@ def _documents(args: argparse.Namespace, chunker: Any, sources: list[Any],
 
 def cmd_chunk(args: argparse.Namespace) -> int:
     from ..api import ChunkStats
-    from ..readers.sources import SkipCounter, Walk, iter_sources
+    from ..readers.sources import SkipCounter, iter_sources
 
     if args.output == "-":  # the usual spelling of standard output
         args.output = None
@@ -117,7 +120,7 @@ def cmd_chunk(args: argparse.Namespace) -> int:
         vector_model = get_embedder(args.embedder or "minilm", cache=False)
     skipped = SkipCounter()
     sources = list(iter_sources(args.paths, strings_are_paths=True,
-                                walk=Walk(on_skip=skipped)))
+                                walk=walk_of(args, skipped)))
     if getattr(chunker, "contextualizer", None) is not None and args.engine == "ray":
         raise ChunkwiseError("--contextualize runs on this machine (its LLM calls run "
                              "concurrently): drop --engine ray")

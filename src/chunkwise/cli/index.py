@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import ChunkwiseError, InputError
 from .common import ENCODING_HELP, EXIT_BAD_INPUT, add_chunk_options, build_chunker, key_values, llm_report
 from .output import add_progress_flags, error, progress_bar
+from .walking import add_walk_flags, count_sources, walk_of, walk_options
 
 
 def add_parser(sub: Any) -> None:
@@ -47,9 +48,7 @@ def add_parser(sub: Any) -> None:
     ix.add_argument("--no-wait", action="store_true",
                     help="when another run is writing the index, stop (exit 2) instead of "
                          "waiting for it")
-    ix.add_argument("--follow-links", action="store_true",
-                    help="follow links to files outside the folders given (not followed by "
-                         "default; dangling links are counted)")
+    add_walk_flags(ix, links=True)
     ix.add_argument("--check", action="store_true",
                     help="verify the index (one row per id, vectors, every document's chunks "
                          "complete, configuration readable) and print a summary; nothing "
@@ -83,7 +82,7 @@ def cmd_index(args: argparse.Namespace) -> int:
         raise ChunkwiseError("index reads files, folders and globs, not standard input")
     chunker = build_chunker(args)
     if args.dry_run:  # what contextualizing would cost; the index is left alone
-        for _ in iter_documents_chunks(chunker, args.paths, on_error="skip",
+        for _ in iter_documents_chunks(chunker, args.paths, on_error="skip", walk=walk_of(args),
                                        encoding=args.encoding, strings_are_paths=True):
             pass
         llm_report(chunker, args)
@@ -97,7 +96,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.watch:
         return _watch(args, chunker, on_error, failed)
     t0 = time.perf_counter()
-    with Index(args.db) as index, progress_bar(lambda: _count(args.paths), "doc", args.progress) as bar:
+    with Index(args.db) as index, progress_bar(lambda: count_sources(args), "doc", args.progress) as bar:
         def on_document(report: Any) -> None:
             if bar is not None:
                 bar.update(1)
@@ -111,7 +110,8 @@ def cmd_index(args: argparse.Namespace) -> int:
                             wait=not args.no_wait, on_wait=_waiting(args.db),
                             follow_links=args.follow_links, on_error=on_error,
                             encoding=args.encoding, on_document=on_document,
-                            metadata=key_values(args.metadata), reread=args.reread)
+                            metadata=key_values(args.metadata), reread=args.reread,
+                            **walk_options(args))
     llm_report(chunker, args)
     _summary(report, time.perf_counter() - t0, set())
     return EXIT_BAD_INPUT if failed else 0
@@ -136,7 +136,7 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
     previous = {s: signal.signal(s, stopping) for s in (signal.SIGTERM, signal.SIGINT)}
 
     bars = contextlib.ExitStack()  # a progress bar for the first run (the whole folder)
-    bar = bars.enter_context(progress_bar(lambda: _count(args.paths), "doc", args.progress))
+    bar = bars.enter_context(progress_bar(lambda: count_sources(args), "doc", args.progress))
 
     def on_document(report: Any) -> None:
         if bar is not None and not bar.disable:
@@ -158,7 +158,8 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
                                rebuild=args.rebuild, root=args.root, wait=not args.no_wait,
                                on_wait=_waiting(args.db), follow_links=args.follow_links,
                                on_error=on_error, encoding=args.encoding,
-                               metadata=key_values(args.metadata), reread=args.reread)
+                               metadata=key_values(args.metadata), reread=args.reread,
+                               **walk_options(args))
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
@@ -192,8 +193,3 @@ def _check(args: argparse.Namespace) -> int:
     print(report.line())
     return 0 if report.clean or report.repaired else 1
 
-
-def _count(paths: list[str]) -> int:
-    from ..readers.sources import iter_sources
-
-    return sum(1 for _ in iter_sources(paths, strings_are_paths=True))

@@ -12,6 +12,7 @@ from typing import Any
 from ..errors import ChunkwiseError
 from ..types import Chunk
 from .common import add_chunk_options, build_chunker
+from .walking import add_walk_flags, walk_of
 
 
 def add_parsers(sub: Any) -> None:
@@ -33,6 +34,7 @@ def add_parsers(sub: Any) -> None:
                     "verbatim evidence, keep those whose evidence is an exact substring, and "
                     "write questions.jsonl for chunkwise eval --dataset jsonl:FOLDER.")
     qg.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or glob patterns")
+    add_walk_flags(qg)
     qg.add_argument("-o", "--output", required=True, metavar="FOLDER/questions.jsonl",
                     help="where to write; its folder must hold the documents (doc_id is the "
                          "path relative to it)")
@@ -95,7 +97,7 @@ def cmd_questions(args: argparse.Namespace) -> int:
     # the questions file a folder walk finds is the earlier output, not a document (a
     # re-run writes it again, from the same passages); named as an input, it is refused
     named = {Path(p).resolve() for p in args.paths}
-    sources = [s for s in iter_sources(args.paths, strings_are_paths=True)
+    sources = [s for s in iter_sources(args.paths, strings_are_paths=True, walk=walk_of(args))
                if s.path is None or s.path.resolve() != out.resolve()
                or s.path.resolve() in named]
     for s in sources:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import ChunkwiseError
 from ..types import Chunk, Document
+from .walking import add_walk_flags, walk_of
 
 
 def add_parser(sub: Any) -> None:
@@ -23,6 +24,7 @@ def add_parser(sub: Any) -> None:
                     "winner and the defaults side by side, and write the winner as "
                     "chunkwise.toml, which chunk, index and eval read.")
     t.add_argument("paths", nargs="+", metavar="PATH", help="files, folders or glob patterns")
+    add_walk_flags(t)
     how = t.add_mutually_exclusive_group(required=True)
     how.add_argument("--llm", metavar="LLM",
                      help="the questions' writer: anthropic:MODEL, openai:MODEL[@BASE_URL] or "
@@ -48,13 +50,14 @@ def add_parser(sub: Any) -> None:
                    help="seconds one LLM request may take (default: 60)")
 
 
-def _documents(paths: list[str]) -> tuple[dict[str, Document], dict[str, list[Chunk]]]:
+def _documents(args: argparse.Namespace) -> tuple[dict[str, Document], dict[str, list[Chunk]]]:
     """The documents, and the chunks the questions' passages are picked from."""
     from ..api import iter_documents_chunks
     from ..factory import get_chunker
     from ..readers.sources import iter_sources
 
-    sources = list(iter_sources(paths, strings_are_paths=True))
+    paths = args.paths
+    sources = list(iter_sources(paths, strings_are_paths=True, walk=walk_of(args)))
     for s in sources:
         if s.error is not None:
             raise ChunkwiseError(f"{s.label}: {s.error}")
@@ -83,7 +86,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     out = Path(args.output)
     check_destination(str(out))
     t0 = time.perf_counter()
-    documents, by_doc = _documents(args.paths)
+    documents, by_doc = _documents(args)
     passages = pick(by_doc, args.n, args.seed)
     ids = {d: d for d in documents}
     if args.heuristic:

@@ -42,6 +42,9 @@ class IndexReport:
     #: documents under the paths given whose files are gone, kept (no ``prune``):
     #: still found by a search, so the summary says so
     stale: int = 0
+    #: of :attr:`stale`, documents whose files are there but left out by the walk (an
+    #: ignore file, ``--exclude``)
+    stale_ignored: int = 0
 
     def note_unchanged(self, doc_id: str, rows: int) -> None:
         """A document whose file was not read again: its rows stay, all reused."""
@@ -71,9 +74,17 @@ class IndexReport:
                 f"{self.reused:,} reused) {seconds:.1f} s{rate}"
                 + (f"; {self.unchanged:,} file{'' if self.unchanged == 1 else 's'} unchanged, "
                    "not read again" if self.unchanged else "")
-                + (f"; {self.stale:,} " + ("document whose file is gone is" if self.stale == 1
-                                             else "documents whose files are gone are")
-                   + " still in the index (--prune removes them)" if self.stale else ""))
+                + self._stale_line())
+
+    def _stale_line(self) -> str:
+        gone, left = self.stale - self.stale_ignored, self.stale_ignored
+        return ((f"; {gone:,} " + ("document whose file is gone is" if gone == 1
+                                   else "documents whose files are gone are")
+                 + " still in the index (--prune removes them)" if gone else "")
+                + (f"; {left:,} " + ("document" if left == 1 else "documents")
+                   + " that ignore rules or --exclude now leave out "
+                   + ("is" if left == 1 else "are")
+                   + " still in the index (--prune removes them)" if left else ""))
 
 
 def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:

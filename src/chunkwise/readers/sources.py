@@ -28,6 +28,7 @@ from ..errors import InputError
 from ..ids import name_of
 from ..types import Document
 from .decoding import bom_encoding, unmarked_wide
+from .ignore import BY_EXCLUDE, Ignorer, check_patterns
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
                      ".tsv", ".json", ".jsonl", ".xml", ".docx", ".srt", ".vtt", ".py", ".js",
@@ -147,21 +148,49 @@ class Walk:
     the same documents), and a file outside it is an error; None: ids are paths as
     given. ``exclude``: folders never read (an index's own). ``follow_links``: follow
     a file link that leads outside the walked folder. ``on_skip(path, reason)`` hears
-    of every file passed over (not a document, a link outside, a dangling link)."""
+    of every file passed over (not a document, a link outside, a dangling link) and of
+    every file and folder left out by ``ignore_rules`` or ``exclude_patterns`` (reason
+    ``ignored (WHY)``). ``ignore_rules``: leave out what the folders' ``.gitignore``,
+    ``.ignore`` and ``.chunkwiseignore`` files name, and folders of installed packages
+    (``node_modules``, a virtual environment); ``exclude_patterns``: more patterns in
+    the same syntax, relative to each folder walked (see :mod:`.ignore`)."""
 
     root: Path | None = None
     exclude: tuple[Path, ...] = ()
     follow_links: bool = False
     on_skip: Callable[[Path, str], object] | None = None
+    ignore_rules: bool = True
+    exclude_patterns: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_patterns(self.exclude_patterns)
 
     def skip(self, path: Path, reason: str) -> None:
         if self.on_skip is not None:
             self.on_skip(path, reason)
 
+    def ignorer(self, top: Path) -> Ignorer | None:
+        """What a walk of ``top`` (resolved) leaves out; None when nothing is."""
+        if not self.ignore_rules and not self.exclude_patterns:
+            return None
+        return Ignorer(top, self.exclude_patterns, self.ignore_rules)
+
+    def ignored(self, ignorer: Ignorer | None, where: Path, shown: Path, is_dir: bool) -> bool:
+        """Whether ``ignorer`` leaves out the entry met as ``shown`` (``where``: its
+        resolved folder / its name); told to :attr:`on_skip` when it does."""
+        if ignorer is None:
+            return False
+        why = ignorer.reason(where, is_dir)
+        if why is not None:
+            self.skip(shown, f"{IGNORED} ({why})")
+        return why is not None
+
 
 PLAIN = Walk()
 
 _LINKS = ("link out of the folder", "dangling link")
+#: the start of the reason :class:`Walk` gives for what ignore rules leave out
+IGNORED = "ignored"
 
 
 class SkipCounter:
@@ -169,13 +198,20 @@ class SkipCounter:
 
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
+        #: what ignore rules left out: why -> [folders, files]
+        self.ignored: dict[str, list[int]] = {}
 
     def __call__(self, path: Path, reason: str) -> None:
+        if reason.startswith(IGNORED + " (") and reason.endswith(")"):
+            counts = self.ignored.setdefault(reason[len(IGNORED) + 2:-1], [0, 0])
+            counts[0 if path.is_dir() else 1] += 1
+            return
         self.counts[reason] = self.counts.get(reason, 0) + 1
 
     def line(self) -> str | None:
         """``skipped 22 files that are not documents: png 20, zip 2; not followed: 1
-        dangling link`` (None when nothing was skipped)."""
+        dangling link; ignored 1 folder and 3 files: .gitignore 3, node_modules 1
+        (--no-ignore reads them)`` (None when nothing was skipped)."""
         files = {k: v for k, v in self.counts.items() if k not in _LINKS}
         links = {k: v for k, v in self.counts.items() if k in _LINKS}
         parts = []
@@ -187,7 +223,19 @@ class SkipCounter:
         if links:
             parts.append("not followed: " + ", ".join(
                 f"{v} {k}{'s' if v != 1 else ''}" for k, v in sorted(links.items())))
+        if self.ignored:
+            parts.append(self._ignored_line())
         return "; ".join(parts) or None
+
+    def _ignored_line(self) -> str:
+        folders = sum(c[0] for c in self.ignored.values())
+        files = sum(c[1] for c in self.ignored.values())
+        what = " and ".join(f"{n} {word}{'s' if n != 1 else ''}"
+                            for n, word in ((folders, "folder"), (files, "file")) if n)
+        by = ", ".join(f"{k} {sum(v)}" for k, v in
+                       sorted(self.ignored.items(), key=lambda kv: (-sum(kv[1]), kv[0])))
+        hint = " (--no-ignore reads them)" if set(self.ignored) - {BY_EXCLUDE} else ""
+        return f"ignored {what}: {by}{hint}"
 
 
 def canonical(path: Path) -> Path:
@@ -270,7 +318,7 @@ def _expand_path(path: Path, doc_id: str | None, label: str | None = None,
         else:
             yield _file(path, walk, label=label, doc_id=doc_id)
     elif has_magic(str(path)):
-        matches = [f for f in glob_files(str(path)) if _walked(f, walk)]
+        matches = [f for f in glob_files(str(path), walk) if _walked(f, walk)]
         if not matches:
             yield SourceItem(label, error="no file matches this pattern")
         for f in matches:
@@ -417,16 +465,19 @@ def iter_files(folder: Path, walk: Walk = PLAIN) -> Iterator[Path]:
 
 def _walk_files(folder: Path, walk: Walk) -> Iterator[tuple[Path, Path]]:
     """:func:`iter_files`, each file with its :func:`canonical` path."""
+    ignorer = walk.ignorer(Path(os.path.realpath(folder)))
     for root, dirs, files in os.walk(folder, followlinks=False):
         here = Path(root)
         real = Path(os.path.realpath(here))  # once per folder, not per file
         dirs[:] = sorted(d for d in dirs if _walkable(d)
-                         and not any(_under(real / d, x) for x in walk.exclude))
+                         and not any(_under(real / d, x) for x in walk.exclude)
+                         and not walk.ignored(ignorer, real / d, here / d, True))
         for name in sorted(files):
             if not name.startswith("."):
                 f = here / name
                 where = real / name
-                if _walked(f, walk, folder, where=where):
+                if not walk.ignored(ignorer, where, f, False) \
+                        and _walked(f, walk, folder, where=where):
                     yield f, where
 
 
@@ -487,9 +538,10 @@ def _translate(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z")
 
 
-def glob_files(pattern: str) -> Iterator[Path]:
+def glob_files(pattern: str, walk: Walk = PLAIN) -> Iterator[Path]:
     """Files matching a glob pattern, sorted, hidden entries skipped, without
-    following symbolic links to folders (a link loop under ``**`` cannot hang)."""
+    following symbolic links to folders (a link loop under ``**`` cannot hang); what
+    ``walk``'s ignore rules leave out below the pattern's fixed folder is passed over."""
     parts = Path(pattern).parts
     fixed: list[str] = []
     for part in parts:
@@ -504,16 +556,20 @@ def glob_files(pattern: str) -> Iterator[Path]:
     # without "**" a pattern of k names never looks deeper than k - 1 folders down
     max_depth = None if "**" in rest else rest.count("/")
     found = []
+    ignorer = walk.ignorer(Path(os.path.realpath(root)))
     for dirpath, dirs, files in os.walk(root, followlinks=False):
         here = Path(dirpath)
+        real = Path(os.path.realpath(here))
         depth = len(here.relative_to(root).parts)
-        dirs[:] = sorted(d for d in dirs if _walkable(d))
         if max_depth is not None and depth >= max_depth:
             dirs[:] = []
+        dirs[:] = sorted(d for d in dirs if _walkable(d)
+                         and not walk.ignored(ignorer, real / d, here / d, True))
         for name in files:
             if name.startswith("."):
                 continue
             f = here / name
-            if matcher.match(f.relative_to(root).as_posix()) and _is_file(f):
+            if matcher.match(f.relative_to(root).as_posix()) and _is_file(f) \
+                    and not walk.ignored(ignorer, real / name, f, False):
                 found.append(f)
     yield from sorted(found)

@@ -1,0 +1,204 @@
+"""Folder walks leave out what a project's ignore files name, folders of installed
+packages and ``--exclude`` patterns; git itself is the oracle for the ``.gitignore``
+rules (nested files, negation, anchors, folder patterns, ``**``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chunkwise import Index
+from chunkwise.cli import main
+from chunkwise.errors import ConfigError
+from chunkwise.readers.sources import SkipCounter, Walk, iter_sources
+
+GIT = shutil.which("git") or "git"
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+TEXT = "# Title\n\nSome words about the subject of this file, enough for a chunk.\n"
+
+
+def _tree(root: Path, files: list[str]) -> None:
+    for name in files:
+        f = root / name
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(TEXT)
+
+
+def _read(*paths: Path | str, walk: Walk | None = None, base: Path) -> set[str]:
+    found = iter_sources([str(p) for p in paths], strings_are_paths=True,
+                         walk=walk or Walk())
+    out = set()
+    for s in found:
+        assert s.error is None and s.path is not None, (s.label, s.error)
+        out.add(Path(os.path.realpath(s.path)).relative_to(os.path.realpath(base)).as_posix())
+    return out
+
+
+def _git(repo: Path, *argv: str) -> str:
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    return subprocess.run([GIT, *argv], cwd=repo, env=env, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def _project(root: Path) -> Path:
+    _tree(root, ["docs/guide.md", "docs/_build/html/guide.md", "docs/notes.txt",
+                 "node_modules/pkg/README.md", "web/node_modules/x/README.md",
+                 "venv/lib/site.md", "env2/conda-meta/history.md", "src/__pycache__/m.md",
+                 "src/gen/out.md", "src/keep.md", "drafts/one.md", "drafts/two.md",
+                 "logs/a.log", "logs/keep.log", "README.md"])
+    (root / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (root / ".gitignore").write_text("*.log\n!logs/keep.log\n/drafts/one.md\n")
+    (root / "docs" / ".gitignore").write_text("# build output\n_build/\n")
+    (root / "src" / ".ignore").write_text("gen/\n")
+    (root / ".chunkwiseignore").write_text("notes.txt\n")
+    return root
+
+
+def test_a_walk_leaves_out_what_ignore_files_and_dependency_folders_hold(tmp_path):
+    root = _project(tmp_path / "p")
+    skipped = SkipCounter()
+    assert _read(root, walk=Walk(on_skip=skipped), base=root) == {
+        "README.md", "docs/guide.md", "drafts/two.md", "logs/keep.log", "src/keep.md"}
+    assert skipped.ignored == {".gitignore": [1, 2], ".ignore": [1, 0],
+                               ".chunkwiseignore": [0, 1], "node_modules": [2, 0],
+                               "Python environment": [2, 0], "__pycache__": [1, 0]}
+    assert skipped.line() == ("ignored 7 folders and 3 files: .gitignore 3, Python environment 2, "
+                              "node_modules 2, .chunkwiseignore 1, .ignore 1, "
+                              "__pycache__ 1 (--no-ignore reads them)")
+    # without the rules every file is read (hidden ones still not)
+    assert len(_read(root, walk=Walk(ignore_rules=False), base=root)) == 16
+    # a glob is walked with the same rules
+    assert _read(f"{root}/**/*.md", base=root) == {
+        "README.md", "docs/guide.md", "drafts/two.md", "src/keep.md"}
+
+
+def test_a_folder_or_file_named_is_read_whatever_the_rules_say(tmp_path):
+    root = _project(tmp_path / "p")
+    assert _read(root / "node_modules", base=root) == {"node_modules/pkg/README.md"}
+    assert _read(root / "docs" / "_build", base=root) == {"docs/_build/html/guide.md"}
+    assert _read(root / "drafts" / "one.md", base=root) == {"drafts/one.md"}
+    # rules inside a folder named still count (those above it only in a repository)
+    assert _read(root / "src", base=root) == {"src/keep.md"}
+    assert _read(root / "logs", base=root) == {"logs/a.log", "logs/keep.log"}
+
+
+def test_exclude_patterns_apply_relative_to_each_folder_given(tmp_path):
+    root = _project(tmp_path / "p")
+    walk = Walk(exclude_patterns=("drafts/", "/README.md", "guide.md"))
+    assert _read(root, walk=walk, base=root) == {"logs/keep.log", "src/keep.md"}
+    assert _read(root / "docs", walk=Walk(exclude_patterns=("/guide.md",)), base=root) == {
+        "docs/notes.txt"}
+    walk = Walk(ignore_rules=False, exclude_patterns=("node_modules/", "*.log", "_build"))
+    assert "node_modules/pkg/README.md" not in _read(root, walk=walk, base=root)
+    assert "venv/lib/site.md" in _read(root, walk=walk, base=root)
+    with pytest.raises(ConfigError, match=r"--exclude '\[z-a\]': not a pattern"):
+        Walk(exclude_patterns=("*.md", "[z-a]"))
+
+
+def test_lines_git_takes_as_no_pattern_are_passed_over(tmp_path):
+    root = tmp_path / "p"
+    _tree(root, ["a.md", "b.tmp", "c.md"])
+    (root / ".gitignore").write_text("!\n[z-a]\n\\\n*.tmp\n  \n# c.md\n")
+    assert _read(root, base=root) == {"a.md", "c.md"}
+
+
+@needs_git
+def test_rules_of_the_folders_above_count_up_to_the_repository_top(tmp_path):
+    repo = tmp_path / "repo"
+    _tree(repo, ["a/b/doc.md", "a/b/out/gen.md", "a/b/skip.md", "a/b/c/deep.md"])
+    _git(repo, "init", "-q")
+    (repo / ".gitignore").write_text("out/\n")
+    (repo / "a" / ".gitignore").write_text("b/skip.md\n")
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "exclude").write_text("deep.md\n")
+    assert _read(repo / "a" / "b", base=repo) == {"a/b/doc.md"}
+    # outside a repository the folders above are not read
+    shutil.rmtree(repo / ".git")
+    assert _read(repo / "a" / "b", base=repo) == {
+        "a/b/doc.md", "a/b/out/gen.md", "a/b/skip.md", "a/b/c/deep.md"}
+
+
+NAMES = ["a", "b", "c"]
+FILES = ["x.md", "y.txt", "a.md"]
+PATTERNS = st.sampled_from([
+    "*.md", "*.txt", "!*.md", "!x.md", "a/", "/a", "a", "b/", "!b/", "x.md", "/x.md",
+    "a/x.md", "**/b/", "**/y.txt", "a/**/x.md", "c/*", "?.md", "[ab]/", "[!a].txt",
+    "!a/x.md", "b/**", "!c/", "**", "a/*/", "*/x.md", "\\!x.md", "b*", "!b*/"])
+
+
+@needs_git
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(files=st.lists(st.tuples(st.lists(st.sampled_from(NAMES), max_size=3),
+                                st.sampled_from(FILES)), min_size=1, max_size=12),
+       ignores=st.dictionaries(st.lists(st.sampled_from(NAMES), max_size=2).map(tuple),
+                               st.lists(PATTERNS, min_size=1, max_size=4), max_size=3))
+def test_the_walk_reads_what_git_would_track(tmp_path_factory, files, ignores):
+    """Any tree, any .gitignore files in any of its folders: the walk reads exactly
+    the files ``git ls-files --others --exclude-standard`` lists (untracked, not
+    ignored)."""
+    repo = tmp_path_factory.mktemp("repo")
+    _tree(repo, ["/".join([*folders, name]) for folders, name in files])
+    _git(repo, "init", "-q")
+    for folder, patterns in ignores.items():
+        where = repo.joinpath(*folder)
+        if where.is_file():
+            continue
+        where.mkdir(parents=True, exist_ok=True)
+        (where / ".gitignore").write_text("\n".join(patterns) + "\n")
+    tracked = {line for line in _git(repo, "ls-files", "--others", "--exclude-standard",
+                                     "-z").split("\0")
+               if line and not any(part.startswith(".") for part in line.split("/"))}
+    assert _read(repo, base=repo) == tracked
+
+
+def _run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_chunk_takes_exclude_and_no_ignore(tmp_path, capsys):
+    root = _project(tmp_path / "p")
+    code, out, err = _run(capsys, "chunk", root, "--summary", "--exclude", "drafts/")
+    assert code == 0 and "documents 4 " in out
+    assert ("ignored 8 folders and 2 files: .gitignore 2, Python environment 2, node_modules 2, "
+            "--exclude 1, .chunkwiseignore 1, .ignore 1, __pycache__ 1 (--no-ignore reads "
+            "them)") in err
+    code, out, err = _run(capsys, "chunk", root, "--summary", "--no-ignore")
+    assert code == 0 and "documents 16 " in out and "ignored" not in err
+    code, out, err = _run(capsys, "chunk", root, "--summary", "--exclude", "[z-a]")
+    assert code == 2 and "--exclude '[z-a]': not a pattern .gitignore takes" in err
+
+
+@pytest.mark.slow
+def test_a_document_left_out_later_is_counted_then_pruned(tmp_path, capsys, static_embedder):
+    """A file the index holds that ignore rules or --exclude leave out later is no longer
+    read: the summary counts it apart from deleted files, --prune removes it, and a
+    file named on the command line is still indexed."""
+    root = _project(tmp_path / "p")
+    db = str(tmp_path / "db")
+    base = ["--db", db, "--embedder", static_embedder, "--size", "64", "--no-progress"]
+    code, out, err = _run(capsys, "index", root, *base, "--no-ignore")
+    assert code == 0 and "documents 16 " in out
+    (root / "README.md").unlink()
+    code, out, err = _run(capsys, "index", root, *base, "--exclude", "drafts/")
+    assert code == 0, err
+    assert "1 document whose file is gone is still in the index" in out
+    assert ("12 documents that ignore rules or --exclude now leave out are still in the "
+            "index (--prune removes them)") in out
+    code, out, err = _run(capsys, "index", root, *base, "--exclude", "drafts/", "--prune")
+    assert code == 0 and "(0 changed, 13 removed)" in out, out
+    code, out, err = _run(capsys, "index", root / "drafts" / "one.md", *base)
+    assert code == 0 and "(1 changed, 0 removed)" in out
+    with Index(db) as index:
+        ids = {r["doc_id"] for r in index.store.rows()[0]}
+    assert ids == {"docs/guide.md", "logs/keep.log", "src/keep.md", "drafts/one.md"}
+    with pytest.raises(ConfigError, match="--exclude"), Index(db) as index:
+        index.sync(root, embedder=static_embedder, exclude=["!"])
