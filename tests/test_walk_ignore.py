@@ -97,8 +97,10 @@ def test_exclude_patterns_apply_relative_to_each_folder_given(tmp_path):
     walk = Walk(ignore_rules=False, exclude_patterns=("node_modules/", "*.log", "_build"))
     assert "node_modules/pkg/README.md" not in _read(root, walk=walk, base=root)
     assert "venv/lib/site.md" in _read(root, walk=walk, base=root)
-    with pytest.raises(ConfigError, match=r"--exclude '\[z-a\]': not a pattern"):
-        Walk(exclude_patterns=("*.md", "[z-a]"))
+    with pytest.raises(ConfigError, match=r"--exclude '\[abc': not a pattern"):
+        Walk(exclude_patterns=("*.md", "[abc"))
+    with pytest.raises(ConfigError, match="--exclude '!': holds no pattern"):
+        Walk(exclude_patterns=("!",))
 
 
 def test_lines_git_takes_as_no_pattern_are_passed_over(tmp_path):
@@ -125,15 +127,19 @@ def test_rules_of_the_folders_above_count_up_to_the_repository_top(tmp_path):
 
 
 NAMES = ["a", "b", "c"]
-FILES = ["x.md", "y.txt", "a.md"]
+FILES = ["x.md", "y.txt", "a.md", "#x.md", "!x.md", "[a].md", "sp ace.md", "x.md "]
 PATTERNS = st.sampled_from([
     "*.md", "*.txt", "!*.md", "!x.md", "a/", "/a", "a", "b/", "!b/", "x.md", "/x.md",
     "a/x.md", "**/b/", "**/y.txt", "a/**/x.md", "c/*", "?.md", "[ab]/", "[!a].txt",
-    "!a/x.md", "b/**", "!c/", "**", "a/*/", "*/x.md", "\\!x.md", "b*", "!b*/"])
+    "!a/x.md", "b/**", "!c/", "**", "a/*/", "*/x.md", "\\!x.md", "b*", "!b*/", "!b/x.md",
+    "[[:alpha:]].md", "x.m?", "!*/", "[a-b]/", "[^ab].md", "c/**/x.md", "/**", "**/",
+    "a/**/", "*", "!a", "x.md ", "a/b", "/c/a/", "**/a/**", "[z-a].md", "[]a].md",
+    "\\#x.md", "\\[a\\].md", "sp\\ ace.md", "sp ace.md", "[[]a].md", "x.md\\ ", "*\\ ",
+    "[!]]*", "\\*.md"])
 
 
 @needs_git
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(files=st.lists(st.tuples(st.lists(st.sampled_from(NAMES), max_size=3),
                                 st.sampled_from(FILES)), min_size=1, max_size=12),
@@ -173,8 +179,8 @@ def test_chunk_takes_exclude_and_no_ignore(tmp_path, capsys):
             "them)") in err
     code, out, err = _run(capsys, "chunk", root, "--summary", "--no-ignore")
     assert code == 0 and "documents 16 " in out and "ignored" not in err
-    code, out, err = _run(capsys, "chunk", root, "--summary", "--exclude", "[z-a]")
-    assert code == 2 and "--exclude '[z-a]': not a pattern .gitignore takes" in err
+    code, out, err = _run(capsys, "chunk", root, "--summary", "--exclude", "[z-a")
+    assert code == 2 and "--exclude '[z-a': not a pattern .gitignore takes" in err
 
 
 @pytest.mark.slow

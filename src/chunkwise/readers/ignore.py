@@ -4,10 +4,13 @@ installed packages, and the user's ``--exclude`` patterns.
 - **Ignore files**: ``.gitignore``, ``.ignore`` and ``.chunkwiseignore`` in the walked
   folder, in every folder below it, and in the folders above it up to the repository's
   top (the nearest folder holding ``.git``), with that repository's
-  ``.git/info/exclude``; git's rules (pathspec's ``GitIgnoreSpec``): a pattern is
-  relative to its file's folder, ``!`` takes a path back, a deeper file's patterns win
-  over a higher one's, and within a folder ``.chunkwiseignore`` over ``.ignore`` over
-  ``.gitignore``. A folder left out is not entered (git cannot take back a file below
+  ``.git/info/exclude``; git's rules (gitignore(5)): a pattern is relative to its
+  file's folder when it holds a ``/`` other than a trailing one, else it matches a name
+  at any depth; ``*``, ``?``, ``[...]`` (``[!...]``, ranges, ``[:alpha:]``) never match
+  a ``/``; ``**`` as a whole part matches any folders; a trailing ``/`` matches folders
+  only; ``!`` takes a path back; the last pattern that matches decides, a deeper file's
+  patterns over a higher one's, and within a folder ``.chunkwiseignore`` over
+  ``.ignore`` over ``.gitignore``. A folder left out is not entered (git cannot take back a file below
   an ignored folder either). Read wherever they are, in a repository or not (a
   project's ``build/`` is output whether or not it was cloned).
 - **Dependency folders**: ``node_modules``, ``site-packages``, ``__pycache__``, ... and
@@ -18,14 +21,21 @@ installed packages, and the user's ``--exclude`` patterns.
   applied with or without the rules above.
 
 A file named on the command line is read whatever these say (as a file that is not
-a document by its extension is)."""
+a document by its extension is).
+
+The patterns are matched here, not by pathspec's ``GitIgnoreSpec``: that matches a
+path together with its parents (``a/`` then ``!c/`` left ``c/a/x.md`` in, which git
+leaves out), while a walk asks of one path at a time, its folders already decided.
+``tests/test_walk_ignore.py`` compares the walk with git itself on random trees and
+patterns."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
 
 from ..errors import ConfigError
 
@@ -57,20 +67,142 @@ def _repository_top(folder: Path) -> Path | None:
     return None
 
 
+class Pattern(NamedTuple):
+    """One line of an ignore file as git reads it."""
+
+    regex: re.Pattern[str]  # matched whole against a path relative to the file's folder
+    ignore: bool  # False for a ``!`` line (it takes a path back)
+    folders_only: bool  # a trailing ``/``
+
+
+#: POSIX classes git's wildmatch knows inside ``[...]`` (ASCII, as in the C locale)
+_CLASSES = {"alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "blank": " \t", "cntrl": "\x00-\x1f\x7f",
+            "digit": "0-9", "graph": "!-~", "lower": "a-z", "print": " -~",
+            "punct": "!-/:-@\\[-`{-~", "space": " \t\n\r\f\v", "upper": "A-Z",
+            "xdigit": "0-9A-Fa-f"}
+
+
+def compile_pattern(line: str) -> Pattern | None:
+    """``line`` of an ignore file as git reads it (gitignore(5)); None for a line that
+    holds no pattern (blank, a comment, ``!`` or ``/`` alone). Raises ValueError for
+    one git can match nothing with (an unclosed ``[``, a trailing backslash, an
+    unknown ``[:class:]``)."""
+    if not line or line.startswith("#"):
+        return None
+    while line.endswith(" ") and not line.endswith("\\ "):  # trailing spaces, unescaped
+        line = line[:-1]
+    ignore = not line.startswith("!")
+    if not ignore:
+        line = line[1:]
+    folders_only = line.endswith("/")
+    if folders_only:
+        line = line[:-1]
+    if not line:
+        return None
+    anchored = "/" in line  # (a separator at the start or in the middle)
+    if line.startswith("/"):
+        line = line[1:]
+    body = _glob(line)
+    return Pattern(re.compile(body if anchored else "(?:.*/)?" + body, re.DOTALL), ignore,
+                   folders_only)
+
+
+def _glob(p: str) -> str:
+    """A glob of git's wildmatch (with its path rules) as a regular expression."""
+    out, i, n = [], 0, len(p)
+    while i < n:
+        c = p[i]
+        if c == "*":
+            j = i
+            while j < n and p[j] == "*":
+                j += 1
+            if j - i >= 2 and (i == 0 or p[i - 1] == "/") and (j == n or p[j] == "/"):
+                if j == n:  # "**" alone or "/**" at the end: anything (inside)
+                    out.append(".*")
+                    i = j
+                else:  # "**/": no folder or any folders
+                    out.append("(?:.*/)?")
+                    i = j + 1
+                continue
+            out.append("[^/]*")
+            i = j
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            found, i = _bracket(p, i)
+            out.append(found)
+        elif c == "\\":
+            if i + 1 >= n:
+                raise ValueError("a backslash at the end")
+            out.append(re.escape(p[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return "".join(out)
+
+
+def _bracket(p: str, i: int) -> tuple[str, int]:
+    """The bracket expression at ``p[i]`` (``[``) as a character class that never
+    matches ``/``, and where it ends."""
+    n, j = len(p), i + 1
+    negate = j < n and p[j] in "!^"
+    j += negate
+    items: list[str] = []
+    first = True
+    while True:
+        if j >= n:
+            raise ValueError(f"an unclosed [ in {p!r}")
+        c = p[j]
+        if c == "]" and not first:
+            j += 1
+            break
+        first = False
+        if p.startswith("[:", j) and (end := p.find(":]", j + 2)) != -1:
+            name = p[j + 2:end]
+            if name not in _CLASSES:
+                raise ValueError(f"no character class [:{name}:]")
+            items.append(_CLASSES[name])
+            j = end + 2
+            continue
+        if c == "\\":
+            j += 1
+            if j >= n:
+                raise ValueError(f"an unclosed [ in {p!r}")
+            c = p[j]
+        j += 1
+        if j + 1 < n and p[j] == "-" and p[j + 1] != "]":  # a range
+            hi = p[j + 1]
+            j += 2
+            if hi == "\\" and j < n:
+                hi = p[j]
+                j += 1
+            if c <= hi:  # (z-a matches nothing)
+                items.append(f"{re.escape(c)}-{re.escape(hi)}")
+            continue
+        items.append(re.escape(c))
+    body = "".join(items)
+    if negate:
+        return f"[^/{body}]", j
+    return (f"(?!/)[{body}]" if body else "(?!)"), j
+
+
 class _Rules:
     """One folder's ignore patterns, by the file they came from."""
 
     def __init__(self, sources: list[tuple[str, list[str]]]):
-        # strongest first: the last pattern that matches decides, and a later file's
-        # patterns come after an earlier one's
-        self.specs = [(name, _spec(name, lines)) for name, lines in reversed(sources)]
+        # strongest first (a later file's patterns come after an earlier one's), each
+        # file's patterns last first: the last pattern that matches decides
+        self.files = [(name, _patterns(name, lines)[::-1]) for name, lines in reversed(sources)]
 
-    def check(self, relative: str) -> tuple[bool, str] | None:
-        """(ignored, the file that says so) when a pattern matches, else None."""
-        for name, spec in self.specs:
-            include: Any = spec.check_file(relative).include
-            if include is not None:
-                return bool(include), name
+    def check(self, relative: str, is_dir: bool) -> tuple[bool, str] | None:
+        """(ignored, the file that says so) when a pattern matches ``relative`` (a path
+        relative to the folder), else None."""
+        for name, patterns in self.files:
+            for pattern in patterns:
+                if (is_dir or not pattern.folders_only) and pattern.regex.fullmatch(relative):
+                    return pattern.ignore, name
         return None
 
 
@@ -85,102 +217,121 @@ class Ignorer:
         self.rules = rules
         self._exclude: _Rules | None = _Rules([(BY_EXCLUDE, list(patterns))]) if patterns \
             else None
-        self._folders: dict[Path, _Rules | None] = {}
-        self._decided: dict[Path, str | None] = {}  # folder -> why it is left out
-        self._above: list[Path] = []  # folders above ``top`` whose rules apply
+        self._folders: dict[str, _Rules | None] = {}  # by path relative to ``top``
+        self._decided: dict[str, str | None] = {}  # folder -> why it is left out
+        # the rules of the folders above ``top`` up to the repository's top, nearest
+        # first, each with ``top`` relative to its folder followed by "/"
+        self._above: list[tuple[_Rules, str]] = []
         self._repo: Path | None = None
+        top_str = os.fspath(top)
+        self._prefix = top_str if top_str.endswith("/") else top_str + "/"
         if rules:
             self._repo = _repository_top(top)
             if self._repo is not None and self._repo != top:
                 parents = list(top.parents)
-                self._above = parents[:parents.index(self._repo) + 1]  # nearest first
-                if self._decide(top, True, self._above):
+                for d in parents[:parents.index(self._repo) + 1]:
+                    if (found := self._rules_at(d)) is not None:
+                        self._above.append((found, top.relative_to(d).as_posix() + "/"))
+                if self._decide_above("", True):
                     # a folder named to be walked is read though a folder above ignores
                     # it (``chunkwise chunk build/``): only its own rules count
                     self._above = []
 
-    def _rules_of(self, folder: Path) -> _Rules | None:
+    def _rules_at(self, folder: Path) -> _Rules | None:
+        sources = []
+        if folder == self._repo:
+            sources.append((".git/info/exclude", _lines(folder / ".git" / "info" / "exclude")))
+        sources += [(name, _lines(folder / name)) for name in IGNORE_FILES
+                    if os.path.isfile(folder / name)]
+        found = [s for s in sources if any(line.strip() and not line.startswith("#")
+                                           for line in s[1])]
+        return _Rules(found) if found else None
+
+    def _rules_of(self, folder: str) -> _Rules | None:
+        """The rules of the folder ``folder`` (relative to ``top``; "" is ``top``)."""
         if folder not in self._folders:
-            sources = []
-            if folder == self._repo:
-                sources.append((".git/info/exclude", _lines(folder / ".git" / "info" / "exclude")))
-            sources += [(name, _lines(folder / name)) for name in IGNORE_FILES
-                        if os.path.isfile(folder / name)]
-            found = [s for s in sources if any(line.strip() and not line.startswith("#")
-                                               for line in s[1])]
-            self._folders[folder] = _Rules(found) if found else None
+            self._folders[folder] = self._rules_at(self.top / folder if folder else self.top)
         return self._folders[folder]
+
+    def _relative(self, path: Path) -> str | None:
+        """``path`` relative to ``top``, "/"-separated (None: not below it)."""
+        text = os.fspath(path)
+        return text[len(self._prefix):] if text.startswith(self._prefix) else None
 
     def reason(self, path: Path, is_dir: bool) -> str | None:
         """Why the walk leaves ``path`` (resolved, below ``top``, in a folder the walk
         entered) out: the ignore file or ``--exclude`` that says so, or the kind of
         dependency folder; None when it is read."""
+        rel = self._relative(path)
+        if rel is None:
+            return None
+        return self._reason(rel, is_dir)
+
+    def _reason(self, rel: str, is_dir: bool) -> str | None:
         if self._exclude is not None:
-            found = self._exclude.check(_relative(path, self.top, is_dir))
+            found = self._exclude.check(rel, is_dir)
             if found is not None and found[0]:
                 return BY_EXCLUDE
         if not self.rules:
             return None
         if is_dir:
-            if path.name in DEPENDENCY_FOLDERS:
-                return path.name
-            if any(os.path.lexists(path / m) for m in ENVIRONMENT_MARKERS):
+            name = rel.rsplit("/", 1)[-1]
+            if name in DEPENDENCY_FOLDERS:
+                return name
+            where = self.top / rel
+            if any(os.path.lexists(where / m) for m in ENVIRONMENT_MARKERS):
                 return "Python environment"
-        folder = path.parent
-        chain: list[Path] = []
-        while folder != self.top and self.top in folder.parents:
-            chain.append(folder)
-            folder = folder.parent
-        chain.append(self.top)
-        return self._decide(path, is_dir, chain + self._above)
+        # the deepest folder whose patterns match decides (git's precedence)
+        cut = len(rel)
+        while cut > 0:
+            cut = rel.rfind("/", 0, cut)
+            folder = rel[:cut] if cut > 0 else ""
+            rules = self._rules_of(folder)
+            if rules is not None and (found := rules.check(rel[cut + 1:], is_dir)):
+                return found[1] if found[0] else None
+        return self._decide_above(rel, is_dir)
 
-    def _decide(self, path: Path, is_dir: bool, folders: list[Path]) -> str | None:
-        """The ignore file that leaves ``path`` out, from the rules of ``folders``
-        (nearest first: the deepest folder whose patterns match decides, as in git)."""
-        for d in folders:
-            rules = self._rules_of(d)
-            if rules is not None and (found := rules.check(_relative(path, d, is_dir))):
+    def _decide_above(self, rel: str, is_dir: bool) -> str | None:
+        """What the folders above ``top`` say of ``rel`` ("": ``top`` itself)."""
+        for rules, prefix in self._above:
+            if found := rules.check(prefix + rel if rel else prefix[:-1], is_dir or not rel):
                 return found[1] if found[0] else None
         return None
 
     def excluded(self, path: Path) -> str | None:
         """:meth:`reason` for any file below ``top`` (resolved), its folders included:
         why the walk would not read it, or None."""
-        try:
-            parts = path.relative_to(self.top).parts
-        except ValueError:
+        rel = self._relative(path)
+        if rel is None:
             return None
-        folder = self.top
-        for name in parts[:-1]:
-            folder = folder / name
+        cut = rel.find("/")
+        while cut > 0:
+            folder = rel[:cut]
             if folder not in self._decided:
-                self._decided[folder] = self.reason(folder, True)
+                self._decided[folder] = self._reason(folder, True)
             if self._decided[folder] is not None:
                 return self._decided[folder]
-        return self.reason(path, False)
+            cut = rel.find("/", cut + 1)
+        return self._reason(rel, False)
 
 
-def _spec(name: str, lines: list[str]) -> Any:
-    """The patterns of ``lines``; a line git would not take as a pattern (``!`` alone,
-    ``[z-a]``) is passed over as git passes over it, except in ``--exclude``, where it
-    is the user's mistake to hear of."""
-    from pathspec import GitIgnoreSpec
-
-    try:
-        return GitIgnoreSpec.from_lines(lines)
-    except Exception:  # (pathspec's own error, or re.error from a character range)
-        pass
-    good = []
+def _patterns(name: str, lines: list[str]) -> list[Pattern]:
+    """The patterns of ``lines``; a line git can match nothing with is passed over (as
+    git passes over it), except in ``--exclude``, where it is the user's mistake."""
+    out = []
     for line in lines:
         try:
-            GitIgnoreSpec.from_lines([line])
-        except Exception as exc:
+            found = compile_pattern(line)
+        except ValueError as exc:
             if name == BY_EXCLUDE:
                 raise ConfigError(f"--exclude {line!r}: not a pattern .gitignore takes "
                                   f"({exc})") from None
             continue
-        good.append(line)
-    return GitIgnoreSpec.from_lines(good)
+        if found is not None:
+            out.append(found)
+        elif name == BY_EXCLUDE:
+            raise ConfigError(f"--exclude {line!r}: holds no pattern")
+    return out
 
 
 def check_patterns(patterns: Sequence[str]) -> None:
@@ -189,9 +340,4 @@ def check_patterns(patterns: Sequence[str]) -> None:
     if isinstance(patterns, str):
         raise ConfigError(f"exclude takes a list of patterns, got the string {patterns!r}")
     if patterns:
-        _spec(BY_EXCLUDE, list(patterns))
-
-
-def _relative(path: Path, folder: Path, is_dir: bool) -> str:
-    rel = path.relative_to(folder).as_posix()
-    return rel + "/" if is_dir else rel
+        _patterns(BY_EXCLUDE, list(patterns))
