@@ -83,6 +83,34 @@ def test_index_watch_syncs_each_change_and_ignores_its_own_writes(tmp_path, stat
     assert runs == [settled]
 
 
+def test_index_watch_sleeps_through_what_the_walk_leaves_out(tmp_path, static_embedder):
+    """A build output the project's .gitignore names (or --exclude) changing wakes no
+    sync; a change to the .gitignore itself does, and what it no longer names is read."""
+    docs = _docs(tmp_path / "docs")
+    (docs / ".gitignore").write_text("build/\n")
+    (docs / "build").mkdir()
+    reports: list = []
+    stop = threading.Event()
+    with Index(str(tmp_path / "idx")) as index:
+        worker = threading.Thread(target=lambda: index.watch(
+            docs, embedder=static_embedder, stop=stop, exclude=["*.tmp"],
+            on_sync=lambda report, seconds: reports.append(report)))
+        worker.start()
+        _wait(lambda: len(reports) == 1)
+        for i in range(3):
+            (docs / "build" / f"out{i}.md").write_text(f"# Out {i}\n\nGenerated.\n")
+            (docs / f"scratch{i}.tmp").write_text("scratch\n")
+        time.sleep(2.0)
+        assert len(reports) == 1  # nothing the walk reads changed
+        (docs / ".gitignore").write_text("# nothing ignored\n")
+        _wait(lambda: len(reports) == 2)
+        assert sorted(_texts(str(tmp_path / "idx"))) == [
+            "build/out0.md", "build/out1.md", "build/out2.md", "guide/keys.md", "intro.md"]
+        stop.set()
+        worker.join(timeout=30)
+        assert not worker.is_alive()
+
+
 def test_index_watch_model_is_loaded_once(tmp_path, static_embedder):
     docs = _docs(tmp_path / "docs")
     with Index(str(tmp_path / "idx")) as index:

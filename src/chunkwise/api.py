@@ -407,6 +407,33 @@ def read_text(path: str | Path, encoding: str | None = None, format: str | None 
     return read_path(where, encoding=encoding, fmt=format).text
 
 
+class _LeftOut:
+    """Whether a changed path is one that every watched folder's walk leaves out (an
+    ignored build output rewritten: no sync); a change to an ignore file is not."""
+
+    def __init__(self, folders: list[Path], sync_options: dict[str, Any]):
+        from .readers.sources import Walk
+
+        self.folders = folders
+        self.walk = Walk(ignore_rules=sync_options.get("ignore_rules", True),
+                         exclude_patterns=_patterns(sync_options.get("exclude", ())))
+        self.ignorers: dict[Path, Any] = {}
+
+    def __call__(self, path: Path) -> bool:
+        from .readers.ignore import IGNORE_FILES
+
+        inside = [f for f in self.folders if path.is_relative_to(f)]
+        if not inside or path.name in IGNORE_FILES:
+            return False
+        for folder in inside:
+            if folder not in self.ignorers:
+                self.ignorers[folder] = self.walk.ignorer(folder)
+            ignorer = self.ignorers[folder]
+            if ignorer is None or ignorer.excluded(path) is None:
+                return False
+        return True
+
+
 def _watch_targets(paths: list[str | PathLike[str]]) -> tuple[list[Path], set[Path]]:
     """The folders (a glob's folder before its first pattern) and the files that a
     watch of ``paths`` looks at, absolute. A file is watched through its folder (an
@@ -586,14 +613,17 @@ class Index:
         folders, files = _watch_targets(given)
         own = self.store.local_path
         base = DefaultFilter(ignore_paths=[str(Path(own).resolve())] if own is not None else ())
+        left_out = _LeftOut(folders, sync_options)
 
         def relevant(change: Any, path: str) -> bool:
             if not base(change, path):
                 return False
             p = Path(path)
-            return p in files or any(p.is_relative_to(f) for f in folders)
+            return p in files or (any(p.is_relative_to(f) for f in folders)
+                                  and not left_out(p))
 
         def once(options: dict[str, Any]) -> None:
+            left_out.ignorers.clear()  # (read again: an ignore file may have changed)
             t0 = time.perf_counter()
             report = self.sync([os.fspath(g) for g in given], chunker, **options)
             if on_sync is not None:
