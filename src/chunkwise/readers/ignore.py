@@ -224,7 +224,7 @@ class Ignorer:
         self._above: list[tuple[_Rules, str]] = []
         self._repo: Path | None = None
         top_str = os.fspath(top)
-        self._prefix = top_str if top_str.endswith("/") else top_str + "/"
+        self._prefix = top_str if top_str.endswith(os.sep) else top_str + os.sep
         if rules:
             self._repo = _repository_top(top)
             if self._repo is not None and self._repo != top:
@@ -256,7 +256,10 @@ class Ignorer:
     def _relative(self, path: Path) -> str | None:
         """``path`` relative to ``top``, "/"-separated (None: not below it)."""
         text = os.fspath(path)
-        return text[len(self._prefix):] if text.startswith(self._prefix) else None
+        if not text.startswith(self._prefix):
+            return None
+        rel = text[len(self._prefix):]
+        return rel if os.sep == "/" else rel.replace(os.sep, "/")
 
     def reason(self, path: Path, is_dir: bool) -> str | None:
         """Why the walk leaves ``path`` (resolved, below ``top``, in a folder the walk
