@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,23 @@ def test_exclude_patterns_apply_relative_to_each_folder_given(tmp_path):
         Walk(exclude_patterns=("!",))
 
 
+def test_a_pattern_of_many_stars_is_matched_without_backtracking(tmp_path):
+    """``*a*a*a*a*a*a*a*a*b`` against a long name: a plain translation into a regular
+    expression backtracks for hours; the walk reads the folder at once (run in a
+    process of its own, killed if it hangs)."""
+    root = tmp_path / "p"
+    _tree(root, ["a" * 200 + ".md", "x" + "a" * 8 + "b"])
+    (root / ".gitignore").write_text("*a" * 8 + "*b\n" + "**/" * 40 + "x\n")
+    script = ("import sys; from pathlib import Path; "
+              "from chunkwise.readers.sources import iter_sources; "
+              "print(sorted(Path(s.path).name for s in iter_sources([sys.argv[1]], "
+              "strings_are_paths=True)))")
+    done = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == repr(["a" * 200 + ".md"])
+
+
 def test_lines_git_takes_as_no_pattern_are_passed_over(tmp_path):
     root = tmp_path / "p"
     _tree(root, ["a.md", "b.tmp", "c.md"])
@@ -135,7 +153,8 @@ PATTERNS = st.sampled_from([
     "[[:alpha:]].md", "x.m?", "!*/", "[a-b]/", "[^ab].md", "c/**/x.md", "/**", "**/",
     "a/**/", "*", "!a", "x.md ", "a/b", "/c/a/", "**/a/**", "[z-a].md", "[]a].md",
     "\\#x.md", "\\[a\\].md", "sp\\ ace.md", "sp ace.md", "[[]a].md", "x.md\\ ", "*\\ ",
-    "[!]]*", "\\*.md"])
+    "[!]]*", "\\*.md", "*a*.md", "?*.*", "*.*", "x*m*", "[xa]*.m*", "*.m*d", "**a", "a**/x.md",
+    "*/*/", "s*a*e*"])
 
 
 @needs_git

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -70,9 +70,107 @@ def _repository_top(folder: Path) -> Path | None:
 class Pattern(NamedTuple):
     """One line of an ignore file as git reads it."""
 
-    regex: re.Pattern[str]  # matched whole against a path relative to the file's folder
+    #: one expression per part of the pattern between ``/``s, each matched whole
+    #: against one part of a path (None: a pattern with ``**``, matched by ``steps``)
+    parts: tuple[re.Pattern[str], ...] | None
+    #: a pattern with ``**``: its steps, matched against the whole path (:func:`_walk`)
+    steps: tuple[tuple[int, Callable[[str], object] | None], ...]
+    #: ``parts`` match the path's last parts (a pattern without a ``/`` other than a
+    #: trailing one, or one that starts ``**/``), else all of them
+    suffix: bool
     ignore: bool  # False for a ``!`` line (it takes a path back)
     folders_only: bool  # a trailing ``/``
+
+    def matches(self, relative: str) -> bool:
+        """Whether the pattern matches ``relative`` (a path relative to its file's
+        folder, "/"-separated)."""
+        parts = self.parts
+        if parts is None:
+            return _walk(self.steps, relative)
+        if self.suffix and len(parts) == 1:  # the path's last part
+            return parts[0].fullmatch(relative[relative.rfind("/") + 1:]) is not None
+        names = relative.split("/")
+        if self.suffix:
+            if len(names) < len(parts):
+                return False
+            names = names[len(names) - len(parts):]
+        return len(names) == len(parts) and all(
+            part.fullmatch(name) is not None for part, name in zip(parts, names))
+
+
+#: steps of a pattern with ``**``: one character (its test), ``*`` (no ``/``), a run of
+#: stars that is no whole part (anything: git 2.39 matches ``b**/x.md`` against
+#: ``bq/z/x.md``), and a ``**/`` part (nothing, or anything ending in ``/``)
+_CHAR, _STAR, _ANY, _FOLDERS = range(4)
+
+
+def _walk(steps: tuple[tuple[int, Callable[[str], object] | None], ...], text: str) -> bool:
+    """Whether ``steps`` match all of ``text``: the positions each step can reach, a
+    step at a time (len(steps) x len(text): no backtracking)."""
+    n = len(text)
+    reach = [True] + [False] * n
+    for kind, test in steps:
+        nxt = [False] * (n + 1)
+        if kind == _CHAR:
+            assert test is not None
+            for j in range(n):
+                if reach[j] and test(text[j]):
+                    nxt[j + 1] = True
+        else:
+            on = False
+            for j in range(n + 1):
+                if kind == _STAR:
+                    on = reach[j] or (on and text[j - 1] != "/")
+                elif kind == _ANY:
+                    on = on or reach[j]
+                else:  # _FOLDERS: here from a reached place, or through a "/" just read
+                    nxt[j] = reach[j] or (on and text[j - 1] == "/")
+                    on = on or reach[j]
+                    continue
+                nxt[j] = on
+        reach = nxt
+        if not any(reach):
+            return False
+    return reach[n]
+
+
+def _steps(line: str) -> tuple[tuple[int, Callable[[str], object] | None], ...]:
+    """The steps of an anchored pattern with ``**`` (:func:`_walk`)."""
+    out: list[tuple[int, Callable[[str], object] | None]] = []
+    parts = line.split("/")
+    for k, part in enumerate(parts):
+        if len(part) >= 2 and part.strip("*") == "":  # a "**" part
+            if k == len(parts) - 1:  # "a/**": what is inside (a "/" already read)
+                out += [(_CHAR, bool), (_ANY, None)]
+            else:  # "**/", "a/**/b": no folder or any folders
+                out.append((_FOLDERS, None))
+            continue
+        i, n = 0, len(part)
+        while i < n:
+            c = part[i]
+            if c == "*":
+                j = i
+                while j < n and part[j] == "*":
+                    j += 1
+                out.append((_ANY if j - i >= 2 else _STAR, None))
+                i = j
+            elif c == "?":
+                out.append((_CHAR, "/".__ne__))
+                i += 1
+            elif c == "[":
+                found, i = _bracket(part, i)
+                out.append((_CHAR, re.compile(found, re.DOTALL).fullmatch))
+            elif c == "\\":
+                if i + 1 >= n:
+                    raise ValueError("a backslash at the end")
+                out.append((_CHAR, part[i + 1].__eq__))
+                i += 2
+            else:
+                out.append((_CHAR, c.__eq__))
+                i += 1
+        if k < len(parts) - 1:  # (a "**/" part takes its "/" along)
+            out.append((_CHAR, "/".__eq__))
+    return tuple(out)
 
 
 #: POSIX classes git's wildmatch knows inside ``[...]`` (ASCII, as in the C locale)
@@ -102,45 +200,52 @@ def compile_pattern(line: str) -> Pattern | None:
     anchored = "/" in line  # (a separator at the start or in the middle)
     if line.startswith("/"):
         line = line[1:]
-    body = _glob(line)
-    return Pattern(re.compile(body if anchored else "(?:.*/)?" + body, re.DOTALL), ignore,
+    suffix = not anchored
+    head, sep, tail = line.partition("/")
+    if anchored and sep and len(head) >= 2 and head.strip("*") == "" and "**" not in tail:
+        line, suffix = tail, True  # "**/a/b": a/b at any depth
+    if not suffix and "**" in line:
+        return Pattern(None, _steps(line), suffix, ignore, folders_only)
+    return Pattern(tuple(_component(part) for part in line.split("/")), (), suffix, ignore,
                    folders_only)
 
 
-def _glob(p: str) -> str:
-    """A glob of git's wildmatch (with its path rules) as a regular expression."""
-    out, i, n = [], 0, len(p)
+def _component(p: str) -> re.Pattern[str]:
+    """One part of a pattern (no ``/``) as an expression matched whole against one
+    name. Its stars cut it into pieces of fixed length (literals, ``?``, ``[...]``);
+    every piece between two stars is matched at its first place, atomically (the
+    classic wildcard match: a first place leaves the most room, so nothing is lost),
+    and only the last star backtracks: linear, where a plain translation of
+    ``*a*a*a*a*a*b`` took seconds on a long name."""
+    pieces: list[list[str]] = [[]]  # the fixed-length pieces, split at stars
+    i, n = 0, len(p)
     while i < n:
         c = p[i]
         if c == "*":
-            j = i
-            while j < n and p[j] == "*":
-                j += 1
-            if j - i >= 2 and (i == 0 or p[i - 1] == "/") and (j == n or p[j] == "/"):
-                if j == n:  # "**" alone or "/**" at the end: anything (inside)
-                    out.append(".*")
-                    i = j
-                else:  # "**/": no folder or any folders
-                    out.append("(?:.*/)?")
-                    i = j + 1
-                continue
-            out.append("[^/]*")
-            i = j
-        elif c == "?":
-            out.append("[^/]")
+            while i < n and p[i] == "*":
+                i += 1
+            pieces.append([])
+            continue
+        if c == "?":
+            pieces[-1].append(".")
             i += 1
         elif c == "[":
             found, i = _bracket(p, i)
-            out.append(found)
+            pieces[-1].append(found)
         elif c == "\\":
             if i + 1 >= n:
                 raise ValueError("a backslash at the end")
-            out.append(re.escape(p[i + 1]))
+            pieces[-1].append(re.escape(p[i + 1]))
             i += 2
         else:
-            out.append(re.escape(c))
+            pieces[-1].append(re.escape(c))
             i += 1
-    return "".join(out)
+    out = ["".join(pieces[0])]
+    for middle in pieces[1:-1]:
+        out.append(f"(?>.*?{''.join(middle)})")
+    if len(pieces) > 1:
+        out.append(".*" + "".join(pieces[-1]))
+    return re.compile("".join(out), re.DOTALL)
 
 
 def _bracket(p: str, i: int) -> tuple[str, int]:
@@ -201,7 +306,7 @@ class _Rules:
         relative to the folder), else None."""
         for name, patterns in self.files:
             for pattern in patterns:
-                if (is_dir or not pattern.folders_only) and pattern.regex.fullmatch(relative):
+                if (is_dir or not pattern.folders_only) and pattern.matches(relative):
                     return pattern.ignore, name
         return None
 
