@@ -32,6 +32,7 @@ from .types import Chunk, Document, OnError, Source, TokenizerSpec
 
 if TYPE_CHECKING:
     from .embed import Embedder
+    from .readers.ignore import Ignorer
     from .readers.sources import SourceItem, Walk
     from .strategies import Chunker
 
@@ -408,30 +409,23 @@ def read_text(path: str | Path, encoding: str | None = None, format: str | None 
 
 
 class _LeftOut:
-    """Whether a changed path is one that every watched folder's walk leaves out (an
-    ignored build output rewritten: no sync); a change to an ignore file is not."""
+    """Whether a path below the folders walked is one that every walk of a folder
+    holding it leaves out (an ignore file, ``--exclude``): a sync counts its document
+    as gone; a watch wakes no sync for it."""
 
-    def __init__(self, folders: list[Path], sync_options: dict[str, Any]):
-        from .readers.sources import Walk
-
-        self.folders = folders
-        self.walk = Walk(ignore_rules=sync_options.get("ignore_rules", True),
-                         exclude_patterns=_patterns(sync_options.get("exclude", ())))
-        self.ignorers: dict[Path, Any] = {}
+    def __init__(self, folders: list[Path], walk: Walk):
+        self.folders, self.walk = folders, walk
+        self.ignorers: dict[Path, Ignorer | None] = {}  # (cleared to read rules again)
 
     def __call__(self, path: Path) -> bool:
-        from .readers.ignore import IGNORE_FILES
-
         inside = [f for f in self.folders if path.is_relative_to(f)]
-        if not inside or path.name in IGNORE_FILES:
-            return False
         for folder in inside:
             if folder not in self.ignorers:
                 self.ignorers[folder] = self.walk.ignorer(folder)
             ignorer = self.ignorers[folder]
             if ignorer is None or ignorer.excluded(path) is None:
                 return False
-        return True
+        return bool(inside)
 
 
 def _watch_targets(paths: list[str | PathLike[str]]) -> tuple[list[Path], set[Path]]:
@@ -607,20 +601,25 @@ class Index:
 
         from watchfiles import DefaultFilter, watch
 
+        from .readers.ignore import IGNORE_FILES
+        from .readers.sources import Walk
+
         given = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
         if not given:
             raise ChunkwiseError("watch: give the files or folders to index")
         folders, files = _watch_targets(given)
         own = self.store.local_path
         base = DefaultFilter(ignore_paths=[str(Path(own).resolve())] if own is not None else ())
-        left_out = _LeftOut(folders, sync_options)
+        left_out = _LeftOut(folders, Walk(
+            ignore_rules=sync_options.get("ignore_rules", True),
+            exclude_patterns=_patterns(sync_options.get("exclude", ()))))
 
         def relevant(change: Any, path: str) -> bool:
             if not base(change, path):
                 return False
-            p = Path(path)
+            p = Path(path)  # (an ignore file's change always counts)
             return p in files or (any(p.is_relative_to(f) for f in folders)
-                                  and not left_out(p))
+                                  and (p.name in IGNORE_FILES or not left_out(p)))
 
         def once(options: dict[str, Any]) -> None:
             left_out.ignorers.clear()  # (read again: an ignore file may have changed)
@@ -957,7 +956,7 @@ def _gone(source: Source, root: Path | None, walk: Walk) -> Callable[[str], bool
     if root is None or paths is None:
         return lambda doc_id: True
     scopes = [Path(os.path.realpath(p)) for p in paths]
-    ignorers = {s: walk.ignorer(s) for s in scopes if s.is_dir()}
+    left_out = _LeftOut([s for s in scopes if s.is_dir()], walk)
 
     def gone(doc_id: str) -> bool:
         where = root / path_of(doc_id)
@@ -966,10 +965,6 @@ def _gone(source: Source, root: Path | None, walk: Walk) -> Callable[[str], bool
             return False
         if not os.path.lexists(where):
             return True
-        # a file named itself is read whatever the rules say; one met walking folders
-        # is left out when each of their walks leaves it out
-        if where in inside:
-            return False
-        found = [ignorers.get(s) for s in inside]
-        return all(i is not None and i.excluded(where) is not None for i in found)
+        # a file named itself is read whatever the rules say
+        return where not in inside and left_out(where)
     return gone

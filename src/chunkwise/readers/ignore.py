@@ -145,29 +145,11 @@ def _steps(line: str) -> tuple[tuple[int, Callable[[str], object] | None], ...]:
             else:  # "**/", "a/**/b": no folder or any folders
                 out.append((_FOLDERS, None))
             continue
-        i, n = 0, len(part)
-        while i < n:
-            c = part[i]
-            if c == "*":
-                j = i
-                while j < n and part[j] == "*":
-                    j += 1
-                out.append((_ANY if j - i >= 2 else _STAR, None))
-                i = j
-            elif c == "?":
-                out.append((_CHAR, "/".__ne__))
-                i += 1
-            elif c == "[":
-                found, i = _bracket(part, i)
-                out.append((_CHAR, re.compile(found, re.DOTALL).fullmatch))
-            elif c == "\\":
-                if i + 1 >= n:
-                    raise ValueError("a backslash at the end")
-                out.append((_CHAR, part[i + 1].__eq__))
-                i += 2
+        for token in _tokens(part):
+            if isinstance(token, int):
+                out.append((_ANY if token >= 2 else _STAR, None))
             else:
-                out.append((_CHAR, c.__eq__))
-                i += 1
+                out.append((_CHAR, re.compile(token, re.DOTALL).fullmatch))
         if k < len(parts) - 1:  # (a "**/" part takes its "/" along)
             out.append((_CHAR, "/".__eq__))
     return tuple(out)
@@ -218,34 +200,48 @@ def _component(p: str) -> re.Pattern[str]:
     and only the last star backtracks: linear, where a plain translation of
     ``*a*a*a*a*a*b`` took seconds on a long name."""
     pieces: list[list[str]] = [[]]  # the fixed-length pieces, split at stars
-    i, n = 0, len(p)
-    while i < n:
-        c = p[i]
-        if c == "*":
-            while i < n and p[i] == "*":
-                i += 1
+    for token in _tokens(p):
+        if isinstance(token, int):
             pieces.append([])
-            continue
-        if c == "?":
-            pieces[-1].append(".")
-            i += 1
-        elif c == "[":
-            found, i = _bracket(p, i)
-            pieces[-1].append(found)
-        elif c == "\\":
-            if i + 1 >= n:
-                raise ValueError("a backslash at the end")
-            pieces[-1].append(re.escape(p[i + 1]))
-            i += 2
         else:
-            pieces[-1].append(re.escape(c))
-            i += 1
+            pieces[-1].append(token)
     out = ["".join(pieces[0])]
     for middle in pieces[1:-1]:
         out.append(f"(?>.*?{''.join(middle)})")
     if len(pieces) > 1:
         out.append(".*" + "".join(pieces[-1]))
     return re.compile("".join(out), re.DOTALL)
+
+
+def _tokens(p: str) -> list[int | str]:
+    """One part of a pattern (no ``/``) read: a run of stars as its length, any other
+    character (a literal, ``?``, ``[...]``, an escaped one) as an expression for one
+    character other than ``/``."""
+    out: list[int | str] = []
+    i, n = 0, len(p)
+    while i < n:
+        c = p[i]
+        if c == "*":
+            j = i
+            while j < n and p[j] == "*":
+                j += 1
+            out.append(j - i)
+            i = j
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            found, i = _bracket(p, i)
+            out.append(found)
+        elif c == "\\":
+            if i + 1 >= n:
+                raise ValueError("a backslash at the end")
+            out.append(re.escape(p[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return out
 
 
 def _bracket(p: str, i: int) -> tuple[str, int]:
