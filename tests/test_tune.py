@@ -429,3 +429,56 @@ def test_a_table_row_two_documents_hold_is_no_evidence():
                      corpus=chunks)
     assert sorted(q["question"] for q in made.questions) == [
         "What is the Meaning of --only-build?", "What is the Meaning of --only-check?"]
+
+
+def test_heuristic_questions_are_as_many_as_asked_while_passages_last(tmp_path, capsys):
+    """`questions --heuristic -n 50` on uv's documentation wrote 7 questions: 43 of
+    the 50 passages picked had no plain sentence (code spans, links in every one).
+    Passages that give none are passed over now, until -n questions are made or no
+    passage is left."""
+    from chunkwise.questions import ask, pick
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(12):
+        coded = "".join(f"## Step {j}\n\nRun `tool step{j} --page {i}` to do `it`.\n\n"
+                        f"See [the guide](guide{j}.md) for `more` on that.\n\n"
+                        for j in range(6))
+        plain = f"## Topic {i}\n\nThe lighthouse number {i} guards the harbour of town {i}.\n"
+        (docs / f"page{i}.md").write_text(f"# Page {i}\n\n{coded}{plain}")
+    out = docs / "questions.jsonl"
+    assert main(["questions", str(docs), "--heuristic", "-n", "5", "-o", str(out)]) == 0
+    rows = [json.loads(x) for x in out.read_text().splitlines()]
+    printed = capsys.readouterr().out
+    assert len(rows) == 5 and "questions 5 written" in printed
+    assert all("lighthouse" in r["references"][0]["content"] for r in rows)
+    # the same passages in the same order as before: the first -n picked gave fewer
+    chunks = chunkwise.chunk({p.name: p.read_text() for p in docs.glob("page*.md")}, "auto",
+                             size=200, format="markdown")
+    by_doc: dict = {}
+    for c in chunks:
+        by_doc.setdefault(c.doc_id, []).append(c)
+    ids = {d: d for d in by_doc}
+    assert pick(by_doc, None)[:5] == pick(by_doc, 5)
+    made, report = ask(by_doc, 5, ids)
+    assert report is None and len(made.questions) == 5 and made.dropped > 0
+    # more asked than there is to ask: every question there is, each once
+    made_all, _ = ask(by_doc, 1000, ids)
+    assert len(made_all.questions) == 12
+    assert len({q["references"][0]["content"] for q in made_all.questions}) == 12
+
+
+def test_a_heuristic_table_question_names_cells_without_their_markup():
+    """uv's marker table asked "What is the Linux of `sys_platform`?": the question
+    carries no code marks, links or tags now; the evidence is still the row as
+    written."""
+    from chunkwise.questions import heuristic
+
+    page = ("# Markers\n\n| Marker | **Linux** | macOS |\n|---|---|---|\n"
+            "| `sys_platform` | `'linux'` | `'darwin'` |\n"
+            "| [`__init__`](init.md) | `<b>x</b>` | y |\n")
+    chunks = chunkwise.chunk({"m.md": page}, "section", size=96, format="markdown")
+    made = heuristic([c for c in chunks if c.kind == "table"], {"m.md": "m.md"}, corpus=chunks)
+    assert [q["question"] for q in made.questions] == ["What is the Linux of sys_platform?"]
+    assert made.questions[0]["references"][0]["content"] == \
+        "| `sys_platform` | `'linux'` | `'darwin'` |"

@@ -51,10 +51,11 @@ def passage_kind(chunk: Chunk) -> str:
     return "prose"
 
 
-def pick(chunks_by_doc: dict[str, list[Chunk]], n: int, seed: int = 0) -> list[Chunk]:
-    """Up to ``n`` passages, documents in turn, each giving its least-given kind; never
-    boilerplate (text many documents repeat, which search and eval keep out of
-    ranking: a question about it names one document of many)."""
+def pick(chunks_by_doc: dict[str, list[Chunk]], n: int | None, seed: int = 0) -> list[Chunk]:
+    """Up to ``n`` passages (None: every one, in the same order), documents in turn,
+    each giving its least-given kind; never boilerplate (text many documents repeat,
+    which search and eval keep out of ranking: a question about it names one document
+    of many)."""
     rng = random.Random(seed)
     flagged = boilerplate_ids((c.id, c.doc_id, c.text) for chunks in chunks_by_doc.values()
                               for c in chunks)
@@ -69,10 +70,11 @@ def pick(chunks_by_doc: dict[str, list[Chunk]], n: int, seed: int = 0) -> list[C
     given: dict[str, int] = {}
     out: list[Chunk] = []
     docs = sorted(pools)
-    while len(out) < n and any(any(k.values()) for k in pools.values()):
+    limit = sum(len(v) for kinds in pools.values() for v in kinds.values()) if n is None else n
+    while len(out) < limit and any(any(k.values()) for k in pools.values()):
         for doc_id in docs:
             kinds = {k: v for k, v in pools[doc_id].items() if v}
-            if not kinds or len(out) >= n:
+            if not kinds or len(out) >= limit:
                 continue
             kind = min(kinds, key=lambda k: (given.get(k, 0), k))
             given[kind] = given.get(kind, 0) + 1
@@ -160,6 +162,14 @@ def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
 _MARKUP = re.compile(r"\]\(|!\[|</?[A-Za-z!][^>]*>|https?://|www\.|\||`|\*\*|__|^\s*#|\{#")
 _LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]*>|`[^`\n]*`|https?://\S+")
 _MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>")
+_CELL_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
+_MARKUP_IN_CELL = re.compile(r"`|\*\*|<[^>]*>")
+
+
+def _plain_cell(cell: str) -> str:
+    """A table cell as a question names it: a link as its text, without code marks,
+    strong emphasis or HTML tags (``__init__`` kept whole)."""
+    return _MARKUP_IN_CELL.sub("", _CELL_LINK.sub(r"\1", cell)).strip()
 
 
 def plain_sentence(text: str, words: int = 5) -> str | None:
@@ -287,13 +297,15 @@ class _Elsewhere:
 
 
 def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str],
-              corpus: Iterable[Chunk] | None = None) -> Generated:
-    """Questions about ``passages`` without a model (see the module's description).
-    Evidence is never text that another document of ``corpus`` (every chunk the
-    passages were picked from; by default the passages) holds too, nor is a question
-    asked twice with the same evidence: either would name one document of several
-    that answer it alike (Cargo's 51 command pages each end "See the reference for
-    details on environment variables that Cargo reads.")."""
+              corpus: Iterable[Chunk] | None = None, limit: int | None = None) -> Generated:
+    """Questions about ``passages`` without a model (see the module's description), in
+    their order, ``limit`` at most (the passages after the one that makes the last
+    are not looked at, nor counted as dropped). Evidence is never text that another
+    document of ``corpus`` (every chunk the passages were picked from; by default the
+    passages) holds too, nor is a question asked twice with the same evidence: either
+    would name one document of several that answer it alike (Cargo's 51 command pages
+    each end "See the reference for details on environment variables that Cargo
+    reads.")."""
     out = Generated(why="nothing to ask: no heading over a plain sentence, table row, named "
                         "definition or transcript turn that other documents do not repeat")
     frequency: dict[str, int] = {}  # passages holding each word (lower case)
@@ -303,6 +315,8 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str],
     elsewhere = _Elsewhere(passages if corpus is None else corpus, set(frequency))
     asked: set[tuple[str, str]] = set()
     for c in passages:
+        if limit is not None and len(out.questions) >= limit:
+            break
         kind = passage_kind(c)
         question, evidence = _asked(c, kind, frequency, partial(elsewhere.owns, c.doc_id))
         ref = _reference(c, evidence) if evidence else None
@@ -316,6 +330,21 @@ def heuristic(passages: Sequence[Chunk], doc_ids: dict[str, str],
     return out
 
 
+def ask(by_doc: dict[str, list[Chunk]], n: int, doc_ids: dict[str, str], *,
+        llm: str | LLM | None = None, seed: int = 0, cache: bool | str | Path = True,
+        timeout: float | None = None) -> tuple[Generated, Any]:
+    """Questions about the passages of ``by_doc`` (a document's chunks by its id) and the
+    LLM's usage report (None without one). With ``llm``: ``n`` passages, one call each
+    (a reply whose evidence is not in its passage is dropped, not replaced: the calls
+    are what a run costs). Without (heuristic): passages in the same order until ``n``
+    questions are made or none is left (a corpus whose sentences mostly hold code
+    spans or links gave 7 questions for 50 passages)."""
+    corpus = [c for cs in by_doc.values() for c in cs]
+    if llm is None:
+        return heuristic(pick(by_doc, None, seed), doc_ids, corpus=corpus, limit=n), None
+    return with_llm(pick(by_doc, n, seed), llm, doc_ids, cache=cache, timeout=timeout)
+
+
 def _asked(c: Chunk, kind: str, frequency: dict[str, int],
            own: Callable[[str], bool]) -> tuple[str | None, str | None]:
     """A heuristic question about passage ``c`` and its evidence (``own``: whether a
@@ -324,9 +353,11 @@ def _asked(c: Chunk, kind: str, frequency: dict[str, int],
         rows = [r for r in c.text.splitlines() if r.strip().startswith("|")]
         header, body = _header_and_rows(rows, c.context)
         if header and body and own(body[0].strip()):
-            cells = [x.strip() for x in body[0].strip().strip("|").split("|")]
-            if len(cells) > 1 and len(header) > 1 and cells[0]:
-                return f"What is the {header[1]} of {cells[0]}?", body[0].strip()
+            # (a question with no markup: "`sys_platform`" asked as "sys_platform")
+            cells = [_plain_cell(x) for x in body[0].strip().strip("|").split("|")]
+            column = _plain_cell(header[1]) if len(header) > 1 else ""
+            if len(cells) > 1 and column and cells[0]:
+                return f"What is the {column} of {cells[0]}?", body[0].strip()
         return None, None
     if kind == "code" and (found := _about_definition(c)) is not None:
         return found if own(found[1]) else (None, None)

@@ -44,7 +44,10 @@ def add_parsers(sub: Any) -> None:
     how.add_argument("--heuristic", action="store_true",
                      help="no LLM: weaker questions from headings, table rows, named "
                           "definitions and transcript turns (tagged heuristic)")
-    qg.add_argument("-n", type=int, default=50, help="passages to ask about (default: 50)")
+    qg.add_argument("-n", type=int, default=50,
+                    help="with --llm, passages to ask about, one call each; with --heuristic, "
+                         "questions to make (passages that give none are passed over) "
+                         "(default: 50)")
     qg.add_argument("--seed", type=int, default=0, help="passage sampling seed (default: 0)")
     qg.add_argument("--no-llm-cache", action="store_true", help="do not use the LLM cache")
     qg.add_argument("--llm-timeout", type=float, default=None, metavar="S",
@@ -87,7 +90,7 @@ def cmd_distill(args: argparse.Namespace) -> int:
 def cmd_questions(args: argparse.Namespace) -> int:
     from ..api import iter_documents_chunks
     from ..ids import path_of
-    from ..questions import heuristic, pick, relative_ids, with_llm
+    from ..questions import ask, relative_ids
     from ..readers.sources import iter_sources
     from ..sinks import check_destination
 
@@ -116,13 +119,8 @@ def cmd_questions(args: argparse.Namespace) -> int:
         if doc.source and (doc.doc_id, Path(path_of(doc.source))) not in paths:
             paths.append((doc.doc_id, Path(path_of(doc.source))))
     doc_ids = relative_ids(paths, out.parent)
-    passages = pick(by_doc, args.n, args.seed)
-    report = None
-    if args.heuristic:
-        made = heuristic(passages, doc_ids, corpus=[c for cs in by_doc.values() for c in cs])
-    else:
-        made, report = with_llm(passages, args.llm, doc_ids, cache=not args.no_llm_cache,
-                                timeout=args.llm_timeout)
+    made, report = ask(by_doc, args.n, doc_ids, llm=None if args.heuristic else args.llm,
+                       seed=args.seed, cache=not args.no_llm_cache, timeout=args.llm_timeout)
     if not made.questions:
         raise ChunkwiseError(f"no question kept ({made.dropped} dropped: {made.why})" + (
             "" if args.heuristic else "; a model too small to copy text, like the bundled "

@@ -35,8 +35,9 @@ def add_parser(sub: Any) -> None:
     t.add_argument("-o", "--output", default="chunkwise.toml", metavar="FILE.toml",
                    help="where to write the chosen settings (default: ./chunkwise.toml)")
     t.add_argument("-n", type=int, default=200,
-                   help="passages to ask about (default: 200, one LLM call each; many yield no "
-                        "heuristic question)")
+                   help="with --llm, passages to ask about, one call each; with --heuristic, "
+                        "questions to make (passages that give none are passed over) "
+                        "(default: 200)")
     t.add_argument("--seed", type=int, default=0,
                    help="seed of the passage sampling and of the split (default: 0)")
     t.add_argument("--retriever", choices=("dense", "bm25", "hybrid"), default="hybrid",
@@ -75,7 +76,7 @@ def _documents(args: argparse.Namespace) -> tuple[dict[str, Document], dict[str,
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
-    from ..questions import heuristic, pick, with_llm
+    from ..questions import ask
     from ..sinks import check_destination
     from ..tune import questions_from, tune, write_config
 
@@ -87,13 +88,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
     check_destination(str(out))
     t0 = time.perf_counter()
     documents, by_doc = _documents(args)
-    passages = pick(by_doc, args.n, args.seed)
-    ids = {d: d for d in documents}
-    if args.heuristic:
-        made = heuristic(passages, ids, corpus=[c for cs in by_doc.values() for c in cs])
-    else:
-        made, report = with_llm(passages, args.llm, ids, cache=not args.no_llm_cache,
-                                timeout=args.llm_timeout)
+    made, report = ask(by_doc, args.n, {d: d for d in documents},
+                       llm=None if args.heuristic else args.llm, seed=args.seed,
+                       cache=not args.no_llm_cache, timeout=args.llm_timeout)
+    if report is not None:
         print(report.line(), file=sys.stderr)
     questions = questions_from(made.questions)
     print(f"questions {len(questions)} from {len(documents)} documents ({made.dropped} "
