@@ -317,3 +317,39 @@ def test_a_run_is_named_with_the_sizes_auto_gave_each_kind():
         "auto 160 (narrative 254, reference 224) hybrid")
     sized = chunkwise.get_chunker("auto", size=160).describe()
     assert run_name({**sized, "retriever": "hybrid"}) == "auto 160 hybrid"
+
+
+def test_a_jsonl_dataset_searches_every_document_of_its_folder(tmp_path, capsys):
+    """Before, only the documents a question names were chunked and searched: after
+    `chunkwise questions -n 50` over 82 pages, 40 pages were no part of the eval, and
+    the held-out code set's express.js was never searched. Now the corpus is the
+    folder walked as chunk walks it: ignore rules honoured, files of questions left
+    out, an unreadable file a clear error."""
+    folder = tmp_path / "set"
+    (folder / "docs").mkdir(parents=True)
+    answer = "The lighthouse keeper lights the lamp at dusk every evening of the year."
+    (folder / "docs" / "keeper.md").write_text(f"# Keeper\n\n{answer}\n")
+    decoy = "The lighthouse keeper lights the lamp at dusk, as the keeper always did."
+    (folder / "docs" / "decoy.md").write_text(f"# Decoy\n\n{decoy}\n")
+    (folder / "notes.md").write_text("# Notes\n\nLeft out by the ignore file.\n")
+    (folder / ".chunkwiseignore").write_text("/notes.md\n")
+    start = len("# Keeper\n\n")
+    q = {"question": "When does the keeper light the lamp?", "doc_id": "docs/keeper.md",
+         "references": [{"start": start, "end": start + len(answer), "content": answer}]}
+    (folder / "questions.jsonl").write_text(json.dumps(q) + "\n")
+    (folder / "other.jsonl").write_text(json.dumps(q) + "\n")  # another set's questions
+    (folder / "records.jsonl").write_text('{"name": "a record", "value": 1}\n')
+    ds = load_jsonl(folder)
+    assert sorted(ds.documents) == ["docs/decoy.md", "docs/keeper.md", "records.jsonl"]
+    assert ds.documents["docs/decoy.md"].text.endswith(decoy + "\n")
+    # the decoy is ranked with the answer: it is in the chunks eval searches
+    assert main(["eval", "--dataset", f"jsonl:{folder}", "--retriever", "bm25", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["n_chunks"] == len(chunkwise.chunk(ds.documents.values()))
+    # a question's document is in the corpus even where the ignore file leaves it out
+    (folder / ".chunkwiseignore").write_text("/notes.md\n/docs/keeper.md\n")
+    assert "docs/keeper.md" in load_jsonl(folder).documents
+    # a document that cannot be read is named, with the way to leave it out
+    (folder / "docs" / "broken.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 4)
+    with pytest.raises(DatasetError, match=r"broken\.pdf.*\.chunkwiseignore"):
+        load_jsonl(folder)

@@ -119,6 +119,41 @@ def _inside(folder: Path, doc_id: str, where: str) -> Path:
     return folder / candidate
 
 
+def _add_folder(folder: Path, documents: dict[str, Document]) -> None:
+    """The folder's other documents, by their paths relative to it: the ones no
+    question is about are what retrieval must rank below the answers (before, only
+    the questions' documents were searched: 40 of 82 pages of a folder that
+    ``chunkwise questions -n 50`` had asked about, and Express's ``express.js`` in
+    the held-out code set)."""
+    from ..errors import InputError
+    from ..ids import name_of
+    from ..readers.sources import iter_files
+
+    for f in iter_files(folder):
+        doc_id = name_of(f.relative_to(folder).as_posix())
+        if doc_id in documents or _questions_file(f):
+            continue
+        try:
+            doc = read_path(f)
+        except InputError as exc:
+            raise DatasetError(f"{exc} (a file of the dataset's folder: leave it out with a "
+                               f"line in {folder / '.chunkwiseignore'})") from None
+        documents[doc_id] = Document(doc.text, doc_id, doc.source, doc.title, doc.blocks,
+                                     doc.metadata)
+
+
+def _questions_file(path: Path) -> bool:
+    """Whether ``path`` is a JSON Lines file of questions (this dataset's or another's)."""
+    if path.suffix.lower() != ".jsonl":
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            first = json.loads(f.readline())
+    except (OSError, ValueError):
+        return False
+    return isinstance(first, dict) and "question" in first and "references" in first
+
+
 def load_chroma(path: str | Path) -> Dataset:
     """Chroma's chunking-evaluation format: questions_df.csv + <corpus_id>.md."""
     folder = Path(path)
@@ -167,7 +202,9 @@ def load_jsonl(path: str | Path) -> Dataset:
     """Our format: a folder of documents plus questions.jsonl lines
     {"question", "doc_id", "references": [{"start", "end", "content"}], "tags": [...],
     "answer"} (tags and answer optional) with doc_id the document's path relative to
-    the folder."""
+    the folder. The corpus is every document of the folder, walked as ``chunk`` walks
+    it (``.gitignore``, ``.ignore`` and ``.chunkwiseignore`` rules honoured; a file of
+    questions is none), and every document a question names."""
     path = Path(path)
     folder, qfile = (path, path / "questions.jsonl") if path.is_dir() else (path.parent, path)
     if not qfile.is_file():
@@ -201,6 +238,7 @@ def load_jsonl(path: str | Path) -> Dataset:
         questions.append(q)
     if not questions:
         raise DatasetError(f"{qfile}: no questions in it")
+    _add_folder(folder, documents)
     ds = Dataset(f"jsonl:{path}", documents, questions)
     ds.validate()
     return ds
