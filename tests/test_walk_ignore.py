@@ -227,3 +227,27 @@ def test_a_document_left_out_later_is_counted_then_pruned(tmp_path, capsys, stat
     assert ids == {"docs/guide.md", "logs/keep.log", "src/keep.md", "drafts/one.md"}
     with pytest.raises(ConfigError, match="--exclude"), Index(db) as index:
         index.sync(root, embedder=static_embedder, exclude=["!"])
+
+
+def test_backup_copies_are_left_out_unless_named(tmp_path, capsys):
+    """An editor's backup (`notes.md~`), Emacs's autosave (`#notes.md#`), a merge's or
+    a patch's leftovers (`.orig`, `.rej`) and `.bak` copies were read as documents of
+    their own: each a second copy of a page in the results (and `index --watch` never
+    woke for them, while the run it started read them). Left out as ignore rules leave
+    things out now: counted, --no-ignore reads them, a file named is read."""
+    names = ["notes.md~", "#notes.md#", "notes.md.orig", "notes.md.rej", "notes.md.BAK",
+             "sub/guide.rst~"]
+    _tree(tmp_path, ["notes.md", "sub/guide.rst", "tilde~dir/inside.md", *names])
+    assert _read(tmp_path, base=tmp_path) == {"notes.md", "sub/guide.rst", "tilde~dir/inside.md"}
+    assert _read(tmp_path, walk=Walk(ignore_rules=False), base=tmp_path) == {
+        "notes.md", "sub/guide.rst", "tilde~dir/inside.md", *names}
+    assert _read(tmp_path / "notes.md~", base=tmp_path) == {"notes.md~"}
+    code, _, err = _run(capsys, "chunk", tmp_path, "--summary")
+    assert code == 0 and "ignored 6 files: backup copy 6 (--no-ignore reads them)" in err
+    # what index --watch does not wake for, the walk does not read
+    from watchfiles import Change, DefaultFilter
+
+    woken = DefaultFilter()
+    for name in names:
+        if not woken(Change.modified, str(tmp_path / name)):
+            assert name not in _read(tmp_path, base=tmp_path)

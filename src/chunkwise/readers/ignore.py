@@ -17,6 +17,9 @@ installed packages, and the user's ``--exclude`` patterns.
   Python environments (a folder holding ``pyvenv.cfg`` or ``conda-meta``): installed
   packages are never the user's documents (a project's ``node_modules`` holds
   thousands of READMEs).
+- **Backup copies** (:data:`BACKUP_COPY`): ``notes.md~``, ``#notes.md#``, ``.bak``,
+  ``.orig``, ``.rej``, ``.swp``: a document read twice, or a fragment of one (``index
+  --watch`` never woke for them, yet the run it started read them).
 - **``--exclude``** patterns, in the same syntax, relative to each folder given;
   applied with or without the rules above.
 
@@ -45,6 +48,12 @@ DEPENDENCY_FOLDERS = frozenset({"node_modules", "bower_components", "jspm_packag
                                 "__pycache__"})
 #: what marks a folder as a Python environment (virtualenv/venv, conda)
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
+#: editors' backup and autosave copies (``notes.md~``, Emacs's ``#notes.md#``, Vim's
+#: swap files) and what merges and patches leave beside a file (``.orig``, ``.rej``),
+#: and hand-made ``.bak`` copies: each a second copy of a document, or part of one
+BACKUP_COPY = re.compile(r"~\Z|\A#.*#\Z|\.(?:bak|orig|rej|swp|swo)\Z", re.IGNORECASE)
+#: the reason given for what :data:`BACKUP_COPY` leaves out
+BACKUPS = "backup copy"
 #: ignore files read in each folder, weakest first
 IGNORE_FILES = (".gitignore", ".ignore", ".chunkwiseignore")
 #: the reason given for what ``--exclude`` leaves out
@@ -378,8 +387,10 @@ class Ignorer:
                 return BY_EXCLUDE
         if not self.rules:
             return None
+        name = rel.rsplit("/", 1)[-1]
+        if not is_dir and BACKUP_COPY.search(name):
+            return BACKUPS
         if is_dir:
-            name = rel.rsplit("/", 1)[-1]
             if name in DEPENDENCY_FOLDERS:
                 return name
             where = self.top / rel
