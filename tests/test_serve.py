@@ -242,3 +242,28 @@ def test_the_command_warns_when_it_listens_beyond_this_machine(built, tmp_path):
     assert code.returncode == 2 and "no index at" in code.stderr
     assert "Traceback" not in code.stderr and not (tmp_path / "missing").exists()
     assert Path(db).is_dir()
+
+
+def test_search_from_a_url(built):
+    """`curl 'HOST/search?q=...'` answered "Method Not Allowed": a GET takes the query
+    as q, k and the retriever, and repeatable path and kind filters, with the same
+    hits as the POST and the same one-line errors."""
+    _, db = built
+    with _Server(db) as http:
+        got = http.get("/search", params={"q": "when are refunds paid", "k": 2})
+        posted = http.post("/search", json={"query": "when are refunds paid", "k": 2})
+        assert got.status_code == 200 and got.json() == posted.json()
+        assert got.json()["hits"][0]["doc_id"] == "refunds.md"
+        only = http.get("/search", params=[("q", "refunds"), ("path", "guide/"),
+                                           ("retriever", "bm25")]).json()["hits"]
+        assert only and {h["doc_id"] for h in only} == {"guide/setup.md"}
+        both = http.get("/search", params=[("q", "refunds"), ("path", "guide/"),
+                                           ("path", "shipping.md")]).json()["hits"]
+        assert {h["doc_id"] for h in both} == {"guide/setup.md", "shipping.md"}
+        for params, message in [({"k": 2}, "q: Field required"),
+                                ({"q": "x", "k": 0}, "k: Input should be greater than"),
+                                ({"q": "x", "retriever": "magic"}, "retriever: Input should be"),
+                                ({"q": "  "}, "the query is empty")]:
+            r = http.get("/search", params=params)
+            assert r.status_code in (400, 422) and r.json()["error"].startswith(message), r.json()
+        assert "/search" in http.get("/openapi.json").json()["paths"]

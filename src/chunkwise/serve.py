@@ -13,6 +13,7 @@ Endpoints (OpenAPI schema at ``/openapi.json``, pages at ``/docs``):
 - ``POST /search`` ``{query, k, retriever, filter, expand, include_boilerplate}`` -> ranked hits with ``id``,
   ``doc_id``, ``source``, ``start``, ``end``, ``page``, ``headings``, ``kind``,
   ``text``, ``score``;
+- ``GET /search?q=...&k=5&retriever=...&path=...&kind=...`` -> the same, from a URL;
 - ``GET /documents/{doc_id}`` -> the document's text (read from its file, when
   it is still the text the index was built from) and its chunks' spans;
 - ``GET /view/{doc_id}?chunk=ID`` -> the document as an HTML page, every chunk
@@ -259,8 +260,10 @@ def create_app(uri: str, token: str | None = None) -> Any:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Any:
         first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ())
-                         if p != "body" and not isinstance(p, int)) or "body"
+        loc = list(first.get("loc", ()))
+        if loc and loc[0] in ("body", "query", "path"):  # where it was: a body, a URL
+            loc = loc[1:]
+        where = ".".join(str(p) for p in loc if not isinstance(p, int)) or "body"
         return JSONResponse({"error": f"{where}: {first.get('msg', 'invalid')}"},
                             status_code=422)
 
@@ -276,6 +279,7 @@ def create_app(uri: str, token: str | None = None) -> Any:
 
 def _add_routes(app: FastAPI, searcher: Searcher) -> None:
     """The endpoints (the module's docstring lists them)."""
+    from fastapi import Query
     from fastapi.responses import HTMLResponse, JSONResponse
 
     @app.post("/search")
@@ -283,6 +287,20 @@ def _add_routes(app: FastAPI, searcher: Searcher) -> None:
         where = body.filter.model_dump(exclude_none=True) if body.filter else None
         return {"hits": searcher.search(body.query, body.k, body.retriever, body.expand, where,
                                         body.include_boilerplate)}
+
+    @app.get("/search")
+    def search_get(q: str = Query(min_length=1, max_length=10_000, description="the query"),
+                   k: int = Query(5, ge=1, le=1000),
+                   retriever: Literal["dense", "bm25", "hybrid"] = "hybrid",
+                   path: list[str] | None = Query(None, description="as the filter's path"),
+                   kind: list[str] | None = Query(None, description="as the filter's kind"),
+                   expand: bool = False, include_boilerplate: bool = False) -> dict[str, Any]:
+        """``POST /search`` from a URL (``curl 'HOST/search?q=refunds&k=3'``, a
+        browser's address bar): the query as ``q``, the path and kind filters
+        repeatable; the other filters need the POST body."""
+        where = {key: value for key, value in (("path", path), ("kind", kind)) if value}
+        return {"hits": searcher.search(q, k, retriever, expand, where or None,
+                                        include_boilerplate)}
 
     @app.get("/documents/{doc_id:path}")
     def document(doc_id: str) -> Any:
