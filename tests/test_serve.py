@@ -260,10 +260,12 @@ def test_search_from_a_url(built):
         both = http.get("/search", params=[("q", "refunds"), ("path", "guide/"),
                                            ("path", "shipping.md")]).json()["hits"]
         assert {h["doc_id"] for h in both} == {"guide/setup.md", "shipping.md"}
-        for params, message in [({"k": 2}, "q: Field required"),
-                                ({"q": "x", "k": 0}, "k: Input should be greater than"),
-                                ({"q": "x", "retriever": "magic"}, "retriever: Input should be"),
-                                ({"q": "  "}, "the query is empty")]:
+        cases: list[tuple[dict[str, str | int], str]] = [
+            ({"k": 2}, "q: Field required"),
+            ({"q": "x", "k": 0}, "k: Input should be greater than"),
+            ({"q": "x", "retriever": "magic"}, "retriever: Input should be"),
+            ({"q": "  "}, "the query is empty")]
+        for params, message in cases:
             r = http.get("/search", params=params)
             assert r.status_code in (400, 422) and r.json()["error"].startswith(message), r.json()
         assert "/search" in http.get("/openapi.json").json()["paths"]

@@ -289,11 +289,11 @@ def _add_routes(app: FastAPI, searcher: Searcher) -> None:
                                         body.include_boilerplate)}
 
     @app.get("/search")
-    def search_get(q: str = Query(min_length=1, max_length=10_000, description="the query"),
+    def search_get(q: str = Query(min_length=1, max_length=10_000),
                    k: int = Query(5, ge=1, le=1000),
                    retriever: Literal["dense", "bm25", "hybrid"] = "hybrid",
-                   path: list[str] | None = Query(None, description="as the filter's path"),
-                   kind: list[str] | None = Query(None, description="as the filter's kind"),
+                   path: list[str] | None = Query(None),  # noqa: B008 (FastAPI's form)
+                   kind: list[str] | None = Query(None),  # noqa: B008
                    expand: bool = False, include_boilerplate: bool = False) -> dict[str, Any]:
         """``POST /search`` from a URL (``curl 'HOST/search?q=refunds&k=3'``, a
         browser's address bar): the query as ``q``, the path and kind filters
