@@ -251,3 +251,25 @@ def test_backup_copies_are_left_out_unless_named(tmp_path, capsys):
     for name in names:
         if not woken(Change.modified, str(tmp_path / name)):
             assert name not in _read(tmp_path, base=tmp_path)
+
+
+def test_an_index_kept_beside_the_documents_is_no_document(tmp_path, capsys, static_embedder):
+    """`chunkwise chunk docs` with the index in docs/db read the index's
+    chunkwise-unchanged.json (and BM25's files, after a search) as documents; eval,
+    questions and an index elsewhere did too. A folder holding a chunkwise index
+    (its writer lock, LanceDB's settings table) is left out like a package folder."""
+    docs = tmp_path / "docs"
+    _tree(docs, ["guide.md", "sub/notes.md"])
+    with Index(str(docs / "db")) as index:
+        index.sync(docs, embedder=static_embedder)
+        assert index.search("subject", k=1)
+    assert any(p.suffix == ".json" for p in (docs / "db").rglob("*"))
+    assert _read(docs, base=docs) == {"guide.md", "sub/notes.md"}
+    code, _, err = _run(capsys, "chunk", docs, "--summary")
+    assert code == 0 and "ignored 1 folder: chunkwise index 1" in err
+    # Qdrant's local mode: the writer lock marks its folder
+    (docs / "qdrant").mkdir()
+    (docs / "qdrant" / ".chunkwise-writer.lock").touch()
+    (docs / "qdrant" / "meta.json").write_text('{"collections": {}}')
+    assert _read(docs, base=docs) == {"guide.md", "sub/notes.md"}
+    assert "qdrant/meta.json" in _read(docs, walk=Walk(ignore_rules=False), base=docs)

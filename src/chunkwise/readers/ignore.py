@@ -17,6 +17,9 @@ installed packages, and the user's ``--exclude`` patterns.
   Python environments (a folder holding ``pyvenv.cfg`` or ``conda-meta``): installed
   packages are never the user's documents (a project's ``node_modules`` holds
   thousands of READMEs).
+- **An index's folder** (:data:`INDEX_MARKERS`): a chunkwise index kept beside the
+  documents holds JSON files of its own (``chunkwise-unchanged.json``, BM25's
+  statistics), which ``chunk``, ``eval`` and an index elsewhere read as documents.
 - **Backup copies** (:data:`BACKUP_COPY`): ``notes.md~``, ``#notes.md#``, ``.bak``,
   ``.orig``, ``.rej``, ``.swp``: a document read twice, or a fragment of one (``index
   --watch`` never woke for them, yet the run it started read them).
@@ -48,6 +51,11 @@ DEPENDENCY_FOLDERS = frozenset({"node_modules", "bower_components", "jspm_packag
                                 "__pycache__"})
 #: what marks a folder as a Python environment (virtualenv/venv, conda)
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
+#: what marks a folder as a chunkwise index kept on disk (LanceDB, Qdrant's local
+#: mode): its writer lock, and LanceDB's settings table
+INDEX_MARKERS = (".chunkwise-writer.lock", "chunkwise_config.lance")
+#: the reason given for a chunkwise index's folder
+AN_INDEX = "chunkwise index"
 #: editors' backup and autosave copies (``notes.md~``, Emacs's ``#notes.md#``, Vim's
 #: swap files) and what merges and patches leave beside a file (``.orig``, ``.rej``),
 #: and hand-made ``.bak`` copies: each a second copy of a document, or part of one
@@ -396,6 +404,8 @@ class Ignorer:
             where = self.top / rel
             if any(os.path.lexists(where / m) for m in ENVIRONMENT_MARKERS):
                 return "Python environment"
+            if any(os.path.lexists(where / m) for m in INDEX_MARKERS):
+                return AN_INDEX
         # the deepest folder whose patterns match decides (git's precedence)
         cut = len(rel)
         while cut > 0:
