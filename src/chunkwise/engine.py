@@ -68,6 +68,8 @@ _ASCII_SPACES = " \t\n\r"
 _LOOK_BEHIND = 256
 #: how far back a window's sentences are found from, at most, for a paragraph's start
 _SENTENCE_LOOK_BEHIND = 1 << 14
+#: how far past a window its sentences are found to, at most, for its paragraph's end
+_SENTENCE_LOOK_AHEAD = 1 << 16
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
 #: what carries no words: HTML comments and tags, code fence lines (with their info
 #: string); a piece of only these and punctuation (``});`` and a closing fence,
@@ -123,6 +125,15 @@ def _paragraph_start(text: str, lo: int) -> int:
     for m in _PARAGRAPH_BREAK.finditer(text, start, lo):
         last = m
     return last.end() if last is not None else start
+
+
+def _paragraph_end(text: str, hi: int) -> int:
+    """Where the paragraph holding ``hi`` ends as sentencex reads paragraphs (at a
+    ``\n\n``), looking ahead at most :data:`_SENTENCE_LOOK_AHEAD` characters."""
+    if hi >= len(text):
+        return len(text)
+    at = text.find("\n\n", hi, hi + _SENTENCE_LOOK_AHEAD)
+    return at if at >= 0 else min(len(text), hi + _SENTENCE_LOOK_AHEAD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,14 +398,19 @@ class DocumentIndex:
             found = np.asarray(level.positions(_view(self.text[start:hi])),
                                dtype=np.int64) + start
             return found[found.searchsorted(lo, side="left"):]
-        if type(level) is Sentences and lo > 0:
+        if type(level) is Sentences:
             # from the paragraph the window starts in (a window may start mid-sentence,
             # after a piece: the segmenter reads a sentence's start differently there)
-            start = _paragraph_start(self.text, lo)
-            found = np.asarray(level.positions(_view(self.text[start:hi])),
+            # to the end of the paragraph it ends in: sentencex ends no sentence inside
+            # parentheses that close later in the paragraph, however far ("(see. ...
+            # below)." over 900 characters: the window's text, the ")" cut off, ended
+            # one after "see.", the whole text none)
+            start = _paragraph_start(self.text, lo) if lo > 0 else 0
+            end = _paragraph_end(self.text, hi)
+            found = np.asarray(level.positions(_view(self.text[start:end])),
                                dtype=np.int64) + start
-            return found[found.searchsorted(lo, side="left"):]
-        if type(level) in (Paragraphs, Sentences):
+            return found[found.searchsorted(lo, side="left"):found.searchsorted(hi, side="right")]
+        if type(level) is Paragraphs:
             return np.asarray(level.positions(_view(self.text[lo:hi])), dtype=np.int64) + lo
         if isinstance(level, TokenLevel):
             return np.asarray(level.positions(self), dtype=np.int64)
