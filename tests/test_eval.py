@@ -346,6 +346,11 @@ def test_a_jsonl_dataset_searches_every_document_of_its_folder(tmp_path, capsys)
     assert main(["eval", "--dataset", f"jsonl:{folder}", "--retriever", "bm25", "--json"]) == 0
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["n_chunks"] == len(chunkwise.chunk(ds.documents.values()))
+    # a question naming its document "./docs/keeper.md" does not add it twice
+    (folder / "questions.jsonl").write_text(json.dumps({**q, "doc_id": "./docs/keeper.md"}) + "\n")
+    assert sorted(load_jsonl(folder).documents) == [
+        "./docs/keeper.md", "docs/decoy.md", "records.jsonl"]
+    (folder / "questions.jsonl").write_text(json.dumps(q) + "\n")
     # a question's document is in the corpus even where the ignore file leaves it out
     (folder / ".chunkwiseignore").write_text("/notes.md\n/docs/keeper.md\n")
     assert "docs/keeper.md" in load_jsonl(folder).documents

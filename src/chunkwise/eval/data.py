@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -129,9 +130,10 @@ def _add_folder(folder: Path, documents: dict[str, Document]) -> None:
     from ..ids import name_of
     from ..readers.sources import iter_files
 
+    named = {os.path.realpath(folder / path_of(d)) for d in documents}  # ("./a.md" is "a.md")
     for f in iter_files(folder):
         doc_id = name_of(f.relative_to(folder).as_posix())
-        if doc_id in documents or _questions_file(f):
+        if doc_id in documents or os.path.realpath(f) in named or _questions_file(f):
             continue
         try:
             doc = read_path(f)
