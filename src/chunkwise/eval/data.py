@@ -121,27 +121,27 @@ def _inside(folder: Path, doc_id: str, where: str) -> Path:
 
 
 def _add_folder(folder: Path, documents: dict[str, Document]) -> None:
-    """The folder's other documents, by their paths relative to it: the ones no
-    question is about are what retrieval must rank below the answers (before, only
-    the questions' documents were searched: 40 of 82 pages of a folder that
-    ``chunkwise questions -n 50`` had asked about, and Express's ``express.js`` in
-    the held-out code set)."""
+    """The folder's other documents, named by their paths relative to it as an index
+    rooted there names them: the ones no question is about are what retrieval must
+    rank below the answers (before, only the questions' documents were searched: 40
+    of 82 pages of a folder that ``chunkwise questions -n 50`` had asked about, and
+    Express's ``express.js`` in the held-out code set)."""
     from ..errors import InputError
-    from ..ids import name_of
-    from ..readers.sources import iter_files
+    from ..readers.sources import Walk, iter_sources
 
     named = {os.path.realpath(folder / path_of(d)) for d in documents}  # ("./a.md" is "a.md")
-    for f in iter_files(folder):
-        doc_id = name_of(f.relative_to(folder).as_posix())
-        if doc_id in documents or os.path.realpath(f) in named or _questions_file(f):
+    for item in iter_sources(folder, walk=Walk(root=Path(os.path.realpath(folder)))):
+        if item.error is not None or item.path is None or item.doc_id is None:
+            raise DatasetError(f"{item.label}: {item.error or 'not a file'}")
+        if item.doc_id in documents or str(item.path) in named or _questions_file(item.path):
             continue
-        try:
-            doc = read_path(f)
+        try:  # read as a question's document is: its path as the folder spells it (a
+            # source file's chunks carry it as context)
+            doc = read_path(folder / path_of(item.doc_id), doc_id=item.doc_id)
         except InputError as exc:
             raise DatasetError(f"{exc} (a file of the dataset's folder: leave it out with a "
                                f"line in {folder / '.chunkwiseignore'})") from None
-        documents[doc_id] = Document(doc.text, doc_id, doc.source, doc.title, doc.blocks,
-                                     doc.metadata)
+        documents[doc.doc_id] = doc
 
 
 def _questions_file(path: Path) -> bool:
