@@ -346,6 +346,11 @@ def test_a_jsonl_dataset_searches_every_document_of_its_folder(tmp_path, capsys)
     assert main(["eval", "--dataset", f"jsonl:{folder}", "--retriever", "bm25", "--json"]) == 0
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["n_chunks"] == len(chunkwise.chunk(ds.documents.values()))
+    # the folder spelled another way reads the same documents from the same paths (a
+    # source file's chunks carry its path: the figures moved with the spelling)
+    again = load_jsonl(f"{folder}/./docs/../")
+    assert {d: x.source for d, x in again.documents.items()} == {
+        d: x.source for d, x in ds.documents.items()}
     # a question naming its document "./docs/keeper.md" does not add it twice
     (folder / "questions.jsonl").write_text(json.dumps({**q, "doc_id": "./docs/keeper.md"}) + "\n")
     assert sorted(load_jsonl(folder).documents) == [

@@ -207,7 +207,9 @@ def load_jsonl(path: str | Path) -> Dataset:
     the folder. The corpus is every document of the folder, walked as ``chunk`` walks
     it (``.gitignore``, ``.ignore`` and ``.chunkwiseignore`` rules honoured; a file of
     questions is none), and every document a question names."""
-    path = Path(path)
+    # (spelled one way: "./set/../set" is "set"; a source file's chunks carry its path
+    # as the folder spells it, and the figures moved with the spelling)
+    path = Path(os.path.normpath(path))
     folder, qfile = (path, path / "questions.jsonl") if path.is_dir() else (path.parent, path)
     if not qfile.is_file():
         raise DatasetError(f"{path}: no questions.jsonl")
