@@ -482,3 +482,29 @@ def test_a_heuristic_table_question_names_cells_without_their_markup():
     assert [q["question"] for q in made.questions] == ["What is the Linux of sys_platform?"]
     assert made.questions[0]["references"][0]["content"] == \
         "| `sys_platform` | `'linux'` | `'darwin'` |"
+
+
+def test_a_folder_walk_reads_no_questions_file_and_says_when_nothing_is_left(tmp_path, capsys):
+    """The dataset layout keeps questions.jsonl beside the documents: `chunk`, `index`
+    and `tune` of that folder read it as a JSON document (every answer's evidence in the
+    index). A walk passes over it now, and `questions` and `tune` on a folder with no
+    document say so with what was passed over (before: "no question kept (0 dropped:
+    ...)" and "tune needs at least 4 questions")."""
+    docs = tmp_path / "set"
+    docs.mkdir()
+    (docs / "page.md").write_text("# Page\n\nThe harbour light is lit at dusk every day.\n")
+    q = {"question": "When?", "doc_id": "page.md",
+         "references": [{"start": 8, "end": 20, "content": "The harbour "}]}
+    (docs / "questions.jsonl").write_text(json.dumps(q) + "\n")
+    (docs / "rows.jsonl").write_text('{"question": "a FAQ row", "answer": "kept"}\n')
+    code = main(["chunk", str(docs), "--summary"])
+    err = capsys.readouterr().err
+    assert code == 0 and "skipped 1 file that is not a document: evaluation questions 1" in err
+    (docs / "page.md").unlink()
+    (docs / "rows.jsonl").unlink()
+    (docs / "picture.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
+    for argv in (["questions", str(docs), "--heuristic", "-o", str(docs / "q.jsonl")],
+                 ["tune", str(docs), "--heuristic", "-o", str(tmp_path / "c.toml")]):
+        assert main(argv) == 2
+        assert (f"no document found in {docs} (skipped 2 files that are not documents: "
+                "evaluation questions 1, png 1)") in capsys.readouterr().err

@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import ChunkwiseError
 from ..types import Chunk
 from .common import add_chunk_options, build_chunker
-from .walking import add_walk_flags, walk_of
+from .walking import add_walk_flags, nothing_found, walk_of
 
 
 def add_parsers(sub: Any) -> None:
@@ -91,7 +91,7 @@ def cmd_questions(args: argparse.Namespace) -> int:
     from ..api import iter_documents_chunks
     from ..ids import path_of
     from ..questions import ask, relative_ids
-    from ..readers.sources import iter_sources
+    from ..readers.sources import SkipCounter, iter_sources
     from ..sinks import check_destination
 
     if args.n < 1:
@@ -100,7 +100,9 @@ def cmd_questions(args: argparse.Namespace) -> int:
     # the questions file a folder walk finds is the earlier output, not a document (a
     # re-run writes it again, from the same passages); named as an input, it is refused
     named = {Path(p).resolve() for p in args.paths}
-    sources = [s for s in iter_sources(args.paths, strings_are_paths=True, walk=walk_of(args))
+    skipped = SkipCounter()
+    sources = [s for s in iter_sources(args.paths, strings_are_paths=True,
+                                       walk=walk_of(args, skipped))
                if s.path is None or s.path.resolve() != out.resolve()
                or s.path.resolve() in named]
     for s in sources:
@@ -118,6 +120,8 @@ def cmd_questions(args: argparse.Namespace) -> int:
         by_doc.setdefault(doc.doc_id, []).extend(chunks)
         if doc.source and (doc.doc_id, Path(path_of(doc.source))) not in paths:
             paths.append((doc.doc_id, Path(path_of(doc.source))))
+    if not by_doc:
+        raise ChunkwiseError(nothing_found(args.paths, skipped))
     doc_ids = relative_ids(paths, out.parent)
     made, report = ask(by_doc, args.n, doc_ids, llm=None if args.heuristic else args.llm,
                        seed=args.seed, cache=not args.no_llm_cache, timeout=args.llm_timeout)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import ChunkwiseError
 from ..types import Chunk, Document
-from .walking import add_walk_flags, walk_of
+from .walking import add_walk_flags, nothing_found, walk_of
 
 
 def add_parser(sub: Any) -> None:
@@ -55,10 +55,11 @@ def _documents(args: argparse.Namespace) -> tuple[dict[str, Document], dict[str,
     """The documents, and the chunks the questions' passages are picked from."""
     from ..api import iter_documents_chunks
     from ..factory import get_chunker
-    from ..readers.sources import iter_sources
+    from ..readers.sources import SkipCounter, iter_sources
 
     paths = args.paths
-    sources = list(iter_sources(paths, strings_are_paths=True, walk=walk_of(args)))
+    skipped = SkipCounter()
+    sources = list(iter_sources(paths, strings_are_paths=True, walk=walk_of(args, skipped)))
     for s in sources:
         if s.error is not None:
             raise ChunkwiseError(f"{s.label}: {s.error}")
@@ -71,7 +72,7 @@ def _documents(args: argparse.Namespace) -> tuple[dict[str, Document], dict[str,
         documents[doc.doc_id] = doc
         by_doc.setdefault(doc.doc_id, []).extend(chunks)
     if not documents:
-        raise ChunkwiseError(f"no document found in {' '.join(paths)}")
+        raise ChunkwiseError(nothing_found(paths, skipped))
     return documents, by_doc
 
 

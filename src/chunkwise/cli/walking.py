@@ -14,9 +14,10 @@ def add_walk_flags(p: argparse.ArgumentParser, links: bool = False) -> None:
                    help="leave out what matches, in .gitignore's syntax relative to each "
                         "folder given ('drafts/', '*.log', '/CHANGELOG.md'); repeatable")
     p.add_argument("--no-ignore", action="store_true",
-                   help="also read what .gitignore, .ignore and .chunkwiseignore files name "
-                        "and folders of installed packages (node_modules, virtual "
-                        "environments), left out by default")
+                   help="also read what .gitignore, .ignore and .chunkwiseignore files name, "
+                        "folders of installed packages (node_modules, virtual environments) "
+                        "and of chunkwise indexes, and backup copies (notes.md~, .bak), "
+                        "left out by default")
     if links:
         p.add_argument("--follow-links", action="store_true",
                        help="follow links to files outside the folders given (not followed "
@@ -42,3 +43,10 @@ def count_sources(args: argparse.Namespace) -> int:
     from ..readers.sources import iter_sources
 
     return sum(1 for _ in iter_sources(args.paths, strings_are_paths=True, walk=walk_of(args)))
+
+
+def nothing_found(paths: list[str], skipped: Any) -> str:
+    """The error for paths that hold no document, with what the walk passed over
+    (``skipped``: a :class:`~chunkwise.readers.sources.SkipCounter`)."""
+    line = skipped.line()
+    return f"no document found in {' '.join(paths)}" + (f" ({line})" if line else "")

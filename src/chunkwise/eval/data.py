@@ -133,7 +133,7 @@ def _add_folder(folder: Path, documents: dict[str, Document]) -> None:
     for item in iter_sources(folder, walk=Walk(root=Path(os.path.realpath(folder)))):
         if item.error is not None or item.path is None or item.doc_id is None:
             raise DatasetError(f"{item.label}: {item.error or 'not a file'}")
-        if item.doc_id in documents or str(item.path) in named or _questions_file(item.path):
+        if item.doc_id in documents or str(item.path) in named:
             continue
         try:  # read as a question's document is: its path as the folder spells it (a
             # source file's chunks carry it as context)
@@ -142,18 +142,6 @@ def _add_folder(folder: Path, documents: dict[str, Document]) -> None:
             raise DatasetError(f"{exc} (a file of the dataset's folder: leave it out with a "
                                f"line in {folder / '.chunkwiseignore'})") from None
         documents[doc.doc_id] = doc
-
-
-def _questions_file(path: Path) -> bool:
-    """Whether ``path`` is a JSON Lines file of questions (this dataset's or another's)."""
-    if path.suffix.lower() != ".jsonl":
-        return False
-    try:
-        with path.open(encoding="utf-8", errors="replace") as f:
-            first = json.loads(f.readline())
-    except (OSError, ValueError):
-        return False
-    return isinstance(first, dict) and "question" in first and "references" in first
 
 
 def load_chroma(path: str | Path) -> Dataset:
@@ -206,7 +194,7 @@ def load_jsonl(path: str | Path) -> Dataset:
     "answer"} (tags and answer optional) with doc_id the document's path relative to
     the folder. The corpus is every document of the folder, walked as ``chunk`` walks
     it (``.gitignore``, ``.ignore`` and ``.chunkwiseignore`` rules honoured; a file of
-    questions is none), and every document a question names."""
+    questions is no document), and every document a question names."""
     # (spelled one way: "./set/../set" is "set"; a source file's chunks carry its path
     # as the folder spells it, and the figures moved with the spelling)
     path = Path(os.path.normpath(path))

@@ -15,6 +15,7 @@ error that says to pass ``Path(...)``; the command line takes paths.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -393,7 +394,22 @@ def _walked(f: Path, walk: Walk, top: Path | None = None, where: Path | None = N
     if ext == "html" and (copy := _mdbook_copy(f.name, head)) is not None:
         walk.skip(f, copy)
         return False
+    if ext == "jsonl" and questions_file(head):
+        walk.skip(f, "evaluation questions")
+        return False
     return True
+
+
+def questions_file(head: bytes) -> bool:
+    """Whether a JSON Lines file's first bytes open an evaluation set's questions
+    (``chunkwise questions`` writes them beside the documents they ask about: read
+    as a document, they put every answer's evidence in the index)."""
+    first = head.split(b"\n", 1)[0]
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and {"question", "doc_id", "references"} <= obj.keys()
 
 
 def _mdbook_copy(name: str, head: bytes) -> str | None:
