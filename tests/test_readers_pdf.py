@@ -351,3 +351,81 @@ def test_a_line_ending_in_a_hash_sign_at_a_pages_edge_is_read(tmp_path):
     doc = read_path(path)
     assert "MB ^ #" in doc.text
     assert "How Massif measures the snapshots, a last remark." in doc.text
+
+
+def _pdf_with_glyph_codes(pages: list[list[bytes] | str]) -> bytes:
+    """A PDF written by hand: a page given as bytes lines is set in a Type 3 font with
+    made-up glyph names and no ToUnicode map (as TeX's bitmap fonts and some subset
+    fonts are: its text extracts as control codes, not letters); a page given as a
+    ``str`` is set in Helvetica (readable)."""
+    names = " ".join(f"/g{i}" for i in range(1, 40))
+    procs = " ".join(f"/g{i} 5 0 R" for i in range(1, 40))
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"",  # the page tree, once the pages' numbers are known
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 750 750] /FontMatrix [0.001 0 0 0.001 0 0] "
+        b"/CharProcs << " + procs.encode() + b" >> /Encoding << /Type /Encoding /Differences [1 "
+        + names.encode() + b"] >> /FirstChar 1 /LastChar 39 /Widths [" + b" 600" * 39 + b"] >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Length 38 >>\nstream\n600 0 0 0 500 500 d1 0 0 500 500 re f\nendstream",
+    ]
+    kids = []
+    for page in pages:
+        font, lines = (b"/F2", [line.encode() for line in page.splitlines()]) if isinstance(page, str) \
+            else (b"/F1", page)
+        content = b"BT " + font + b" 11 Tf 72 740 Td 14 TL " + \
+            b" ".join(b"(" + line + b") '" for line in lines) + b" ET"
+        objs.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+                    b"<< /F1 3 0 R /F2 4 0 R >> >> /Contents %d 0 R >>" % (len(objs)))
+        kids.append(len(objs))
+    objs[1] = b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) + \
+        b"] /Count %d >>" % len(kids)
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
+# glyph codes 1-8 and 14-31 (pdfium reads 9, 10 and 13 as whitespace)
+_CODES = [c for c in range(1, 32) if c not in (9, 10, 11, 12, 13)]
+_GLYPH_LINES = [bytes(_CODES[(i * 7 + j) % len(_CODES)] for j in range(6)) + b" "
+                + bytes(_CODES[(i * 3 + j) % len(_CODES)] for j in range(5)) for i in range(30)]
+
+
+def test_a_pdf_whose_text_is_glyph_codes_is_refused_and_such_pages_are_named(tmp_path, capsys):
+    """pdf.js's TAMReview.pdf (a review article set in fonts with no Unicode map) was
+    read as 601 chunks of control characters, indexed without a word of warning."""
+    import json
+
+    from chunkwise.cli import main
+
+    codes = tmp_path / "codes.pdf"
+    codes.write_bytes(_pdf_with_glyph_codes([_GLYPH_LINES]))
+    with pytest.raises(chunkwise.InputError, match=r"codes.pdf: PDF text is unreadable: 100% of its "
+                       r"characters are glyph codes .* run OCR on it first"):
+        read_path(codes)
+    first = "".join(f"Refunds of order {i} reach your card within five days.\n" for i in range(20))
+    last = "".join(f"The warehouse {i} ships parcels on weekdays.\n" for i in range(20))
+    mixed = tmp_path / "mixed.pdf"
+    mixed.write_bytes(_pdf_with_glyph_codes([first, _GLYPH_LINES, last]))
+    with pytest.warns(UserWarning, match=r"mixed.pdf: the text of page 2 is glyph codes"):
+        doc = read_path(mixed)
+    assert doc.text.count("reach your card") == 20 and doc.text.count("ships parcels") == 20
+    assert {b.page for b in doc.blocks} == {1, 2, 3}  # nothing dropped
+    # a readable PDF says nothing
+    make_pdf(tmp_path / "good.pdf")
+    code = main(["chunk", str(tmp_path), "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in err
+    assert "codes.pdf: PDF text is unreadable" in err
+    assert "mixed.pdf: the text of page 2 is glyph codes" in err
+    assert "good.pdf" not in err
+    docs = {json.loads(line)["doc_id"] for line in out.splitlines()}
+    assert docs == {str(tmp_path / "good.pdf"), str(tmp_path / "mixed.pdf")}

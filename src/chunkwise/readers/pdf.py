@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,16 @@ class _Para:
 
 
 _DIGITS = re.compile(r"\d+")
+
+#: what a PDF's text holds where a font maps its glyphs to no character (a font without
+#: a ToUnicode map and with made-up glyph names: TeX's Type 3 fonts, subsets): pdfium's
+#: control codes, U+FFFD and private-use code points, pdfminer's ``(cid:N)`` in tables
+_UNREADABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd-\uffff\ue000-\uf8ff]"
+                         r"|\(cid:\d+\)")
+#: share of the visible characters from which a PDF's (or a page's) text is such codes
+UNREADABLE_SHARE = 0.5
+#: whitespace, less the four control codes Python counts as whitespace
+_BLANK = re.compile(r"(?![\x1c-\x1f])\s")
 
 
 def _normalise(line: str) -> str:
@@ -486,11 +497,45 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
                 page_turns.extend((block.start + off, page) for off, page in p.breaks)
     if not out.text.strip():
         raise InputError(name, _without_text(data))
+    _check_readable(out.text, out.blocks, name)
     metadata: dict[str, Any] = {"format": "pdf", "pages": len(pages), **info}
     if page_turns:
         metadata["page_turns"] = page_turns
     return Document(text=out.text, doc_id=doc_id, source=source, blocks=tuple(out.blocks),
                     title=info.get("title"), metadata=metadata)
+
+
+def _unreadable(text: str) -> tuple[int, int]:
+    """How many of ``text``'s visible characters are glyph codes, and how many it has."""
+    return (sum(map(len, _UNREADABLE.findall(text))),
+            len(text) - len(_BLANK.findall(text)))
+
+
+def _check_readable(text: str, blocks: list[Any], name: str) -> None:
+    """A PDF whose text is mostly glyph codes (TeX's Type 3 fonts, a subset font with
+    made-up glyph names and no Unicode map: pdf.js's ``TAMReview.pdf`` gave 601 chunks
+    of control characters) is refused as one without text is; a few such pages in a
+    readable PDF are named in a warning (their chunks match no search)."""
+    bad, visible = _unreadable(text)
+    if not bad:
+        return
+    if bad >= UNREADABLE_SHARE * visible:
+        raise InputError(name, f"PDF text is unreadable: {bad / visible:.0%} of its characters are "
+                               "glyph codes its fonts map to no letter (no Unicode map); run OCR "
+                               "on it first")
+    by_page: dict[int, list[int]] = {}
+    for block in blocks:
+        if block.page is not None:
+            counts = by_page.setdefault(block.page, [0, 0])
+            b, v = _unreadable(text[block.start:block.end])
+            counts[0] += b
+            counts[1] += v
+    pages = [page for page, (b, v) in sorted(by_page.items()) if b >= 20 and b >= UNREADABLE_SHARE * v]
+    if pages:
+        shown = ", ".join(map(str, pages[:10])) + (f" and {len(pages) - 10} more" if len(pages) > 10 else "")
+        warnings.warn(f"{name}: the text of page{'s' if len(pages) > 1 else ''} {shown} is glyph "
+                      "codes its fonts map to no letter (no Unicode map), which no search "
+                      "matches; run OCR on the PDF to read it", stacklevel=2)
 
 
 PDF = Reader(parse_pdf, (".pdf",), binary=True)
