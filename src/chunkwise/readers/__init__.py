@@ -165,6 +165,13 @@ def _guarded(source: str, fmt: str, read: Callable[[], T]) -> T:
     except Exception as exc:  # a parser library choking on a malformed file
         raise InputError(source, f"cannot be read as {fmt} "
                                  f"({type(exc).__name__}: {str(exc)[:200]})") from None
+    except BaseException as exc:
+        # a Rust parser's panic (pyo3's PanicException is a BaseException: python-calamine
+        # on a fuzzed .xls of Apache POI's test files ended the run with a traceback)
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise InputError(source, f"cannot be read as {fmt} (its parser failed: "
+                                 f"{str(exc)[:200]})") from None
 
 
 _XML_ENCODING = re.compile(rb"""\A\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")

@@ -69,6 +69,8 @@ def _open(data: bytes, source: str) -> Any:
         msg = str(exc)
         if "password" in msg.lower():
             raise InputError(source, "encrypted PDF (a password is required)") from None
+        # (pdfium gives some damaged files' failure the reason "Success")
+        msg = msg.replace(" (PDFium: Success)", "").rstrip(".")
         raise InputError(source, f"not a readable PDF (corrupt or truncated: {msg})") from None
 
 
