@@ -63,22 +63,46 @@ def parse_pptx(data: bytes, doc_id: str, source: str | None = None) -> Document:
                     metadata={"format": "pptx", "slides": len(deck.slides)})
 
 
+#: the main parts of decks: python-pptx reads them all, but its ``Presentation()``
+#: refuses a slide show (.ppsx) or a template (.potx) by its content type alone, and
+#: knows no macro-enabled slide show or template (read as the others are)
+_DECK_MAIN = {
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml",
+    "application/vnd.ms-powerpoint.presentation.macroEnabled.main+xml",
+    "application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml",
+    "application/vnd.openxmlformats-officedocument.presentationml.template.main+xml",
+    "application/vnd.ms-powerpoint.slideshow.macroEnabled.main+xml",
+    "application/vnd.ms-powerpoint.template.macroEnabled.main+xml",
+}
+
+
 def _open(data: bytes, name: str) -> Any:
-    from pptx import Presentation
+    from pptx.opc.package import PartFactory
+    from pptx.package import Package
+    from pptx.parts.presentation import PresentationPart
 
     if data.startswith(OLE_SIGNATURE):
         raise InputError(name, "a password-protected deck or an old binary .ppt, not a PPTX "
                                "file: save it as .pptx without a password")
+    for content_type in _DECK_MAIN:
+        PartFactory.part_type_for.setdefault(content_type, PresentationPart)
     try:
-        return Presentation(io.BytesIO(data))
+        part = Package.open(io.BytesIO(data)).main_document_part
     except Exception as exc:  # not a zip, parts missing or broken
         raise InputError(name, f"not a readable PowerPoint deck ({type(exc).__name__}: {exc})") \
             from None
+    if part.content_type not in _DECK_MAIN:
+        raise InputError(name, f"not a PowerPoint deck (its main part is {part.content_type})")
+    return part.presentation
 
 
 def _title(slide: Any) -> str:
+    """The title placeholder's text (none where a picture fills it: POI's
+    ``2411-Performance_Up.pptx`` failed whole on it)."""
     shape = slide.shapes.title
-    return " ".join(shape.text_frame.text.split()) if shape is not None else ""
+    if shape is None or not getattr(shape, "has_text_frame", False):
+        return ""
+    return " ".join(shape.text_frame.text.split())
 
 
 def _is_title_slide(slide: Any) -> bool:
@@ -197,4 +221,4 @@ def _chart(chart: Any) -> Iterator[Content]:
     yield "table", "", rows, True
 
 
-PPTX = Reader(parse_pptx, (".pptx", ".pptm"), binary=True)
+PPTX = Reader(parse_pptx, (".pptx", ".pptm", ".ppsx", ".ppsm", ".potx", ".potm"), binary=True)

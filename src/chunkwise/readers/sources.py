@@ -31,10 +31,13 @@ from ..types import Document
 from .decoding import bom_encoding, unmarked_wide
 from .ignore import BY_EXCLUDE, Ignorer, check_patterns
 
+#: Office files: Word documents and templates (macro-enabled too), workbooks, decks,
+#: slide shows and deck templates
+OFFICE_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm", ".xlsx", ".xlsm", ".xlsb", ".xls", ".ods",
+                   ".pptx", ".pptm", ".ppsx", ".ppsm", ".potx", ".potm")
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
-                     ".tsv", ".json", ".jsonl", ".xml", ".docx", ".srt", ".vtt", ".py", ".js",
-                     ".ts", ".ipynb", ".adoc", ".epub", ".odt",
-                     ".xlsx", ".xlsm", ".xlsb", ".xls", ".ods", ".pptx", ".pptm")
+                     ".tsv", ".json", ".jsonl", ".xml", ".srt", ".vtt", ".py", ".js",
+                     ".ts", ".ipynb", ".adoc", ".epub", ".odt", *OFFICE_SUFFIXES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +141,7 @@ NOT_DOCUMENTS = frozenset({
 })
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
 #: skipped for the NUL bytes they hold
-_BINARY_DOCUMENTS = (".pdf", ".docx", ".epub", ".odt", ".info", ".xlsx", ".xlsm", ".xlsb", ".xls",
-                     ".ods", ".pptx", ".pptm")
+_BINARY_DOCUMENTS = (".pdf", ".epub", ".odt", ".info", *OFFICE_SUFFIXES)
 
 
 @dataclass(frozen=True)
