@@ -352,6 +352,11 @@ def test_word_text_in_tracked_insertions_smart_tags_content_controls_and_text_bo
     assert resume.count("Allison, Timothy B.") == 1 and "[Job Title]" not in resume
     assert resume.split("\n\n") == ["Objective", "Allison, Timothy B.", "Experience", "Education",
                                     "References", "References are available upon request."]
+    # footnotes and endnotes (parts python-docx does not read) after the text
+    assert read_path(DATA / "poi-footnotes.docx").text == "Eto ochen prostoy text so snoskoy\n\nsnoska"
+    endnotes = read_path(DATA / "poi-endnotes.docx")
+    assert endnotes.text.endswith("Apache Tika is a subproject of the Lucene\n\nXXX")
+    assert endnotes.blocks[-1].headings == ()
 
 
 def test_macro_enabled_word_documents_templates_and_slide_shows_are_read(tmp_path):

@@ -11,7 +11,8 @@ fields and ruby was dropped without a word (20 of Apache POI's ~150 readable tes
 documents lost text, one of them 6,789 characters of tracked insertions), and so were
 paragraphs inside content controls and text boxes. Deleted and moved-away text,
 field codes, ruby's reading aids and the copy a text box keeps for old readers
-(``mc:Fallback``) are not the document's text."""
+(``mc:Fallback``) are not the document's text. Footnotes and endnotes follow the
+text, a note a paragraph, as the ODT reader puts them."""
 
 from __future__ import annotations
 
@@ -174,10 +175,42 @@ def parse_docx(data: bytes, doc_id: str, source: str | None = None) -> Document:
     out = TextBuilder()
     trail = HeadingTrail()
     title = _add_content(out, trail, document.element.body, document.part)
+    for note in _notes(document.part):  # (as the ODT reader puts them: after the text)
+        out.add_block("paragraph", note, ())
     metadata = _metadata(document)
     return Document(text=out.text, doc_id=doc_id, source=source,
                     title=metadata.get("title") or title, blocks=tuple(out.blocks),
                     metadata=metadata)
+
+
+#: the parts of footnotes and endnotes (python-docx reads neither), in that order
+_NOTE_PARTS = ("footnotes", "endnotes")
+#: a notes part's separators (the rule above the notes), not notes
+_NOT_NOTES = frozenset(("separator", "continuationSeparator", "continuationNotice"))
+
+
+def _notes(part: Any) -> list[str]:
+    """The text of each footnote, then of each endnote, a note a paragraph: Word keeps
+    them in parts of their own, which python-docx does not read (their text was lost)."""
+    from lxml import etree
+
+    notes: list[str] = []
+    rels = {rel.reltype.rsplit("/", 1)[-1]: rel for rel in part.rels.values() if not rel.is_external}
+    for kind in _NOTE_PARTS:
+        if kind not in rels:
+            continue
+        try:
+            root = etree.fromstring(rels[kind].target_part.blob)
+        except etree.XMLSyntaxError:
+            continue  # (a broken notes part does not cost the document its text)
+        unwrap(root)
+        for note in root:
+            if note.get(f"{_W}type") in _NOT_NOTES:
+                continue
+            text = " ".join(t for t in (paragraph_text(p) for p in content(note)) if t)
+            if text:
+                notes.append(text)
+    return notes
 
 
 def _add_content(out: TextBuilder, trail: HeadingTrail, element: Any, part: Any) -> str | None:
