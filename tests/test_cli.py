@@ -294,6 +294,25 @@ def test_the_summary_names_documents_that_gave_no_text(capsys, tmp_path):
     assert code == 0 and "without text" not in out
 
 
+def test_empty_blank_and_byte_order_mark_only_files_are_documents_without_text(capsys, tmp_path):
+    """In every text format: WebVTT's and JSON's parsers refused an empty file, and a
+    Markdown or SRT file holding a byte-order mark alone was a chunk of it (0 tokens)."""
+    suffixes = ["vtt", "srt", "json", "jsonl", "ipynb", "csv", "tsv", "md", "txt", "html", "xml",
+                "rst", "adoc", "tex", "py"]
+    names = []
+    for suffix in suffixes:
+        for stem, data in (("empty", b""), ("blank", b"\n \n\t\n"), ("bom", b"\xef\xbb\xbf"),
+                           ("bom-blank", b"\xef\xbb\xbf\r\n\r\n")):
+            (tmp_path / f"{stem}.{suffix}").write_bytes(data)
+            names.append(f"{stem}.{suffix}")
+    code, out, err = run(capsys, "chunk", str(tmp_path), "--summary", "-o", str(tmp_path / "o.jsonl"))
+    assert code == 0 and "error" not in err, err
+    assert f"documents {len(names)}  chunks 0" in out
+    assert (tmp_path / "o.jsonl").read_text() == ""
+    for name in names:
+        assert chunkwise.chunk(Path(tmp_path / name)) == []
+
+
 def test_separators_option(capsys, tmp_path):
     f = tmp_path / "s.txt"
     f.write_text("a b c|d e f|g h i")

@@ -215,6 +215,10 @@ def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
     return decode_bytes(data, source, encoding)
 
 
+#: a text of whitespace and byte-order marks alone
+_BLANK = re.compile(r"[\s\ufeff]*\Z")
+
+
 def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
            doc_id: str, sniffed: bool = False, structure: bool = True) -> Document:
     reader = READERS[fmt]
@@ -223,7 +227,9 @@ def _parse(data: bytes | str, source: str, fmt: str, encoding: str | None,
             raise InputError(source, f"a {fmt.upper()} file must be given as bytes or a path")
         return reader.read(data, doc_id, source)
     text = data if isinstance(data, str) else _decoded(data, source, fmt, encoding)
-    if fmt == "text" and sniffed:
+    if _BLANK.match(text):  # an empty file is a document without text in every format
+        return Document(text=text, doc_id=doc_id, source=source)  # (WebVTT's and JSON's
+    if fmt == "text" and sniffed:  # parsers refused one, and a .md of a BOM was a chunk)
         from .transcript import looks_like_transcript
 
         if looks_like_transcript(text[:200_000]):

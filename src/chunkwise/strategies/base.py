@@ -193,11 +193,12 @@ class Chunker:
         return f"{type(self).__name__}({args})"
 
 
-_BLANK_TO_END = re.compile(r"\s*\Z")
+_BLANK_TO_END = re.compile(r"[\s\ufeff]*\Z")
 
 
 def blank_from(text: str, start: int) -> bool:
-    """Whether ``text[start:]`` is empty or whitespace (without copying a long text)."""
+    """Whether ``text[start:]`` is empty or whitespace (without copying a long text); a
+    byte-order mark is no text either (a file holding one alone was a chunk of it)."""
     return _BLANK_TO_END.match(text, start) is not None
 
 
