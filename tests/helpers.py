@@ -32,7 +32,7 @@ def assert_invariants(text: str, chunks, limit: int, count=None):
             n = count(c.embed_text)
             assert n == c.token_count, (n, c.token_count)
         assert c.token_count <= limit, (c.token_count, limit)
-        assert c.text.strip(), "empty chunk"
+        assert c.text.replace("\ufeff", "").strip(), "empty chunk"
         assert c.id not in ids
         ids.add(c.id)
         covered[c.start:c.end] = b"\x01" * (c.end - c.start)
@@ -42,7 +42,9 @@ def assert_invariants(text: str, chunks, limit: int, count=None):
     _, held_end, held = front_matter(text)
     if held:
         covered[:held_end] = b"\x01" * held_end
-    lost = [i for i, ch in enumerate(text) if not ch.isspace() and not covered[i]]
+    # (a byte-order mark is no text: chunks start after one, chunking.strategies.base.body_start)
+    lost = [i for i, ch in enumerate(text) if not ch.isspace() and not covered[i]
+            and not (i == 0 and ch == "\ufeff")]
     assert not lost, f"{len(lost)} characters lost, first at {lost[0]}: {text[lost[0]:lost[0]+20]!r}"
 
 

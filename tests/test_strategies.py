@@ -6,6 +6,7 @@ import chunkwise
 from chunkwise.errors import ConfigError
 
 from helpers import (
+    SAMPLES,
     assert_invariants,
 )
 
@@ -115,3 +116,36 @@ def test_overlap_from_a_boundary_inside_a_word_is_recounted():
         if b.start < a.end:
             assert words(text[b.start:a.end]) <= 2
     assert_invariants(text, chunks, 4, words)
+
+
+@pytest.mark.parametrize("strategy", ["auto", "code", "faq", "fixed", "hierarchical", "json", "legal",
+                                      "recursive", "section", "sentence", "transcript"])
+def test_a_byte_order_mark_is_in_no_chunk_and_costs_nothing(tmp_path, strategy):
+    """Windows tools open files with U+FEFF, which the text keeps: a Markdown file opening
+    with one and a blank line was a chunk of it alone, and a JSON Lines file's first
+    record was lost (its line did not start after the mark)."""
+    from chunkwise.readers import read_path
+
+    for sample in sorted(p for p in SAMPLES.rglob("*") if p.is_file()):
+        data = sample.read_bytes()
+        for prefix in (b"",) if sample.suffix == ".vtt" else (b"", b"\n\n"):  # ("WEBVTT" first)
+            # (the same name: a code chunk's context holds its path)
+            marked = tmp_path / f"bom-{len(prefix)}" / sample.name
+            marked.parent.mkdir(exist_ok=True)
+            marked.write_bytes(b"\xef\xbb\xbf" + prefix + data)
+            plain = tmp_path / f"plain-{len(prefix)}" / sample.name
+            plain.parent.mkdir(exist_ok=True)
+            plain.write_bytes(prefix + data)
+            chunker = chunkwise.get_chunker(strategy, size=64)
+            got, want = chunker.chunk(marked), chunker.chunk(plain)
+            assert got and all("\ufeff" not in c.text for c in got)
+            # the same chunks, one character on (the text keeps the mark)
+            assert [c.text for c in got] == [c.text for c in want], (sample, strategy)
+            assert [(c.start, c.end) for c in got] == [(c.start + 1, c.end + 1) for c in want]
+            text = read_path(marked).text
+            assert all(text[c.start:c.end] == c.text for c in got)
+    # a JSON Lines file's first record
+    records = tmp_path / "records.jsonl"
+    records.write_bytes(b'\xef\xbb\xbf{"q": 1}\n{"q": 2}\n')
+    got = chunkwise.chunk(records, strategy=strategy, size=64)
+    assert any('{"q": 1}' in c.text for c in got) and any('{"q": 2}' in c.text for c in got)

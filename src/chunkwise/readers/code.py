@@ -197,6 +197,8 @@ def find_definitions(text: str, language: str) -> tuple[list[Definition], bool]:
     from tree_sitter import Parser
 
     data = text.encode("utf-8", "surrogatepass")
+    if data.startswith(b"\xef\xbb\xbf"):  # a byte-order mark: three spaces to the grammar
+        data = b"   " + data[3:]  # (its bytes, so that offsets stay; it broke the parse)
     tree = Parser(lang).parse(data)
     types = DEFINITIONS.get(language, {})
     offsets = _Offsets(text)

@@ -25,8 +25,10 @@ def parse_json(text: str, doc_id: str, source: str | None = None, lines: bool = 
         if chat:
             raise InputError(name, "not a chat (expected messages with a speaker or role and "
                                    "a content or text)")
+    # (a byte-order mark, which Windows tools write, is no JSON: the text keeps it and
+    # chunks start after it)
     if lines:
-        for n, line in enumerate(text.splitlines(), start=1):
+        for n, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
             if line.strip():
                 try:
                     json.loads(line)
@@ -34,7 +36,7 @@ def parse_json(text: str, doc_id: str, source: str | None = None, lines: bool = 
                     raise InputError(name, f"line {n} is not JSON ({exc})") from None
         return Document(text=text, doc_id=doc_id, source=source, metadata={"format": "jsonl"})
     try:
-        json.loads(text)
+        json.loads(text.removeprefix("\ufeff"))
     except ValueError as exc:
         raise InputError(name, f"not valid JSON ({exc})") from None
     return Document(text=text, doc_id=doc_id, source=source, metadata={"format": "json"})

@@ -33,7 +33,7 @@ def parse_notebook(text: str, doc_id: str, source: str | None = None) -> Documen
 
     name = source or doc_id
     try:
-        notebook = json.loads(text)
+        notebook = json.loads(text.removeprefix("\ufeff"))  # (a byte-order mark is no JSON)
     except ValueError as exc:
         raise InputError(name, f"not a Jupyter notebook: not valid JSON ({exc})") from None
     cells = _cells(notebook)

@@ -25,7 +25,7 @@ def _dialect(text: str, delimiter: str | None) -> type[csv.Dialect] | csv.Dialec
             pass
         Given.delimiter = delimiter
         return Given
-    sample = text[:65536]
+    sample = text[:65536].removeprefix("\ufeff")
     try:
         return csv.Sniffer().sniff(sample, delimiters=",;\t|")
     except csv.Error:
@@ -42,8 +42,10 @@ class _Lines:
     no list of lines and no StringIO (4 bytes a character) beside the text."""
 
     def __init__(self, text: str):
-        self._matches = _LINE.finditer(text)
-        self.end = 0
+        # (after a byte-order mark: Excel's "CSV UTF-8" opens with one, which made the
+        # first column's name "\ufeffsku")
+        self.end = 1 if text.startswith("\ufeff") else 0
+        self._matches = _LINE.finditer(text, self.end)
 
     def __iter__(self) -> _Lines:
         return self

@@ -305,6 +305,7 @@ def _end_times(blocks: list[Block]) -> list[Block]:
 
 def parse_chat_json(text: str, doc_id: str, source: str | None, lines: bool) -> Document | None:
     """A chat from JSON or JSON Lines text, or None when it is not chat-shaped."""
+    text = text.removeprefix("\ufeff")  # (a byte-order mark is no JSON)
     try:
         if lines:
             data: Any = [json.loads(line) for line in text.splitlines() if line.strip()]

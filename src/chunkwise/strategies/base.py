@@ -204,11 +204,13 @@ def blank_from(text: str, start: int) -> bool:
 
 def body_start(doc: Document) -> int:
     """Where a document's chunks start: after Markdown front matter its metadata holds
-    (every chunk carries it as ``metadata["doc"]``), else at 0."""
+    (every chunk carries it as ``metadata["doc"]``), else at 0; after a byte-order mark
+    (U+FEFF, which the text keeps: a file opening with one and a blank line was a chunk
+    of it alone before its first heading)."""
     first = doc.blocks[0] if doc.blocks else None
     if first is not None and first.kind == "front_matter" and first.metadata.get("held"):
         return first.end
-    return 0
+    return 1 if doc.text.startswith("\ufeff") else 0
 
 
 #: characters of a long document cut at once (see :meth:`Chunker.chunk_windows`); the

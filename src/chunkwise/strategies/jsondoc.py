@@ -113,7 +113,7 @@ def _label(text: str, members: list[_Element], path: str) -> str:
 
 
 def root(text: str) -> _Element | None:
-    start = _skip(text, 0)
+    start = _skip(text, 1 if text.startswith("\ufeff") else 0)  # (a byte-order mark: no JSON)
     if start >= len(text):
         return None
     try:
@@ -357,7 +357,7 @@ class JsonChunker(Chunker):
         pos = 0
         for n, line in enumerate(text.splitlines(keepends=True)):
             body = line.rstrip("\r\n")
-            s = pos + len(body) - len(body.lstrip())
+            s = pos + len(body) - len(body.lstrip().lstrip("\ufeff").lstrip())  # (a BOM: none)
             e = pos + len(body.rstrip())
             if e > s and s >= span.lo and e <= span.hi:
                 units.append(_Element(f"$[{n}]", s, e, s))
