@@ -3,6 +3,8 @@
 
 from pathlib import Path
 
+import pytest
+
 import chunkwise
 from chunkwise.readers import parse, read_path
 
@@ -171,6 +173,23 @@ def test_a_redirect_stub_is_a_page_without_text():
         page = f'<html><head><meta http-equiv="refresh" {refresh}></head><body>{body}</body></html>'
         kept = parse(page, "live.html", fmt="html")
         assert "updated every five minutes" in kept.text, refresh
+
+
+@pytest.mark.parametrize("page, why", [
+    # a byte-order mark wins over a <meta charset> (a page saved with one and an old
+    # declaration was mojibake: "cafÃ©")
+    (b"\xef\xbb\xbf<!DOCTYPE html>\n<meta charset=\"ISO-8859-1\">\n<p>caf\xc3\xa9 \xc3\xbc</p>", "bom"),
+    # UTF-16 declared in a page read as ASCII is UTF-8 ("cannot be decoded as UTF-16")
+    (b"<meta charset=\"UTF-16\">\n<p>caf\xc3\xa9 \xc3\xbc</p>", "utf-16"),
+    (b"<meta charset=\"utf-16le\">\n<p>caf\xc3\xa9 \xc3\xbc</p>", "utf-16le"),
+    # a label nobody knows is passed over for the next <meta>
+    (b"<meta charset=\"bogus\">\n<meta charset=\"iso-8859-2\">\n<p>caf\xe9 \xfc</p>", "bogus"),
+    # ... and one that declares nothing usable reads as a page that declares nothing
+    (b"<meta charset=\"bogus\">\n<p>caf\xe9 \xfc</p>", "nothing usable"),
+])
+def test_a_pages_encoding_is_read_as_browsers_read_it(page, why):
+    """Cases from html5lib-tests' encoding tests (``encoding/tests1.dat``, MIT)."""
+    assert parse(page, "page.html", "html").text == "café ü", why
 
 
 def test_node_api_html_page_headings_code_and_title():

@@ -12,7 +12,7 @@ from ..errors import ChunkwiseError, ConfigError, InputError
 from ..ids import name_of
 from ..registry import Registry
 from ..types import Document
-from .decoding import AUTO, codec, decode_bytes
+from .decoding import AUTO, bom_encoding, codec, decode_bytes
 from .reader import Reader
 from .text import default_doc_id
 
@@ -117,10 +117,18 @@ _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)"""
 
 
 def _declared_charset(data: bytes) -> str | None:
-    """The charset an HTML page declares in a <meta> tag, when Python knows it and it
-    is not UTF-8."""
-    m = _CHARSET.search(data[:4096])
-    return _not_utf8(m.group(1)) if m else None
+    """The encoding an HTML page declares in a <meta> tag as browsers read it (the HTML
+    standard's prescan): a label nobody knows (``charset="bogus"``) is passed over for
+    the next <meta>; UTF-16, which a <meta> read as ASCII cannot be in, is UTF-8; a
+    page that declares nothing usable is :data:`AUTO` (as one that declares nothing)."""
+    for m in _CHARSET.finditer(data[:4096]):
+        label = m.group(1)
+        if codec(label.decode("ascii", "replace")) is None:
+            continue
+        if label.lower().replace(b"-", b"").replace(b"_", b"").startswith(b"utf16"):
+            return "utf-8"
+        return _not_utf8(label) or "utf-8"
+    return AUTO
 
 
 def _not_utf8(label: bytes) -> str | None:
@@ -201,17 +209,22 @@ def _coding_cookie(data: bytes) -> str | None:
 
 def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
     unnamed = encoding is None or encoding == AUTO  # what the file says comes first
+    if unnamed and (data.startswith(b"\xef\xbb\xbf") or bom_encoding(data) is not None):
+        # a byte-order mark first of all (a page saved with one and an old <meta charset>
+        # was mojibake, as it is to no browser)
+        return decode_bytes(data, source)
     if unnamed and (named := _xml_encoding(data)) is not None:
         return decode_bytes(data, source, named)  # an XML file (XHTML, DocBook) says
     if unnamed and fmt == "code" and (named := _coding_cookie(data)) is not None:
         return decode_bytes(data, source, named)  # so does a Python or Ruby file
     if READERS[fmt].html_charset and unnamed:
-        if _CHARSET.search(data[:4096]) is None and not data.lstrip().startswith(b"<?xml"):
+        declared = _declared_charset(data)
+        if declared == AUTO and not data.lstrip().startswith(b"<?xml"):
             # a page that names no charset: UTF-8, else the encoding its bytes show,
             # as browsers guess it (Windows-1252 for Western text: libxslt's own
             # pages, Latin-1 with no <meta charset>)
             return decode_bytes(data, source, AUTO)
-        return decode_bytes(data, source, _declared_charset(data) or encoding)
+        return decode_bytes(data, source, None if declared in (AUTO, "utf-8") else declared)
     return decode_bytes(data, source, encoding)
 
 
