@@ -429,3 +429,57 @@ def test_a_pdf_whose_text_is_glyph_codes_is_refused_and_such_pages_are_named(tmp
     assert "good.pdf" not in err
     docs = {json.loads(line)["doc_id"] for line in out.splitlines()}
     assert docs == {str(tmp_path / "good.pdf"), str(tmp_path / "mixed.pdf")}
+
+
+def _filled_form(with_text: bool) -> bytes:
+    """A one-page PDF form written by hand (AcroForm text, choice and check-box fields,
+    filled in), with a printed heading or none."""
+    fields: list[tuple[bytes, int]] = [  # (annotation dictionary body, rectangle top)
+        (b"/FT /Tx /T (name) /TU (Applicant name) /V (Ada Lovelace)", 700),
+        (b"/FT /Tx /T (date) /V <FEFF0032003000320036002D00310032002D00300036>", 660),  # UTF-16
+        (b"/FT /Ch /T (country) /V (Norway)", 620),
+        (b"/FT /Btn /T (married) /V /Yes", 580),  # a check box: left out
+        (b"/FT /Tx /T (secret) /V (hidden value) /F 2", 540),  # hidden: left out
+        (b"/FT /Tx /T (empty) /V ()", 500),
+    ]
+    objs = [b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [%s] >> >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> "
+            b">> /Contents 4 0 R /Annots [%s] >>"]
+    content = b"BT /F1 14 Tf 72 750 Td (Visa application) Tj ET" if with_text else b""
+    objs.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+    objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    refs = []
+    for body, top in fields:
+        objs.append(b"<< /Type /Annot /Subtype /Widget /Rect [72 %d 300 %d] /P 3 0 R %s >>"
+                    % (top - 20, top, body))
+        refs.append(b"%d 0 R" % len(objs))
+    objs[0] %= b" ".join(refs)
+    objs[2] %= b" ".join(refs)
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
+def test_the_values_filled_in_a_pdf_forms_fields_are_read(tmp_path):
+    """A form's values live in its fields, not in the page's text: a filled form read as
+    "PDF has no text: its pages are empty" (pdf.js's bug1844576.pdf), and a form with
+    printed text lost every answer."""
+    printed = tmp_path / "visa.pdf"
+    printed.write_bytes(_filled_form(with_text=True))
+    doc = read_path(printed)
+    assert doc.text == ("Visa application\n\nApplicant name: Ada Lovelace\ndate: 2026-12-06\n"
+                        "country: Norway")
+    (fields,) = [b for b in doc.blocks if b.metadata.get("form_fields")]
+    assert fields.page == 1 and doc.text[fields.start:fields.end].startswith("Applicant name: Ada")
+    (bare := tmp_path / "bare.pdf").write_bytes(_filled_form(with_text=False))
+    assert read_path(bare).text == "Applicant name: Ada Lovelace\ndate: 2026-12-06\ncountry: Norway"
+    chunks = chunkwise.chunk(printed)
+    assert any("Ada Lovelace" in c.text for c in chunks)

@@ -118,18 +118,28 @@ def _page_lines(pdf: Any) -> list[list[str]]:
     return pages
 
 
-def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list[Any]], dict[int, dict[str, int]]]:
+Layout = tuple[dict[int, list[Any]], dict[int, dict[str, int]], dict[int, list[str]]]
+
+
+def _layout(data: bytes, n_pages: int) -> Layout:
     """pdfplumber's view of the pages: tables (with the text outside them) per
     0-based page, and heading lines per page, told by font size: lines set at
     least 15 % larger than the body text, short, and not ending a sentence; the
-    largest size is level 1."""
+    largest size is level 1; and the values filled in a form's fields per page
+    (:func:`_form_fields`)."""
     import pdfplumber
 
     found: dict[int, list[Any]] = {}
+    fields: dict[int, list[str]] = {}
     sized_lines: list[tuple[int, str, float, int]] = []  # page, text, size, characters
     try:
         with pdfplumber.open(io.BytesIO(data)) as doc:
             for i, page in enumerate(doc.pages[:n_pages]):
+                try:
+                    if filled := _form_fields(page):
+                        fields[i] = filled
+                except Exception:  # (a damaged field costs the page nothing else)
+                    pass
                 for line in page.extract_text_lines():
                     chars = [c for c in line["chars"] if c.get("text", "").strip()]
                     if chars:
@@ -163,8 +173,57 @@ def _layout(data: bytes, n_pages: int) -> tuple[dict[int, list[Any]], dict[int, 
                 entries.append(("text", free.crop((0, top, page.width, page.height)).extract_text() or ""))
                 found[i] = entries
     except Exception:  # layout analysis is best effort; text extraction stands alone
-        return {}, {}
-    return found, _headings_by_size(sized_lines)
+        return {}, {}, fields
+    return found, _headings_by_size(sized_lines), fields
+
+
+#: a form field's flags (the annotation's ``F``) that keep it off the page: Hidden, NoView
+_UNSEEN = 2 | 32
+
+
+def _form_fields(page: Any) -> list[str]:
+    """``label: value`` of each text or choice field filled in on a page, top to bottom:
+    a form's values are in its fields' annotations, not in the page's text, so a filled
+    application form read as "its pages are empty" (pdf.js's ``bug1844576.pdf``) and a
+    form with printed text lost every answer. The label is the field's description
+    (``TU``) or its name (``T``), inherited from its parent field; buttons (check boxes,
+    radio buttons) and hidden fields are left out."""
+    from pdfminer.pdftypes import resolve1
+    from pdfminer.utils import decode_text
+
+    def inherited(d: dict[str, Any], key: str) -> Any:
+        for _ in range(16):  # (a field's parents, never a cycle's)
+            if d.get(key) is not None:
+                return resolve1(d.get(key))
+            parent = resolve1(d.get("Parent"))
+            if not isinstance(parent, dict):
+                return None
+            d = parent
+        return None
+
+    def text(value: Any) -> str:
+        value = resolve1(value)
+        if isinstance(value, bytes):
+            return " ".join(decode_text(value).split())
+        if isinstance(value, str):
+            return " ".join(value.split())
+        if isinstance(value, list):
+            return ", ".join(t for t in map(text, value) if t)
+        return ""
+
+    seen: list[str] = []
+    for annot in sorted(page.annots, key=lambda a: (round(a.get("top") or 0), a.get("x0") or 0)):
+        d = annot.get("data") or {}
+        kind = inherited(d, "FT")
+        if getattr(kind, "name", None) not in ("Tx", "Ch") or int(d.get("F") or 0) & _UNSEEN:
+            continue
+        value = text(inherited(d, "V"))
+        if not value:
+            continue
+        line = f"{text(inherited(d, 'TU')) or text(inherited(d, 'T')) or 'field'}: {value}"
+        if line not in seen:  # (a field shown in two places)
+            seen.append(line)
+    return seen
 
 
 #: a gap between two words on a line wider than this share of their height separates
@@ -436,7 +495,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         raise InputError(name, f"cannot extract text from PDF ({exc})") from None
     finally:
         pdf.close()
-    tables, headings = _layout(data, len(pages))
+    tables, headings, fields = _layout(data, len(pages))
     for i, entries in tables.items():  # pages with tables: pdfplumber's text outside them
         lines: list[Any] = []
         for kind, value in entries:
@@ -462,6 +521,8 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
                 segment.append(item)
             n_text += 1
         paras.extend(_paragraphs(segment, i + 1, headings.get(i)))
+        if i in fields:  # a form's filled-in values, after the page's printed text
+            paras.append(_Para("\n".join(fields[i]), i + 1, "fields"))
 
     # paragraphs broken by a page turn are re-joined
     merged: list[_Para] = []
@@ -493,6 +554,9 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
                 sized = level
             trail.push(level, p.text)
             out.add_block("heading", p.text, trail.path, page=p.page, level=level)
+        elif p.kind == "fields":
+            out.add_block("paragraph", p.text, trail.path, page=p.page,
+                          metadata={"form_fields": True})
         else:
             block = out.add_block("paragraph", p.text, trail.path, page=p.page)
             if block is not None and p.breaks:
