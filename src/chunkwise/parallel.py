@@ -200,6 +200,12 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     # sees end-of-file, and the interpreter can exit
     if writer is not None and not writer.closed:
         writer.close()
+    # the pool's manager thread then closes its wake-up pipe and ends: waited for, since
+    # concurrent.futures' exit hook writes to that pipe unlocked (Python 3.11), and a
+    # close between its check and its write printed an OSError traceback after Ctrl-C
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(timeout=5)
 
 
 def _ready() -> int:
