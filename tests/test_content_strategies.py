@@ -1072,3 +1072,30 @@ def test_a_clause_trail_longer_than_the_character_cap_allows_is_shortened(size, 
     for c in chunks:
         covered.update(range(c.start, c.end))
     assert all(i in covered for i, ch in enumerate(text) if not ch.isspace())
+
+
+def test_json_values_one_after_another_are_records(tmp_path):
+    """jq's output and logs of pretty-printed events are JSON values one after another,
+    not one JSON document: "not valid JSON (Extra data: ...)" (Apache Tika's
+    ``test.json``); each is now a record, as a JSON Lines file's lines are."""
+    import json as _json
+
+    events = [{"id": f"evt-{i}", "kind": "refund", "note": f"Refund {i} reached the card after {i} days."}
+              for i in range(12)]
+    pretty = "".join(_json.dumps(e, indent=2) + "\n" for e in events)
+    (tmp_path / "events.json").write_text(pretty)
+    (tmp_path / "compact.json").write_text(" ".join(_json.dumps(e) for e in events))  # one line
+    for name in ("events.json", "compact.json"):
+        doc = chunkwise.readers.read_path(tmp_path / name)
+        assert doc.metadata["format"] == "json-seq" and doc.metadata["values"] == 12
+        chunks = chunkwise.chunk(tmp_path / name, size=48)
+        assert {c.metadata["strategy"] for c in chunks} == {"json"}
+        assert_invariants(doc.text, chunks, 48)
+        for i in range(12):  # every event whole in one chunk, among its records
+            (hit,) = [c for c in chunks if f'"evt-{i}"' in c.text]
+            assert f"Refund {i} reached" in hit.text
+            first, last = (int(hit.metadata[k][2:-1]) for k in ("first", "last"))
+            assert first <= i <= last
+    (tmp_path / "broken.json").write_text(pretty + '{"id": ')
+    with pytest.raises(chunkwise.InputError, match="broken.json: not valid JSON"):
+        chunkwise.readers.read_path(tmp_path / "broken.json")

@@ -38,8 +38,31 @@ def parse_json(text: str, doc_id: str, source: str | None = None, lines: bool = 
     try:
         json.loads(text.removeprefix("\ufeff"))
     except ValueError as exc:
-        raise InputError(name, f"not valid JSON ({exc})") from None
+        values = _sequence(text) if str(exc).startswith("Extra data") else None
+        if values is None:
+            raise InputError(name, f"not valid JSON ({exc})") from None
+        # JSON values one after another (jq's output, a log of pretty-printed events): a
+        # record each, as a JSON Lines file's lines are
+        return Document(text=text, doc_id=doc_id, source=source,
+                        metadata={"format": "json-seq", "values": values})
     return Document(text=text, doc_id=doc_id, source=source, metadata={"format": "json"})
+
+
+def _sequence(text: str) -> int | None:
+    """How many JSON values ``text`` holds one after another (whitespace between them),
+    or None when it is not such a sequence."""
+    decoder = json.JSONDecoder()
+    pos, n = (1 if text.startswith("\ufeff") else 0), 0
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n":  # (JSON's whitespace)
+            pos += 1
+        if pos == len(text):
+            return n
+        try:
+            _, pos = decoder.raw_decode(text, pos)
+        except ValueError:
+            return None
+        n += 1
 
 
 def _parse_chat(text: str, doc_id: str, source: str) -> Document:

@@ -140,6 +140,8 @@ class JsonChunker(Chunker):
         fallback = Packer(index, _FALLBACK, self.config.budget)
         if doc.metadata.get("format") == "jsonl":
             return self._records(index, span, fallback)
+        if doc.metadata.get("format") == "json-seq":
+            return self._sequence(index, span, fallback)
         top = root(text)
         if top is None:  # not JSON: lines
             return fallback.pack(span.lo, span.hi, span.context)
@@ -349,6 +351,25 @@ class JsonChunker(Chunker):
                 out[-1] = Piece(last_piece.start, trail, n, last_piece.context, kind="json",
                                 metadata=last_piece.metadata)
         return out
+
+    def _sequence(self, index: DocumentIndex, span: Span, fallback: Packer) -> list[Piece]:
+        """JSON values one after another: each a record (``$[n]``), as a JSON Lines
+        file's lines are, however many lines it takes."""
+        text = index.text
+        units: list[_Element] = []
+        pos = _skip(text, 1 if text.startswith("\ufeff") else 0)
+        n = 0
+        while pos < len(text):
+            _, end = _DECODER.raw_decode(text, pos)
+            if pos >= span.lo and end <= span.hi:
+                units.append(_Element(f"$[{n}]", pos, end, pos))
+            n += 1
+            pos = _skip(text, end)
+        pieces = self._units(index, units, "$", span, fallback) if units else \
+            fallback.pack(span.lo, span.hi, span.context)
+        for p in pieces:
+            p.kind = "json"
+        return pieces
 
     def _records(self, index: DocumentIndex, span: Span, fallback: Packer) -> list[Piece]:
         """JSON Lines: whole records packed up to the budget, a record too big opened."""
