@@ -224,7 +224,7 @@ def _decoded(data: bytes, source: str, fmt: str, encoding: str | None) -> str:
             # as browsers guess it (Windows-1252 for Western text: libxslt's own
             # pages, Latin-1 with no <meta charset>)
             return decode_bytes(data, source, AUTO)
-        return decode_bytes(data, source, None if declared in (AUTO, "utf-8") else declared)
+        return decode_bytes(data, source, encoding if declared in (AUTO, "utf-8") else declared)
     return decode_bytes(data, source, encoding)
 
 
