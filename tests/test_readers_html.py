@@ -914,3 +914,11 @@ def test_a_read_more_link_is_no_text():
     assert parse(page, "n.html", fmt="html-all").text == \
         "News\n\nShares fell.\n\nSee read more about the reasons here."
 
+
+
+def test_a_page_declaring_utf8_in_latin1_bytes_is_guessed_under_encoding_auto():
+    page = "<meta charset=\"utf-8\"><p>Crème brûlée, café au lait, déjà vu, naïve</p>".encode("latin-1")
+    with pytest.raises(chunkwise.InputError, match="not valid UTF-8"):
+        parse(page, "menu.html", "html")
+    # (guessed from its bytes, as a page declaring nothing is)
+    assert "café au lait" in parse(page, "menu.html", "html", encoding="auto").text
