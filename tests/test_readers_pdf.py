@@ -353,6 +353,21 @@ def test_a_line_ending_in_a_hash_sign_at_a_pages_edge_is_read(tmp_path):
     assert "How Massif measures the snapshots, a last remark." in doc.text
 
 
+def _raw_pdf(objs: list[bytes]) -> bytes:
+    """A PDF file of these objects (numbered from 1; the first is the catalog), with its
+    cross-reference table."""
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
 def _pdf_with_glyph_codes(pages: list[list[bytes] | str]) -> bytes:
     """A PDF written by hand: a page given as bytes lines is set in a Type 3 font with
     made-up glyph names and no ToUnicode map (as TeX's bitmap fonts and some subset
@@ -381,16 +396,7 @@ def _pdf_with_glyph_codes(pages: list[list[bytes] | str]) -> bytes:
         kids.append(len(objs))
     objs[1] = b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids) + \
         b"] /Count %d >>" % len(kids)
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
+    return _raw_pdf(objs)
 
 
 # glyph codes 1-8 and 14-31 (pdfium reads 9, 10 and 13 as whitespace)
@@ -456,16 +462,7 @@ def _filled_form(with_text: bool) -> bytes:
         refs.append(b"%d 0 R" % len(objs))
     objs[0] %= b" ".join(refs)
     objs[2] %= b" ".join(refs)
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
+    return _raw_pdf(objs)
 
 
 def test_the_values_filled_in_a_pdf_forms_fields_are_read(tmp_path):
