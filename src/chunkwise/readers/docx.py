@@ -32,8 +32,6 @@ _HEADING = re.compile(r"^heading\s*(\d)$", re.I)
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _P, _TBL, _T, _SDT, _SDT_CONTENT, _TXBX = (f"{_W}{n}" for n in (
     "p", "tbl", "t", "sdt", "sdtContent", "txbxContent"))
-#: a content control still showing its placeholder text (in its properties)
-_PLACEHOLDER_SHOWN = f"{_W}sdtPr/{_W}showingPlcHdr"
 #: what a paragraph's text reads as, besides ``w:t``
 _CHARACTERS = {f"{_W}tab": "\t", f"{_W}ptab": "\t", f"{_W}br": "\n", f"{_W}cr": "\n",
                f"{_W}noBreakHyphen": "-"}
@@ -81,8 +79,9 @@ def _metadata(doc: Any) -> dict[str, Any]:
 
 
 def unwrap(root: Any) -> None:
-    """Content controls (``w:sdt``: their ``w:sdtContent``, without text where it still
-    shows its placeholder, "Choose an item."), tracked insertions and moves,
+    """Content controls (``w:sdt``: their ``w:sdtContent``; one still showing its
+    placeholder keeps it, as Word shows and prints it: a template's author may have
+    written it, POI's ``55966.docx``), tracked insertions and moves,
     custom XML and smart tags replaced by what they hold, at every level (paragraphs,
     table rows and cells, runs), so that python-docx's tables see a form's rows and
     cells (a repeating section wraps rows in content controls) and :func:`content`
@@ -92,9 +91,6 @@ def unwrap(root: Any) -> None:
         if parent is None:
             continue
         inner = element.find(_SDT_CONTENT) if element.tag == _SDT else element
-        if inner is not None and element.tag == _SDT and element.find(_PLACEHOLDER_SHOWN) is not None:
-            for t in inner.iter(_T):  # "Click or tap here to enter text.": nothing written in
-                t.text = ""  # it (its paragraphs and cells stay: a cell's column with them)
         kept = [] if inner is None else [c for c in inner if not (
             isinstance(c.tag, str) and c.tag.endswith(("Pr", "}sdtEndPr")))]
         at = parent.index(element)
