@@ -571,10 +571,14 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
                     title=info.get("title"), metadata=metadata)
 
 
-def _unreadable(text: str) -> tuple[int, int]:
-    """How many of ``text``'s visible characters are glyph codes, and how many it has."""
-    return (sum(map(len, _UNREADABLE.findall(text))),
-            len(text) - len(_BLANK.findall(text)))
+def _glyph_codes(text: str) -> int:
+    """How many of ``text``'s characters are glyph codes."""
+    return sum(map(len, _UNREADABLE.findall(text)))
+
+
+def _visible(text: str) -> int:
+    """How many of ``text``'s characters are not whitespace."""
+    return len(text) - sum(1 for _ in _BLANK.finditer(text))
 
 
 def _check_readable(text: str, blocks: list[Any], name: str) -> None:
@@ -582,9 +586,10 @@ def _check_readable(text: str, blocks: list[Any], name: str) -> None:
     made-up glyph names and no Unicode map: pdf.js's ``TAMReview.pdf`` gave 601 chunks
     of control characters) is refused as one without text is; a few such pages in a
     readable PDF are named in a warning (their chunks match no search)."""
-    bad, visible = _unreadable(text)
-    if not bad:
+    bad = _glyph_codes(text)
+    if not bad:  # (every readable PDF: nothing more is counted)
         return
+    visible = _visible(text)
     if bad >= UNREADABLE_SHARE * visible:
         raise InputError(name, f"PDF text is unreadable: {bad / visible:.0%} of its characters are "
                                "glyph codes its fonts map to no letter (no Unicode map); run OCR "
@@ -593,9 +598,9 @@ def _check_readable(text: str, blocks: list[Any], name: str) -> None:
     for block in blocks:
         if block.page is not None:
             counts = by_page.setdefault(block.page, [0, 0])
-            b, v = _unreadable(text[block.start:block.end])
-            counts[0] += b
-            counts[1] += v
+            part = text[block.start:block.end]
+            counts[0] += _glyph_codes(part)
+            counts[1] += _visible(part)
     pages = [page for page, (b, v) in sorted(by_page.items()) if b >= 20 and b >= UNREADABLE_SHARE * v]
     if pages:
         shown = ", ".join(map(str, pages[:10])) + (f" and {len(pages) - 10} more" if len(pages) > 10 else "")
