@@ -443,7 +443,7 @@ def _filled_form(with_text: bool) -> bytes:
     fields: list[tuple[bytes, int]] = [  # (annotation dictionary body, rectangle top)
         (b"/FT /Tx /T (name) /TU (Applicant name) /V (Ada Lovelace)", 700),
         (b"/FT /Tx /T (date) /V <FEFF0032003000320036002D00310032002D00300036>", 660),  # UTF-16
-        (b"/FT /Ch /T (country) /V (Norway)", 620),
+        (b"/FT /Ch /T (country) /V (NO) /Opt [[(SE) (Sweden)] [(NO) (Norway)]]", 620),  # exported
         (b"/FT /Btn /T (married) /V /Yes", 580),  # a check box: left out
         (b"/FT /Tx /T (secret) /V (hidden value) /F 2", 540),  # hidden: left out
         (b"/FT /Tx /T (empty) /V ()", 500),

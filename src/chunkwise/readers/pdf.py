@@ -217,13 +217,29 @@ def _form_fields(page: Any) -> list[str]:
         kind = inherited(d, "FT")
         if getattr(kind, "name", None) not in ("Tx", "Ch") or int(d.get("F") or 0) & _UNSEEN:
             continue
-        value = text(inherited(d, "V"))
+        value = text(_shown(inherited(d, "V"), inherited(d, "Opt")))
         if not value:
             continue
         line = f"{text(inherited(d, 'TU')) or text(inherited(d, 'T')) or 'field'}: {value}"
         if line not in seen:  # (a field shown in two places)
             seen.append(line)
     return seen
+
+
+def _shown(value: Any, options: Any) -> Any:
+    """A choice field's value as the form shows it: an option given as ``[export,
+    shown]`` is stored by its export value (Tika's ``testPDF_acroform3.pdf`` read
+    ``comboExportB`` where the form shows ``comboItemB``)."""
+    from pdfminer.pdftypes import resolve1
+
+    pairs = {}
+    for option in options if isinstance(options, list) else ():
+        option = resolve1(option)
+        if isinstance(option, list) and len(option) == 2:
+            pairs[resolve1(option[0])] = resolve1(option[1])
+    if isinstance(value, list):
+        return [pairs.get(resolve1(v), v) for v in value]
+    return pairs.get(value, value) if isinstance(value, (bytes, str)) else value
 
 
 #: a gap between two words on a line wider than this share of their height separates
