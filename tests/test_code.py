@@ -373,3 +373,23 @@ def test_a_class_line_opens_a_piece_with_more_of_its_class(attrs, blank, doc_lin
     chunks = chunkwise.chunk({"m.py": src}, strategy="code", code_language="python", size=size)
     assert_invariants(src, chunks, size, independent_minilm_count())
     assert not [c.text for c in chunks if _header_alone(c)]
+
+
+@pytest.mark.parametrize("name,text,symbols", [
+    # generated code: a 60,000-term sum on one line, then a function
+    ("sum.js", "var total = " + "+".join(str(i) for i in range(60_000)) + ";\n"
+     "function after() {\n  return total;\n}\n", {"after"}),
+    # a literal nested 5,000 deep (generated data), then a function
+    ("nested.js", "var data = " + "[" * 5_000 + "1" + "]" * 5_000 + ";\n"
+     "function after() {\n  return data;\n}\n", {"after"}),
+])
+def test_a_file_nested_deeper_than_pythons_stack_is_read(name, text, symbols):
+    """Definitions were found by recursion over the syntax tree: a generated file's
+    60,000-term sum (a tree that deep) or a literal nested 5,000 deep was refused
+    whole as "cannot be read as code: nested too deeply"."""
+    doc = parse(text.encode(), name)
+    found = {b.metadata["symbol"] for b in doc.blocks}
+    assert symbols <= found
+    chunks = chunkwise.chunk(doc, strategy="code", size=128)
+    assert_invariants(doc.text, chunks, 128)
+    assert any("function after()" in c.text for c in chunks)

@@ -131,6 +131,38 @@ def test_a_page_too_long_for_main_content_extraction_is_read_whole(monkeypatch):
     assert "Handbook" in doc.text and "Copyright" not in doc.text
 
 
+def _forum(posts: int) -> str:
+    """An old forum page whose posts never close their ``<div>``: each nests the next."""
+    return ("<html><head><title>Forum</title></head><body><nav><a href='/'>Home</a> "
+            "<a href='/f'>Forums</a></nav>" + "".join(
+                f"<div class=post><p>Post number {i} asks whether the night train to "
+                f"Vienna stops in Salzburg or runs straight through to the border.\n"
+                for i in range(posts)) + "</body></html>")
+
+
+@pytest.mark.parametrize("posts,warned", [(1_000, False), (3_000, True)])
+def test_a_page_of_unclosed_tags_loses_no_post(posts, warned):
+    """Unclosed tags nest every element after them: a page of 3,000 unclosed
+    ``<div>``s was refused as "nested too deeply" (the walk recursed), and where it was
+    not, main-content extraction kept the 253 posts lxml's parser reads (its depth
+    limit is 256: what is below is dropped, silently). Deeper than 200: parsed with
+    the limit raised (2,048); deeper than that: read whole, with a warning."""
+    import re
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        doc = parse(_forum(posts).encode(), "forum.html", fmt="html")
+    found = {int(n) for n in re.findall(r"Post number (\d+) ", doc.text)}
+    assert found == set(range(posts))
+    said = [str(w.message) for w in caught]
+    assert any("forum.html" in m and f"{posts + 1} deep" in m and "read whole" in m
+               for m in said) == warned, said
+    assert doc.metadata["main_content"] == ("whole page" if warned else "trafilatura")
+    chunks = chunkwise.chunk(doc, size=96)
+    assert_invariants(doc.text, chunks, 96)
+
+
 def test_a_theme_menu_outside_the_content_is_chrome():
     """mdBook's pages (rustdoc's book as Rust ships it) carry a theme picker before the
     content, ``<ul role="menu">`` of ``<button role="menuitem">`` (Auto, Light, Rust,

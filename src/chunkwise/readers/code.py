@@ -215,44 +215,55 @@ def find_definitions(text: str, language: str) -> tuple[list[Definition], bool]:
                 return _name_of(decl, data)
         return None
 
-    def visit(node: Any, parent: int | None, wrapper: Any = None, depth: int = 0) -> None:
-        for child in node.named_children:
-            kind = types.get(child.type)
-            name = None
-            if kind is None and language in ("javascript", "typescript", "tsx"):
-                name = arrow_name(child)
-                kind = "function" if name else None
-            if child.type in _WRAPPERS and kind is None:
-                visit(child, parent, wrapper or child, depth)
-                continue
-            if kind is None or (language == "c" and kind != "function" and
-                                child.child_by_field_name("body") is None):
-                visit(child, parent, None, depth)
-                continue
-            outer = wrapper or child
-            body = child.child_by_field_name("body")
-            if body is None:
-                named = [c for c in child.named_children if c.type.endswith(("body", "block",
-                                                                             "list"))]
-                body = named[-1] if named and named[-1].type not in _NAME_TYPES else None
-            name = name or (_go_name(child, data) if language == "go" else None) or \
-                _name_of(child, data)
-            if kind == "function" and parent is not None and defs[parent].kind in CONTAINERS:
-                kind = "method"
-            qual = f"{defs[parent].qualname}.{name}" if parent is not None else name
-            start, end = offsets(outer.start_byte), offsets(child.end_byte if outer is child
-                                                            else outer.end_byte)
-            header_end = offsets(body.start_byte) if body is not None else end
-            statements = tuple(offsets(c.start_byte) for c in body.named_children) \
-                if body is not None else ()
-            defs.append(Definition(start, end, header_end, name, qual, kind, depth, parent,
-                                   statements=statements))
-            index = len(defs) - 1
-            if parent is not None:
-                defs[parent].children.append(index)
-            visit(body if body is not None else child, index, None, depth + 1)
+    def definition(child: Any, kind: str, name: str | None, parent: int | None, wrapper: Any,
+                   depth: int) -> tuple[int, Any]:
+        """A definition's entry (its index) and the node whose children are inside it."""
+        outer = wrapper or child
+        body = child.child_by_field_name("body")
+        if body is None:
+            named = [c for c in child.named_children if c.type.endswith(("body", "block",
+                                                                         "list"))]
+            body = named[-1] if named and named[-1].type not in _NAME_TYPES else None
+        name = name or (_go_name(child, data) if language == "go" else None) or \
+            _name_of(child, data)
+        if kind == "function" and parent is not None and defs[parent].kind in CONTAINERS:
+            kind = "method"
+        qual = f"{defs[parent].qualname}.{name}" if parent is not None else name
+        start, end = offsets(outer.start_byte), offsets(child.end_byte if outer is child
+                                                        else outer.end_byte)
+        header_end = offsets(body.start_byte) if body is not None else end
+        statements = tuple(offsets(c.start_byte) for c in body.named_children) \
+            if body is not None else ()
+        defs.append(Definition(start, end, header_end, name, qual, kind, depth, parent,
+                               statements=statements))
+        if parent is not None:
+            defs[parent].children.append(len(defs) - 1)
+        return len(defs) - 1, body if body is not None else child
 
-    visit(tree.root_node, None)
+    # preorder over the tree with a stack of the nodes being walked (not Python's own
+    # stack: a generated file's 60,000-term sum or 900 nested blocks is that deep, and
+    # the whole file was refused as "nested too deeply")
+    stack: list[tuple[Any, int | None, Any, int]] = [
+        (iter(tree.root_node.named_children), None, None, 0)]
+    while stack:
+        children, parent, wrapper, depth = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            continue
+        kind = types.get(child.type)
+        name = None
+        if kind is None and language in ("javascript", "typescript", "tsx"):
+            name = arrow_name(child)
+            kind = "function" if name else None
+        if child.type in _WRAPPERS and kind is None:
+            stack.append((iter(child.named_children), parent, wrapper or child, depth))
+        elif kind is None or (language == "c" and kind != "function" and
+                              child.child_by_field_name("body") is None):
+            stack.append((iter(child.named_children), parent, None, depth))
+        else:
+            index, inside = definition(child, kind, name, parent, wrapper, depth)
+            stack.append((iter(inside.named_children), index, None, depth + 1))
     return defs, bool(tree.root_node.has_error)
 
 

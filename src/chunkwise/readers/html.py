@@ -94,6 +94,13 @@ LANDMARK_SHARE = 0.5
 #: extraction (trafilatura's lxml tree) takes ~25x the page (a 20 MB page: 530 MB)
 MAIN_CONTENT_MAX_CHARS = 8_000_000
 
+#: a page nesting elements this deep (in the walk, below ``<body>``) is parsed for
+#: main-content extraction with lxml's depth limit raised (256 by default: what is
+#: below is dropped) ...
+DEEP = 200
+#: ... and one this deep is read whole (lxml's raised limit is 2,048)
+TOO_DEEP = 1_900
+
 
 def _clean(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
@@ -331,6 +338,7 @@ class _Walker:
         self.page = page  # the file's own name: links to page.html#x are in-page
         self.text_seen = False  # a block other than a heading found yet
         self.blocks: list[_Raw] = []
+        self.depth = 0  # the most elements open at once in the walk
         self.inline: list[str] = []  # loose text directly inside containers
         self.inline_path = ""
         self.inline_links = 0
@@ -359,63 +367,89 @@ class _Walker:
         self.blocks.append(block)
         self.text_seen = self.text_seen or block.kind != "heading"
 
+    #: an element path stops growing at this many characters (a page of 3,000 unclosed
+    #: ``<div>``s nests them all: each block's path would hold every one)
+    MAX_PATH = 2048
+
     def walk(self, node: Any, path: str, in_content: bool = False) -> None:
-        first = len(self.blocks)  # (a block container is walked after a flush)
-        for child in node.iter(include_text=True):
-            tag = child.tag
-            if tag == "-text":
-                text = child.text(deep=False)
-                if text and (text.strip() or _BR in text):
-                    if not self.inline:
-                        self.inline_path, self.inline_in_content = path, in_content
-                    self.inline.append(text)
-                continue
-            if tag in _DROP or tag.startswith("-") or tag.startswith("!"):
-                continue
-            attrs = child.attributes or {}
-            if _is_chrome(tag, attrs, in_content) or _is_hidden(attrs):
-                continue
-            if tag in _LISTS and not self.text_seen and _is_contents(child, self.page):
-                continue
-            here = f"{path}>{tag}"
-            inside = in_content or tag in _CONTENT_TAGS or attrs.get("role") == "main"
-            if tag in _HEADINGS:
-                self.flush()
-                text = _heading_text(child)
-                if text:
-                    self.add(_Raw("heading", text, level=_HEADINGS[tag],
-                                  meta={"tag": tag, "path": here}), inside)
-                    self.lead_after_heading(first)
-            elif tag in _TEXT_BLOCKS and child.css_first(_HOLDS_BLOCKS) is None:
-                self.flush()
-                self.paragraphs(_TEXT_BLOCKS[tag], _block_text(child, tag), _link_chars(child),
-                                {"tag": tag, "path": here}, inside)
-            elif tag == "li" and child.css_first("ul, ol, table, pre, p, div") is None:
-                self.flush()
-                self.add(_Raw("list_item", "\n".join(_paragraphs(
-                    child.text(deep=True, separator=" "))),
-                              link_chars=_link_chars(child), meta={"tag": "li", "path": here}),
-                         inside)
-            elif tag == "pre":
-                self.flush()
-                meta = {"tag": "pre", "path": here}
-                language = _code_language(child)
-                if language:
-                    meta["language"] = language
-                self.add(_Raw("code", _pre_text(child), meta=meta), inside)
-            elif tag == "table" and _is_data_table(child):
-                self.flush()
-                self.table(child, here, inside)
-            elif tag == "a":
-                self.link(child, path, in_content)
-            else:
-                is_block = tag in _CONTAINERS or tag in _TEXT_BLOCKS or tag in ("li", "tr", "td",
-                                                                                 "th")
+        """The blocks under ``node``, in document order. Walked with a stack of the
+        elements open (not Python's own: an old page's unclosed ``<font>`` or ``<div>``
+        tags nest thousands deep, and the page was refused as "nested too deeply");
+        each entry: its children, its path, whether it is content, where its blocks
+        start, and whether it is a block (a flush after it)."""
+        stack = [(node.iter(include_text=True), path, in_content, len(self.blocks), False)]
+        while stack:
+            children, path, in_content, first, is_block = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
                 if is_block:
                     self.flush()
-                self.walk(child, here, inside)
-                if is_block:
+                continue
+            entered = self.visit(child, path, in_content, first)
+            if entered is not None:
+                here, inside, block = entered
+                if block:
                     self.flush()
+                stack.append((child.iter(include_text=True), here, inside, len(self.blocks),
+                              block))
+                self.depth = max(self.depth, len(stack))
+
+    def visit(self, child: Any, path: str, in_content: bool,
+              first: int) -> tuple[str, bool, bool] | None:
+        """One node met by :meth:`walk` (``first``: where the blocks of the element it is
+        in start); for an element whose children are to be walked, its path, whether
+        it is content, and whether it is a block."""
+        tag = child.tag
+        if tag == "-text":
+            text = child.text(deep=False)
+            if text and (text.strip() or _BR in text):
+                if not self.inline:
+                    self.inline_path, self.inline_in_content = path, in_content
+                self.inline.append(text)
+            return None
+        if tag in _DROP or tag.startswith("-") or tag.startswith("!"):
+            return None
+        attrs = child.attributes or {}
+        if _is_chrome(tag, attrs, in_content) or _is_hidden(attrs):
+            return None
+        if tag in _LISTS and not self.text_seen and _is_contents(child, self.page):
+            return None
+        here = f"{path}>{tag}" if len(path) < self.MAX_PATH else path
+        inside = in_content or tag in _CONTENT_TAGS or attrs.get("role") == "main"
+        if tag in _HEADINGS:
+            self.flush()
+            text = _heading_text(child)
+            if text:
+                self.add(_Raw("heading", text, level=_HEADINGS[tag],
+                              meta={"tag": tag, "path": here}), inside)
+                self.lead_after_heading(first)
+        elif tag in _TEXT_BLOCKS and child.css_first(_HOLDS_BLOCKS) is None:
+            self.flush()
+            self.paragraphs(_TEXT_BLOCKS[tag], _block_text(child, tag), _link_chars(child),
+                            {"tag": tag, "path": here}, inside)
+        elif tag == "li" and child.css_first("ul, ol, table, pre, p, div") is None:
+            self.flush()
+            self.add(_Raw("list_item", "\n".join(_paragraphs(
+                child.text(deep=True, separator=" "))),
+                          link_chars=_link_chars(child), meta={"tag": "li", "path": here}),
+                     inside)
+        elif tag == "pre":
+            self.flush()
+            meta = {"tag": "pre", "path": here}
+            language = _code_language(child)
+            if language:
+                meta["language"] = language
+            self.add(_Raw("code", _pre_text(child), meta=meta), inside)
+        elif tag == "table" and _is_data_table(child):
+            self.flush()
+            self.table(child, here, inside)
+        elif tag == "a":
+            self.link(child, path, in_content)
+        else:
+            return here, inside, (tag in _CONTAINERS or tag in _TEXT_BLOCKS
+                                  or tag in ("li", "tr", "td", "th"))
+        return None
 
     def lead_after_heading(self, first: int) -> None:
         """Short loose text (no ``<p>``: a description's first paragraph is no
@@ -495,14 +529,24 @@ def _is_data_table(node: Any) -> bool:
                    for c in node.css("td"))
 
 
-def _trafilatura_text(html: str) -> str | None:
-    """Main content by trafilatura (tables included, favouring recall)."""
+def _trafilatura_text(html: str, deep: bool = False) -> str | None:
+    """Main content by trafilatura (tables included, favouring recall). ``deep``: the
+    page nests elements deeper than lxml's parser goes by default (256: it drops the
+    text below, a forum page of unclosed ``<div>``s kept 253 of its 3,000 posts), so
+    it is parsed here, as trafilatura parses, with lxml's limit raised."""
     try:
         import trafilatura
     except ImportError:  # pragma: no cover - a declared dependency
         return None
     try:
-        return trafilatura.extract(html, favor_recall=True, include_tables=True,
+        page: Any = html
+        if deep:
+            from lxml.html import HTMLParser, fromstring
+
+            page = fromstring(html.encode("utf-8", "surrogatepass"), parser=HTMLParser(
+                collect_ids=False, default_doctype=False, encoding="utf-8",
+                remove_comments=True, remove_pis=True, huge_tree=True))
+        return trafilatura.extract(page, favor_recall=True, include_tables=True,
                                    include_comments=False, deduplicate=False)
     except Exception:  # the extractor is a guide: the walk stands alone without it
         return None
@@ -622,9 +666,10 @@ def _page_metadata(tree: Any) -> dict[str, Any]:
 
 
 def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
-                  name: str) -> list[_Raw]:
+                  name: str, depth: int = 0) -> list[_Raw]:
     """The blocks of the page's main content (trafilatura's extraction, the page's
-    own article/main prose, headings above kept content); ``metadata`` says how."""
+    own article/main prose, headings above kept content); ``metadata`` says how.
+    ``depth``: how deep the page nests its elements."""
     # (before the size check: no extractor runs, so no page is too long for it)
     if _documentation_tool(metadata) and any(b.in_content for b in raw):
         metadata["main_content"] = "landmark"
@@ -637,7 +682,13 @@ def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
                       "format 'html-all' reads it whole without this warning",
                       ExtractionWarning, stacklevel=3)
         return raw
-    main_text = _trafilatura_text(text)
+    if depth >= TOO_DEEP:
+        warnings.warn(f"{name}: the page nests elements {depth} deep (unclosed tags?), deeper "
+                      f"than main-content extraction reads (its parser stops at ~2,000 and "
+                      "drops what is below): read whole; format 'html-all' reads it whole "
+                      "without this warning", ExtractionWarning, stacklevel=3)
+        return raw
+    main_text = _trafilatura_text(text, deep=depth >= DEEP)
     if not main_text or not main_text.strip():
         return raw
     metadata["main_content"] = "trafilatura"
@@ -728,7 +779,7 @@ def parse_html(text: str, doc_id: str, source: str | None = None,
     if metadata.get("redirect") and sum(len(b.text) for b in raw) < REDIRECT_STUB_CHARS:
         raw = []  # "Redirecting to ...": a moved page's stub, nothing of its own
     if main_content and raw:
-        raw = _main_content(raw, text, metadata, source or doc_id)
+        raw = _main_content(raw, text, metadata, source or doc_id, walker.depth)
         while len(raw) > 1 and raw[-1].kind == "heading":
             raw.pop()  # a heading whose text the extraction left out (Cargo's "SEE ALSO")
     out = TextBuilder()
