@@ -665,6 +665,25 @@ def _page_metadata(tree: Any) -> dict[str, Any]:
     return meta
 
 
+def _too_much_to_extract(text: str, depth: int, name: str) -> bool:
+    """Whether a page is read whole, with a warning, rather than through main-content
+    extraction: too long for it, or nesting elements deeper than its parser reads."""
+    if len(text) > MAIN_CONTENT_MAX_CHARS:
+        warnings.warn(f"{name}: a page of {len(text) / 1e6:.1f} M characters is "
+                      f"read whole (main-content extraction stops at "
+                      f"{MAIN_CONTENT_MAX_CHARS / 1e6:.0f} M: its memory is ~25x the page); "
+                      "format 'html-all' reads it whole without this warning",
+                      ExtractionWarning, stacklevel=4)
+        return True
+    if depth >= TOO_DEEP:
+        warnings.warn(f"{name}: the page nests elements {depth} deep (unclosed tags?), deeper "
+                      f"than main-content extraction reads (its parser stops at ~2,000 and "
+                      "drops what is below): read whole; format 'html-all' reads it whole "
+                      "without this warning", ExtractionWarning, stacklevel=4)
+        return True
+    return False
+
+
 def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
                   name: str, depth: int = 0) -> list[_Raw]:
     """The blocks of the page's main content (trafilatura's extraction, the page's
@@ -675,18 +694,7 @@ def _main_content(raw: list[_Raw], text: str, metadata: dict[str, Any],
         metadata["main_content"] = "landmark"
         return [b for b in raw if b.in_content]
     metadata["main_content"] = "whole page"
-    if len(text) > MAIN_CONTENT_MAX_CHARS:
-        warnings.warn(f"{name}: a page of {len(text) / 1e6:.1f} M characters is "
-                      f"read whole (main-content extraction stops at "
-                      f"{MAIN_CONTENT_MAX_CHARS / 1e6:.0f} M: its memory is ~25x the page); "
-                      "format 'html-all' reads it whole without this warning",
-                      ExtractionWarning, stacklevel=3)
-        return raw
-    if depth >= TOO_DEEP:
-        warnings.warn(f"{name}: the page nests elements {depth} deep (unclosed tags?), deeper "
-                      f"than main-content extraction reads (its parser stops at ~2,000 and "
-                      "drops what is below): read whole; format 'html-all' reads it whole "
-                      "without this warning", ExtractionWarning, stacklevel=3)
+    if _too_much_to_extract(text, depth, name):
         return raw
     main_text = _trafilatura_text(text, deep=depth >= DEEP)
     if not main_text or not main_text.strip():
