@@ -188,3 +188,54 @@ def test_nul_bytes_anywhere_mean_binary(tmp_path):
     path.write_bytes(b"text " * 20_000 + b"\x00 more")
     with pytest.raises(chunkwise.InputError, match="binary file \\(a NUL byte at offset 100000\\)"):
         chunkwise.chunk(path)
+
+
+def _fed_fifo(path: Path, chunks) -> list[int]:
+    """A named pipe at ``path`` that a thread writes ``chunks`` into (as many as the
+    reader takes: a reader that stops early breaks the pipe, which ends the writer);
+    the list returned counts the chunks written."""
+    import threading
+
+    os.mkfifo(path)
+    written = [0]
+
+    def feed() -> None:
+        try:
+            with open(path, "wb") as f:
+                for block in chunks:
+                    f.write(block)
+                    written[0] += 1
+        except BrokenPipeError:
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    return written
+
+
+def test_a_pipe_or_device_named_as_a_file_is_read_as_it_comes(tmp_path, monkeypatch):
+    """A pipe or a device named as a file was read whole before anything was looked
+    at: ``chunkwise chunk /dev/urandom`` (or a pipe fed forever) read until memory ran
+    out. Its first block now says whether it is binary, and it is read up to a bound."""
+    from itertools import repeat
+
+    import chunkwise.readers as readers
+    from chunkwise.readers import read_path
+
+    # binary data (64 MB here; /dev/urandom's has no end): refused from its first block
+    written = _fed_fifo(tmp_path / "random", repeat(os.urandom(1 << 16) + b"\0", 1024))
+    with pytest.raises(chunkwise.InputError, match=r"random: binary data \(a NUL byte"):
+        read_path(tmp_path / "random")
+    time.sleep(0.2)
+    assert written[0] < 16  # the writer stopped when the reader did
+    # text without end: refused past the bound, naming it
+    monkeypatch.setattr(readers, "STREAM_MAX_BYTES", 1 << 20)
+    _fed_fifo(tmp_path / "yes", repeat(b"y\n" * 4096))
+    with pytest.raises(chunkwise.InputError, match=r"yes: more than 1 MB from a pipe or a device"):
+        read_path(tmp_path / "yes")
+    # a document through a pipe (``<(curl ...)``), text or a binary format, is read
+    _fed_fifo(tmp_path / "notes", [b"# Notes\n\n", b"Ferries leave at nine. " * 5000])
+    doc = read_path(tmp_path / "notes")
+    assert doc.text.count("Ferries leave at nine.") == 5000
+    pdf = Path(__file__).parents[1] / "data" / "asvs" / "asvs-4.0.3-v2.1-excerpt.pdf"
+    _fed_fifo(tmp_path / "report", [pdf.read_bytes()])
+    assert read_path(tmp_path / "report").text == read_path(pdf).text

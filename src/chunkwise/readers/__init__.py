@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 from ..errors import ChunkwiseError, ConfigError, InputError
 from ..ids import name_of
 from ..registry import Registry
 from ..types import Document
-from .decoding import AUTO, bom_encoding, codec, decode_bytes
+from .decoding import AUTO, bom_encoding, codec, decode_bytes, unmarked_wide
 from .reader import Reader
 from .text import default_doc_id
 
@@ -262,7 +262,11 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
     if path.is_dir():
         raise InputError(source, "is a directory")
     try:
-        data = path.read_bytes()
+        if path.is_file():
+            data = path.read_bytes()
+        else:  # a pipe, a device (``<(curl ...)``, /dev/stdin): read as it comes
+            with path.open("rb") as stream:
+                data = read_stream(stream, source, fmt)
     except MemoryError:
         raise InputError(source, "too large to read into memory") from None
     except OSError as exc:
@@ -283,6 +287,30 @@ def read_path(path: str | Path, encoding: str | None = None, doc_id: str | None 
     text = _guarded(source, fmt, lambda: _decoded(held.pop(), source, fmt, encoding))
     return _guarded(source, fmt, lambda: _parse(text, source, fmt, encoding, doc_id or source,
                                                 sniffed, structure))
+
+
+#: the most bytes read from a pipe or a device as one document (a file's size is its
+#: own; /dev/zero's has no end)
+STREAM_MAX_BYTES = 1 << 30
+
+
+def read_stream(stream: BinaryIO, source: str, fmt: str | None = None) -> bytes:
+    """The bytes of a pipe or a device, as they come: binary data refused from its
+    first block, NUL bytes and not a binary format (``chunkwise chunk /dev/urandom``
+    read until memory ran out), and at most :data:`STREAM_MAX_BYTES`."""
+    first = stream.read(1 << 16)
+    nul = first.find(b"\0")
+    if nul != -1 and bom_encoding(first) is None and unmarked_wide(first) is None and \
+            not READERS[_format(first, source, fmt)[0]].binary:
+        raise InputError(source, f"binary data (a NUL byte at offset {nul}), not text")
+    parts, total = [first], len(first)
+    while block := stream.read(1 << 20):
+        total += len(block)
+        if total > STREAM_MAX_BYTES:
+            raise InputError(source, f"more than {STREAM_MAX_BYTES >> 20} MB from a pipe or a "
+                                     "device: save it to a file and read that")
+        parts.append(block)
+    return b"".join(parts)
 
 
 #: the most bytes a compressed document may hold (a larger one is an error, not a

@@ -58,7 +58,7 @@ class SourceItem:
              structure: bool = True) -> Document:
         """Read and parse it; an :class:`InputError` naming the source otherwise
         (``structure``: see :func:`chunkwise.readers.parse`)."""
-        from . import parse, read_path
+        from . import parse, read_path, read_stream
 
         if self.error is not None:
             raise InputError(self.label, self.error)
@@ -69,7 +69,7 @@ class SourceItem:
             return read_path(self.path, encoding=encoding, doc_id=self.doc_id, fmt=format,
                              structure=structure)
         if self.stdin:
-            data = sys.stdin.buffer.read()
+            data = read_stream(sys.stdin.buffer, "<stdin>", format)
             return parse(data, "<stdin>", fmt=format, encoding=encoding,
                          doc_id=self.doc_id or "<stdin>", structure=structure)
         assert self.text is not None
