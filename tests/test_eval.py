@@ -363,3 +363,14 @@ def test_a_jsonl_dataset_searches_every_document_of_its_folder(tmp_path, capsys)
     (folder / "docs" / "broken.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 4)
     with pytest.raises(DatasetError, match=r"broken\.pdf.*\.chunkwiseignore"):
         load_jsonl(folder)
+
+
+def test_eval_refuses_an_input_format_it_cannot_use(capsys):
+    """``eval --input-format`` was accepted and did nothing: a dataset's documents are
+    read as its questions' offsets were written, by their names."""
+    from helpers import ROOT
+
+    code = main(["eval", "--dataset", f"jsonl:{ROOT / 'benchmarks' / 'docs_heldout'}",
+                 "--input-format", "markdown"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--input-format: eval reads a dataset's documents" in err

@@ -1142,3 +1142,63 @@ def test_an_index_folder_named_like_a_url_is_that_folder(tmp_path, capsys, stati
     assert code == 0 and out.rstrip().endswith("clean")
     code, out, _ = _run(capsys, "index", docs, *base)
     assert code == 0 and "0 changed" in out
+
+
+def test_a_file_that_failed_is_not_read_again_until_it_changes(tmp_path, capsys, static_embedder,
+                                                               monkeypatch):
+    """A file that cannot be read (a PDF of glyph codes takes seconds to refuse) was
+    read again by every sync, a watch's too: its problem is now told again from the
+    record while its bytes and the settings are the same; --reread, an edit or a
+    fixed file reads it."""
+    import chunkwise.readers as readers
+
+    docs = _docs(tmp_path / "docs", n=2)
+    bad = docs / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.7\n" + b"garbage " * 500)
+    db = tmp_path / "idx"
+    base = ["index", docs, "--db", db, "--embedder", static_embedder, "--no-progress"]
+    reads: list[str] = []
+    real = readers.read_path
+
+    def counting(path, *a, **k):
+        reads.append(Path(path).name)
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(readers, "read_path", counting)
+    code, out, err = _run(capsys, *base)
+    assert code == 2 and "broken.pdf: not a readable PDF" in err and reads.count("broken.pdf") == 1
+    code, out, err = _run(capsys, *base)
+    assert code == 2 and "broken.pdf: not a readable PDF" in err
+    assert "(unchanged since it failed: not read again; --reread reads it)" in err
+    assert reads.count("broken.pdf") == 1 and "2 files unchanged" in out
+    code, _, err = _run(capsys, *base, "--reread")
+    assert code == 2 and reads.count("broken.pdf") == 2 and "unchanged since" not in err
+    bad.write_bytes(b"%PDF-1.7\n" + b"other garbage " * 500)  # changed: read again
+    code, _, err = _run(capsys, *base)
+    assert code == 2 and reads.count("broken.pdf") == 3 and "unchanged since" not in err
+    bad.unlink()
+    (docs / "broken.md").write_text("# Fixed\n\nNow a note about herons.\n")
+    code, out, err = _run(capsys, *base)
+    assert code == 0 and not err and "1 changed" in out
+    record = json.loads((db / "chunkwise-unchanged.json").read_text())
+    assert record["failed"] == {}
+
+
+def test_index_reads_in_the_input_format_given(tmp_path, capsys, static_embedder):
+    """``index --input-format`` was accepted and did nothing: Markdown in a .txt file
+    was cut as plain text, without heading trails."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notes.txt").write_text("# Install\n\nRun the installer first.\n\n## Linux\n\n"
+                                    "Use apt to install the package on Linux.\n")
+    db = tmp_path / "idx"
+    code, _, err = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                        "--no-progress", "--input-format", "markdown")
+    assert code == 0, err
+    code, out, _ = _run(capsys, "search", "apt on Linux", "--db", db, "--json", "-k", "1")
+    hit = json.loads(out.splitlines()[0])
+    assert hit["headings"] == ["Install", "Linux"]
+    # another format reads the file again (the record of unchanged files knows it)
+    code, out, _ = _run(capsys, "index", docs, "--db", db, "--embedder", static_embedder,
+                        "--no-progress")
+    assert code == 0 and "not read again" not in out and "1 changed" in out

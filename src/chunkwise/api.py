@@ -500,10 +500,12 @@ class Index:
              encoding: str | None = None,
              on_document: Callable[[Any], None] | None = None,
              metadata: Mapping[str, Any] | None = None, reread: bool = False,
-             exclude: Iterable[str] = (), ignore_rules: bool = True) -> Any:
-        """Chunk every document of ``source`` (as :func:`iter_chunks` reads it; strings
-        are paths here), embed only chunks the index does not hold, rewrite rows that
-        moved, delete chunks a document no longer has. Returns an
+             exclude: Iterable[str] = (), ignore_rules: bool = True,
+             format: str | None = None) -> Any:
+        """Chunk every document of ``source`` (as :func:`iter_chunks` reads it, in
+        ``format`` if given; strings are paths here), embed only chunks the index does
+        not hold, rewrite rows that moved, delete chunks a document no longer has.
+        Returns an
         :class:`~chunkwise.index.IndexReport`; ``on_document(report)`` after each
         document (a progress bar).
 
@@ -532,17 +534,17 @@ class Index:
         with self.store.writer_lock(wait, on_wait):
             top, config = self._configure(chunker, embedder, model, source, root, rebuild)
             report = IndexReport()
-            failed = _noting(report, _handler(on_error))
             skipped = SkipCounter()
             walk = Walk(root=top, exclude=tuple(filter(None, [self.store.local_path])),
                         follow_links=follow_links, on_skip=skipped, ignore_rules=ignore_rules,
                         exclude_patterns=patterns)
             state = self.store.state()
-            passing = _Unchanged(self.store.local_path, state, report, on_document, reread,
-                                 {"index": config, "metadata": metadata, "encoding": encoding})
+            passing = _Unchanged(self.store.local_path, state, report, on_document, reread, {
+                "index": config, "metadata": metadata, "encoding": encoding, "format": format})
+            failed = _noting(report, _handler(on_error), passing.failed)
             sources = passing.filter(iter_sources(source, strings_are_paths=True, walk=walk))
-            documents = iter_documents_chunks(chunker, sources, on_error=failed,
-                                              encoding=encoding, walk=walk, metadata=metadata)
+            documents = iter_documents_chunks(chunker, sources, on_error=failed, encoding=encoding,
+                                              format=format, walk=walk, metadata=metadata)
             gone = _gone(source, top, walk)
             sync_documents(self.store, model, documents, report=report, on_document=on_document,
                            prune=gone if prune else None, state=state, on_planned=passing.planned,
@@ -718,23 +720,50 @@ class _Unchanged:
         self.reread = reread
         self._digests: dict[str, tuple[Path, str]] = {}
         self._by_digest: dict[str, list[str]] | None = None
+        self._doc_ids: dict[str, str] = {}  # an error's source (the file) -> its document
+        self._met: set[str] = set()  # the documents whose files the sync met
 
     def filter(self, sources: Iterator[SourceItem]) -> Iterator[SourceItem]:
         from .index.unchanged import file_digest
 
         for src in sources:
-            if self.record is not None and src.path is not None and src.error is None:
-                doc_id = src.doc_id or name_of(src.path)
-                digest = file_digest(src.path)
+            path = src.path
+            if self.record is not None and path is not None and src.error is None:
+                doc_id = src.doc_id or name_of(path)
+                digest = file_digest(path)
                 stored = self.state.get(doc_id, {})
                 if not self.reread and self.record.unchanged(doc_id, digest, stored):
                     self.report.note_unchanged(doc_id, len(stored))
                     if self.on_document is not None:
                         self.on_document(self.report)
                     continue
+                problem = None if self.reread else self.record.failed_before(doc_id, digest)
+                if problem is not None:  # told again, from the record: not read again
+                    src = dataclasses.replace(src, label=name_of(path), error=(
+                        f"{problem} (unchanged since it failed: not read again; "
+                        "--reread reads it)"))
                 if digest is not None:
-                    self._digests[doc_id] = (src.path, digest)
+                    self._digests[doc_id] = (path, digest)
+                    self._doc_ids[name_of(path)] = doc_id
+                    self._met.add(doc_id)
             yield src
+
+    def failed(self, exc: InputError) -> None:
+        """A file that could not be read, recorded with its bytes (when it still has
+        those it was read with): the next sync tells its problem without reading it."""
+        from .index.unchanged import file_digest
+
+        doc_id = self._doc_ids.pop(str(exc.source), None)
+        if self.record is None or doc_id is None:
+            return
+        path, digest = self._digests.pop(doc_id, (None, None))
+        if path is None or digest is None:
+            return
+        if file_digest(path) == digest:
+            problem = exc.problem.split(" (unchanged since it failed", 1)[0]
+            self.record.record_failure(doc_id, digest, problem)
+        else:
+            self.record.forget(doc_id)
 
     def twins(self, doc_id: str) -> list[str]:
         """The documents last synced, with these settings, from a file with the bytes
@@ -767,6 +796,10 @@ class _Unchanged:
             known = self.record.known
             self.record.known = {k: v for k, v in known.items()
                                  if k in self.state or k in self.report.seen}
+            # (a failed file's entry stays while the index holds its document or the
+            # sync met its file)
+            self.record.failed = {k: v for k, v in self.record.failed.items()
+                                  if k in self.state or k in self._met}
             self.record.save()
 
 
@@ -918,11 +951,13 @@ def _under_folder(path: Path, folder: Path) -> bool:
     return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
-def _noting(report: Any, handle: Callable[[InputError], object]) -> Callable[[InputError], None]:
-    """An input error noted in a sync's ``report`` (its document keeps its rows), then
-    handled."""
+def _noting(report: Any, handle: Callable[[InputError], object],
+            remember: Callable[[InputError], None]) -> Callable[[InputError], None]:
+    """An input error noted in a sync's ``report`` (its document keeps its rows) and
+    remembered (``remember``), then handled."""
     def failed(exc: InputError) -> None:
         report.note_failed(exc)
+        remember(exc)
         handle(exc)
     return failed
 

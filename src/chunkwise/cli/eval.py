@@ -87,6 +87,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise ChunkwiseError("--chunks and --grid exclude each other (put chunks = ... in a "
                              "[[run]])")
     check_answer_flags(args)
+    if args.input_format != "auto":  # (it was accepted and did nothing)
+        raise ChunkwiseError("--input-format: eval reads a dataset's documents as their "
+                             "questions' offsets were written, by their names; name the "
+                             "files so (notes.md, not notes.txt)")
     dataset = load_dataset(args.dataset)
     if args.sample is not None:
         dataset = dataset.sample(args.sample)

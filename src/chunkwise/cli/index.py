@@ -111,6 +111,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                             follow_links=args.follow_links, on_error=on_error,
                             encoding=args.encoding, on_document=on_document,
                             metadata=key_values(args.metadata), reread=args.reread,
+                            format=args.input_format,
                             **walk_options(args))
     llm_report(chunker, args)
     _summary(report, time.perf_counter() - t0, set())
@@ -159,7 +160,7 @@ def _watch(args: argparse.Namespace, chunker: Any, on_error: Any, failed: list[s
                                on_wait=_waiting(args.db), follow_links=args.follow_links,
                                on_error=on_error, encoding=args.encoding,
                                metadata=key_values(args.metadata), reread=args.reread,
-                               **walk_options(args))
+                               format=args.input_format, **walk_options(args))
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)

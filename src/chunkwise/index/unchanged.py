@@ -87,11 +87,17 @@ class UnchangedFiles:
         self.settings = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str)
                                        .encode("utf-8", "surrogatepass")).hexdigest()
         self.known: dict[str, list[str]] = {}
+        #: per document id whose file could not be read: the digests of the file and
+        #: of the settings, and the problem
+        self.failed: dict[str, list[str]] = {}
         try:
             data = json.loads(self.path.read_text("utf-8"))
             if data.get("layout") == LAYOUT:
                 self.known = {str(k): [str(x) for x in v] for k, v in data["documents"].items()
                               if isinstance(v, list) and len(v) == 3}
+                self.failed = {str(k): [str(x) for x in v]
+                               for k, v in data.get("failed", {}).items()
+                               if isinstance(v, list) and len(v) == 3}
         except (OSError, ValueError, AttributeError, KeyError, TypeError):
             pass  # no record or an unreadable one: every file is read
 
@@ -103,19 +109,34 @@ class UnchangedFiles:
                 and entry[0] == digest and entry[2] == self.settings
                 and entry[1] == rows_digest(stored.items()))
 
+    def failed_before(self, doc_id: str, digest: str | None) -> str | None:
+        """The problem the file of ``doc_id`` had when it last failed to read, with
+        these bytes and settings; None: it did not, or it has changed since."""
+        entry = self.failed.get(doc_id)
+        if digest is None or entry is None or entry[0] != digest or entry[1] != self.settings:
+            return None
+        return entry[2]
+
     def record(self, doc_id: str, digest: str, rows: Iterable[tuple[str, str]]) -> None:
         self.known[doc_id] = [digest, rows_digest(rows), self.settings]
+        self.failed.pop(doc_id, None)
+
+    def record_failure(self, doc_id: str, digest: str, problem: str) -> None:
+        """A file that could not be read: the same bytes are not read again with the
+        same settings (a 300-page PDF of glyph codes took seconds every run)."""
+        self.failed[doc_id] = [digest, self.settings, problem]
 
     def forget(self, doc_id: str) -> None:
         self.known.pop(doc_id, None)
+        self.failed.pop(doc_id, None)
 
     def save(self) -> None:
         """Written whole under another name, then renamed over the record (a reader
         sees the old record or the new one, never half of one)."""
         tmp = self.path.with_name(f".{FILE_NAME}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(json.dumps({"layout": LAYOUT, "documents": self.known},
-                                      ensure_ascii=True), "utf-8")
+            tmp.write_text(json.dumps({"layout": LAYOUT, "documents": self.known,
+                                       "failed": self.failed}, ensure_ascii=True), "utf-8")
             os.replace(tmp, self.path)
         except OSError:  # a read-only or full disk: the next sync reads every file
             tmp.unlink(missing_ok=True)
