@@ -83,7 +83,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     chunker = build_chunker(args)
     if args.dry_run:  # what contextualizing would cost; the index is left alone
         for _ in iter_documents_chunks(chunker, args.paths, on_error="skip", walk=walk_of(args),
-                                       encoding=args.encoding, strings_are_paths=True):
+                                       encoding=args.encoding, format=args.input_format,
+                                       strings_are_paths=True):
             pass
         llm_report(chunker, args)
         return 0
