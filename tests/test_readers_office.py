@@ -501,3 +501,70 @@ def test_word_headings_by_outline_level_as_the_navigation_pane_shows_them(tmp_pa
     resume = read_path(DATA / "poi-60316.docx")
     heads = [resume.text[b.start:b.end] for b in resume.blocks if b.kind == "heading"]
     assert heads == ["Objective", "Experience", "Education", "References"]
+
+
+#: a 1x1 PNG
+_PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+                     "0000000d4944415478da63f8cfc0f01f0005000201a5f0d6e90000000049454e44ae426082")
+
+
+def _without(data: bytes, drop: str, corrupt: str | None = None) -> bytes:
+    """The package ``data`` without its part ``drop`` (and with part ``corrupt``'s
+    stored bytes changed, so that its checksum fails)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            if info.filename == drop:
+                continue
+            blob = src.read(info)
+            if info.filename == corrupt:
+                dst.writestr(info.filename, blob, compress_type=zipfile.ZIP_STORED)
+                continue
+            dst.writestr(info, blob)
+    data = out.getvalue()
+    if corrupt is not None:  # flip a byte of its stored text (the CRC no longer matches)
+        at = data.index(b"<a:theme") + 3 if b"<a:theme" in data else None
+        assert at is not None
+        data = data[:at] + bytes([data[at] ^ 0x20]) + data[at + 1:]
+    return data
+
+
+def test_office_files_missing_a_part_they_name_are_read_without_it():
+    """python-docx and python-pptx load every part a package names: a document whose
+    image a tool removed (POI's ``60316b.dotx``) or whose theme is corrupt failed
+    whole ("There is no item named 'word/media/image1.png' in the archive", or "Bad
+    CRC-32 for file 'ppt/theme/theme1.xml'"). It is read without them now, with a
+    warning naming what was left out."""
+    import docx
+    import pptx
+
+    word = docx.Document()
+    word.add_heading("Ferry timetable", level=1)
+    word.add_paragraph("Boats leave the harbour at nine and return at six.")
+    word.add_picture(io.BytesIO(_PNG))
+    buf = io.BytesIO()
+    word.save(buf)
+    names = zipfile.ZipFile(buf).namelist()
+    image = next(n for n in names if n.startswith("word/media/"))
+    theme = next(n for n in names if n.startswith("word/theme/"))
+    deck = pptx.Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[1])
+    slide.shapes.title.text = "Harbour works"
+    slide.placeholders[1].text = "The north quay closes in May for repairs."
+    slide.shapes.add_picture(io.BytesIO(_PNG), 0, 0)
+    dbuf = io.BytesIO()
+    deck.save(dbuf)
+    dtheme = next(n for n in zipfile.ZipFile(dbuf).namelist() if n.startswith("ppt/theme/"))
+    # (python-pptx opens a deck whose image is gone: only a corrupt part fails it)
+    cases = [(_without(buf.getvalue(), image), "notes.docx", "Boats leave the harbour", image),
+             (_without(buf.getvalue(), "", corrupt=theme), "notes.docx", "Boats leave", theme),
+             (_without(dbuf.getvalue(), "", corrupt=dtheme), "deck.pptx", "north quay closes",
+              dtheme)]
+    for data, name, said, left in cases:
+        with pytest.warns(UserWarning, match=f"{name}: parts it names are missing or corrupt, "
+                                             f"read without them: {re.escape(left)}"):
+            doc = parse(data, name)
+        assert said in doc.text
+    # a package without its main part is still an error, the first problem named
+    with pytest.raises(chunkwise.InputError, match="notes.docx: not a readable DOCX file"):
+        parse(_without(buf.getvalue(), "word/document.xml"), "notes.docx")

@@ -505,8 +505,7 @@ class Index:
         """Chunk every document of ``source`` (as :func:`iter_chunks` reads it, in
         ``format`` if given; strings are paths here), embed only chunks the index does
         not hold, rewrite rows that moved, delete chunks a document no longer has.
-        Returns an
-        :class:`~chunkwise.index.IndexReport`; ``on_document(report)`` after each
+        Returns an :class:`~chunkwise.index.IndexReport`; ``on_document(report)`` after each
         document (a progress bar).
 
         ``prune``: also remove the documents of this index whose files no longer exist,

@@ -16,13 +16,13 @@ text, a note a paragraph, as the ODT reader puts them."""
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InputError
 from ..types import Document
+from .ooxml import main_part
 from .reader import Reader
 from .spreadsheet import OLE_SIGNATURE
 from .structure import HeadingTrail, TextBuilder
@@ -183,11 +183,7 @@ def _open(data: bytes, name: str) -> Any:
                                "file: save it as .docx without a password")
     for content_type in _WORD_MAIN:
         PartFactory.part_type_for.setdefault(content_type, DocumentPart)
-    try:
-        part = OpcPackage.open(io.BytesIO(data)).main_document_part
-    except Exception as exc:  # not a zip, or no word/document.xml in it
-        raise InputError(name, f"not a readable DOCX file ({type(exc).__name__}: {exc})") \
-            from None
+    part = main_part(data, name, "DOCX file", lambda f: OpcPackage.open(f).main_document_part)
     if part.content_type not in (CONTENT_TYPE.WML_DOCUMENT_MAIN, *_WORD_MAIN):
         raise InputError(name, f"not a Word document (its main part is {part.content_type})")
     return part.document

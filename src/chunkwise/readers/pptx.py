@@ -13,12 +13,12 @@ into the extracted text, as for DOCX."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..errors import InputError
 from ..types import Document
+from .ooxml import main_part
 from .reader import Reader
 from .spreadsheet import OLE_SIGNATURE, cell_text
 from .structure import HeadingTrail, TextBuilder
@@ -86,11 +86,7 @@ def _open(data: bytes, name: str) -> Any:
                                "file: save it as .pptx without a password")
     for content_type in _DECK_MAIN:
         PartFactory.part_type_for.setdefault(content_type, PresentationPart)
-    try:
-        part = Package.open(io.BytesIO(data)).main_document_part
-    except Exception as exc:  # not a zip, parts missing or broken
-        raise InputError(name, f"not a readable PowerPoint deck ({type(exc).__name__}: {exc})") \
-            from None
+    part = main_part(data, name, "PowerPoint deck", lambda f: Package.open(f).main_document_part)
     if part.content_type not in _DECK_MAIN:
         raise InputError(name, f"not a PowerPoint deck (its main part is {part.content_type})")
     return part.presentation
