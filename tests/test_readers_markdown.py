@@ -98,10 +98,19 @@ _SEGMENT_LINES = st.sampled_from([
     "* star item", "+ plus item", "2) paren item", "Term", ":   definition", "<div>", "x",
     # HTML blocks that end at a blank line (a fence inside one is no fence)
     "<section id=\"a\">", "<span class=\"b\">", "</span>",
+    # list items at column 0 (a cut may fall before a bullet after any line), and what
+    # is no item or cannot start a list after text
+    "- a", "* b", "+ c", "- - -", "* * *", "-", "- ", "12. twelve", "1) one", "[ref]:",
+    "Title", "- [ ] task", "-\tx", "---", "<details>", "    - deep code",
 ])
 
 
 @example(lines=["<div>", "```", "", "```", "", "# Title"], size=1, crlf=False)
+# a tag alone after a heading opens an HTML block (a fence inside is none): "Term" is in
+# the fence the blank line after it lets open (a cut fell before it)
+@example(lines=["###### Deep", "</pre>", "```python", "   ", "```", "", "Term"], size=1,
+         crlf=False)
+@example(lines=["    - deep code", "</span>", "```", "", "````", "", "+ c"], size=1, crlf=False)
 @settings(max_examples=400, deadline=None)
 @given(lines=st.lists(_SEGMENT_LINES, max_size=60), size=st.integers(1, 80),
        crlf=st.booleans())
@@ -120,6 +129,21 @@ def test_markdown_parsed_in_segments_gives_the_blocks_of_the_whole(lines, size, 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(markdown, "SEGMENT_CHARS", size)
         assert markdown.parse_markdown(text, "d").blocks == whole.blocks
+
+
+def test_a_long_list_is_parsed_in_segments_with_the_same_blocks(monkeypatch):
+    """A list is cut between its items: one of 200,000 items (5 MB) was one segment,
+    its parse tree ~100x the text (518 MB peak; 227 MB now)."""
+    from chunkwise.readers import markdown
+
+    text = "# Links\n\nSome text before.\n" + "".join(
+        f"- item {i} [link](https://example.org/{i})\n  continued on a line\n"
+        + ("  ```\n  - no item: code\n  ```\n" if i % 7 == 0 else "") for i in range(2_000))
+    whole = markdown.parse_markdown(text, "links.md")
+    monkeypatch.setattr(markdown, "SEGMENT_CHARS", 5_000)
+    assert len(markdown.segments(text, 5_000)) > 10
+    assert markdown.parse_markdown(text, "links.md").blocks == whole.blocks
+    assert sum(b.kind == "list_item" for b in whole.blocks) == 2_000
 
 
 def test_a_long_markdown_file_is_parsed_in_segments_with_the_same_blocks(monkeypatch):

@@ -158,6 +158,14 @@ _PARSER: Any = None
 #: a blank line outside fences and HTML blocks (where no block can continue across)
 SEGMENT_CHARS = 1 << 20
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
+#: a list item at column 0, which starts a new one whatever the line before it holds
+#: (a bullet with text interrupts a paragraph; one list of 200,000 items was one
+#: segment, its tree ~100x the text) ...
+_BULLET_ITEM = re.compile(r"[-+*][ \t]+\S")
+#: ... but a thematic break (``- - -``, ``* * *``) ...
+_THEMATIC = re.compile(r"([-*_])[ \t]*(?:\1[ \t]*){2,}$")
+#: ... and an ordered item after a blank line (after text, only ``1.`` interrupts it)
+_ORDERED_ITEM = re.compile(r"\d{1,9}[.)][ \t]+\S")
 _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})")
 _HTML_OPEN = re.compile(r" {0,3}<(?:(script|pre|style|textarea)(?:[\s>]|$)|(!--)|(\?)|(![A-Za-z])"
                         r"|(!\[CDATA\[))", re.I)
@@ -180,45 +188,60 @@ _UNTIL_BLANK = re.compile(r"^\s*$")
 
 def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
     """``[lo, hi)`` spans covering ``text`` that parse as they do in place: each
-    (past ``size`` characters) ends before a line ``# ...`` or a line starting with a
-    letter, at column 0 after a blank line (a new top-level block: nothing before it
-    continues past a blank line but a fence, an HTML block, or a list item's
-    indented lines), outside a fenced code block or an HTML block that runs past
-    blank lines."""
+    (past ``size`` characters) ends before a line ``# ...``, a line starting with a
+    letter or an ordered list item, at column 0 after a blank line (a new top-level
+    block: nothing before it continues past a blank line but a fence, an HTML block,
+    or a list item's indented lines), or before a bullet item with text at column 0
+    (a new item, after whatever line), outside a fenced code block or an HTML block
+    that runs past blank lines. A tag alone on a line after text may be more text or
+    open an HTML block (after a heading, a table): both readings are followed, and a
+    cut falls only where neither has a block open."""
     if len(text) <= size:
         return [(0, len(text))]
     out, lo, pos = [], 0, 0
-    fence: tuple[str, int] | None = None
-    html: Any = None
-    blank = True
+    states: set[_State] = {(None, None)}
+    blank = True  # the line before is blank
     while pos < len(text):
         nl = text.find("\n", pos)
         end = len(text) if nl == -1 else nl + 1
         line = text[pos:end].rstrip("\r\n")
-        if fence is not None:
-            close = line.lstrip(" ")
-            if len(line) - len(close) <= 3 and close.startswith(fence[0] * fence[1]) \
-                    and not close.strip(fence[0]).strip():
-                fence = None
-        elif html is not None:
-            if html.search(line):
-                html, blank = None, not line.strip()
-        else:
-            if blank and pos - lo >= size and (_ATX.match(line) or line[:1].isalpha()):
-                out.append((lo, pos))
-                lo = pos
-            if m := _FENCE_OPEN.match(line):
-                fence = (m.group(1)[0], len(m.group(1)))
-            elif m := _HTML_OPEN.match(line):
-                kind = next(i for i in range(5) if m.group(i + 1))
-                if not _HTML_CLOSE[kind].search(line, m.end()):
-                    html = _HTML_CLOSE[kind]
-            elif _HTML_BLOCK_TAG.match(line) or (blank and _HTML_TAG_LINE.match(line)):
-                html = _UNTIL_BLANK
-            blank = not line.strip()
+        if pos - lo >= size and states == {(None, None)} and (
+                (blank and (_ATX.match(line) or line[:1].isalpha() or _ORDERED_ITEM.match(line)))
+                or (_BULLET_ITEM.match(line) and not _THEMATIC.match(line))):
+            out.append((lo, pos))
+            lo = pos
+        states = {after for state in states for after in _next_states(state, line, blank)}
+        blank = not line.strip()
         pos = end
     out.append((lo, len(text)))
     return out
+
+
+#: what is open after a line, for :func:`segments`: a fence (its character and
+#: length), or an HTML block (the pattern of the line that ends it)
+_State = tuple[tuple[str, int] | None, Any]
+
+
+def _next_states(state: _State, line: str, blank: bool) -> tuple[_State, ...]:
+    """What may be open after ``line`` (``blank``: the line before it is blank)."""
+    fence, html = state
+    if fence is not None:
+        close = line.lstrip(" ")
+        closed = len(line) - len(close) <= 3 and close.startswith(fence[0] * fence[1]) \
+            and not close.strip(fence[0]).strip()
+        return ((None, None) if closed else state,)
+    if html is not None:
+        return ((None, None) if html.search(line) else state,)
+    if m := _FENCE_OPEN.match(line):
+        return (((m.group(1)[0], len(m.group(1))), None),)
+    if m := _HTML_OPEN.match(line):
+        kind = next(i for i in range(5) if m.group(i + 1))
+        return ((None, None if _HTML_CLOSE[kind].search(line, m.end()) else _HTML_CLOSE[kind]),)
+    if _HTML_BLOCK_TAG.match(line) or (blank and _HTML_TAG_LINE.match(line)):
+        return ((None, _UNTIL_BLANK),)
+    if _HTML_TAG_LINE.match(line):  # more text, or an HTML block (after a heading, a table)
+        return ((None, None), (None, _UNTIL_BLANK))
+    return ((None, None),)
 
 
 def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
