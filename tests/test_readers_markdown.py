@@ -111,6 +111,8 @@ _SEGMENT_LINES = st.sampled_from([
 @example(lines=["###### Deep", "</pre>", "```python", "   ", "```", "", "Term"], size=1,
          crlf=False)
 @example(lines=["    - deep code", "</span>", "```", "", "````", "", "+ c"], size=1, crlf=False)
+# a fence in a list item ends with the item (at "aaa"): the second fence line opens one
+@example(lines=["*", "  ```", "aaa", "  ```", "- d"], size=1, crlf=False)
 @settings(max_examples=400, deadline=None)
 @given(lines=st.lists(_SEGMENT_LINES, max_size=60), size=st.integers(1, 80),
        crlf=st.booleans())

@@ -199,13 +199,13 @@ def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
     if len(text) <= size:
         return [(0, len(text))]
     out, lo, pos = [], 0, 0
-    states: set[_State] = {(None, None)}
+    states: set[_State] = {_NOTHING_OPEN}
     blank = True  # the line before is blank
     while pos < len(text):
         nl = text.find("\n", pos)
         end = len(text) if nl == -1 else nl + 1
         line = text[pos:end].rstrip("\r\n")
-        if pos - lo >= size and states == {(None, None)} and (
+        if pos - lo >= size and states == {_NOTHING_OPEN} and (
                 (blank and (_ATX.match(line) or line[:1].isalpha() or _ORDERED_ITEM.match(line)))
                 or (_BULLET_ITEM.match(line) and not _THEMATIC.match(line))):
             out.append((lo, pos))
@@ -218,30 +218,46 @@ def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
 
 
 #: what is open after a line, for :func:`segments`: a fence (its character and
-#: length), or an HTML block (the pattern of the line that ends it)
-_State = tuple[tuple[str, int] | None, Any]
+#: length), or an HTML block (the pattern of the line that ends it), and how far its
+#: opening line is indented
+_State = tuple[tuple[str, int] | None, Any, int]
+_NOTHING_OPEN: _State = (None, None, 0)
 
 
 def _next_states(state: _State, line: str, blank: bool) -> tuple[_State, ...]:
-    """What may be open after ``line`` (``blank``: the line before it is blank)."""
-    fence, html = state
+    """What may be open after ``line`` (``blank``: the line before it is blank). A
+    block opened by an indented line may be inside a list item, which a line indented
+    less ends (and the block with it), or at the top, which it does not: both."""
+    fence, html, indent = state
+    if fence is None and html is None:
+        return _opened(line, blank)
     if fence is not None:
         close = line.lstrip(" ")
-        closed = len(line) - len(close) <= 3 and close.startswith(fence[0] * fence[1]) \
-            and not close.strip(fence[0]).strip()
-        return ((None, None) if closed else state,)
-    if html is not None:
-        return ((None, None) if html.search(line) else state,)
+        if len(line) - len(close) <= 3 and close.startswith(fence[0] * fence[1]) \
+                and not close.strip(fence[0]).strip():
+            return (_NOTHING_OPEN,)
+    elif html.search(line):
+        return (_NOTHING_OPEN,)
+    if indent and line.strip() and len(line) - len(line.lstrip(" \t")) < indent:
+        return (state, *_opened(line, blank))
+    return (state,)
+
+
+def _opened(line: str, blank: bool) -> tuple[_State, ...]:
+    """What may be open after ``line`` when nothing was before it."""
+    indent = len(line) - len(line.lstrip(" "))
     if m := _FENCE_OPEN.match(line):
-        return (((m.group(1)[0], len(m.group(1))), None),)
+        return (((m.group(1)[0], len(m.group(1))), None, indent),)
     if m := _HTML_OPEN.match(line):
         kind = next(i for i in range(5) if m.group(i + 1))
-        return ((None, None if _HTML_CLOSE[kind].search(line, m.end()) else _HTML_CLOSE[kind]),)
+        if _HTML_CLOSE[kind].search(line, m.end()):
+            return (_NOTHING_OPEN,)
+        return ((None, _HTML_CLOSE[kind], indent),)
     if _HTML_BLOCK_TAG.match(line) or (blank and _HTML_TAG_LINE.match(line)):
-        return ((None, _UNTIL_BLANK),)
+        return ((None, _UNTIL_BLANK, indent),)
     if _HTML_TAG_LINE.match(line):  # more text, or an HTML block (after a heading, a table)
-        return ((None, None), (None, _UNTIL_BLANK))
-    return ((None, None),)
+        return (_NOTHING_OPEN, (None, _UNTIL_BLANK, indent))
+    return (_NOTHING_OPEN,)
 
 
 def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
