@@ -1150,21 +1150,12 @@ def test_a_file_that_failed_is_not_read_again_until_it_changes(tmp_path, capsys,
     read again by every sync, a watch's too: its problem is now told again from the
     record while its bytes and the settings are the same; --reread, an edit or a
     fixed file reads it."""
-    import chunkwise.readers as readers
-
     docs = _docs(tmp_path / "docs", n=2)
     bad = docs / "broken.pdf"
     bad.write_bytes(b"%PDF-1.7\n" + b"garbage " * 500)
     db = tmp_path / "idx"
     base = ["index", docs, "--db", db, "--embedder", static_embedder, "--no-progress"]
-    reads: list[str] = []
-    real = readers.read_path
-
-    def counting(path, *a, **k):
-        reads.append(Path(path).name)
-        return real(path, *a, **k)
-
-    monkeypatch.setattr(readers, "read_path", counting)
+    reads = _count_reads(monkeypatch)
     code, out, err = _run(capsys, *base)
     assert code == 2 and "broken.pdf: not a readable PDF" in err and reads.count("broken.pdf") == 1
     code, out, err = _run(capsys, *base)
