@@ -58,7 +58,8 @@ def add_parser(sub: Any) -> None:
                          "documents removed for the next run to add again)")
     ix.add_argument("--reread", action="store_true",
                     help="read and chunk every file again, even one whose bytes and settings "
-                         "are those its rows were made from (passed over by default)")
+                         "are those its rows were made from, or that failed to read with "
+                         "them (passed over by default; a failure's error is told again)")
     ix.add_argument("--watch", action="store_true",
                     help="keep running: index again after each change under the paths "
                          "(an edit is searchable once its chunks are embedded); a line per "
