@@ -199,18 +199,27 @@ def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
     if len(text) <= size:
         return [(0, len(text))]
     out, lo, pos = [], 0, 0
-    states: set[_State] = {_NOTHING_OPEN}
+    nothing = frozenset((_NOTHING_OPEN,))
+    states = nothing
     blank = True  # the line before is blank
     while pos < len(text):
         nl = text.find("\n", pos)
         end = len(text) if nl == -1 else nl + 1
         line = text[pos:end].rstrip("\r\n")
-        if pos - lo >= size and states == {_NOTHING_OPEN} and (
-                (blank and (_ATX.match(line) or line[:1].isalpha() or _ORDERED_ITEM.match(line)))
-                or (_BULLET_ITEM.match(line) and not _THEMATIC.match(line))):
-            out.append((lo, pos))
-            lo = pos
-        states = {after for state in states for after in _next_states(state, line, blank)}
+        if states is nothing:
+            if pos - lo >= size and (
+                    (blank and (_ATX.match(line) or line[:1].isalpha()
+                                or _ORDERED_ITEM.match(line)))
+                    or (_BULLET_ITEM.match(line) and not _THEMATIC.match(line))):
+                out.append((lo, pos))
+                lo = pos
+            # (most lines open nothing: none but one starting with "<", "`" or "~")
+            if line.lstrip(" ")[:1] in ("<", "`", "~"):
+                states = frozenset(_opened(line, blank))
+        else:
+            states = frozenset(after for state in states for after in _next_states(state, line, blank))
+        if states == nothing:
+            states = nothing
         blank = not line.strip()
         pos = end
     out.append((lo, len(text)))
