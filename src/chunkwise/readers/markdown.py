@@ -154,8 +154,8 @@ def _parser() -> Any:
 _PARSER: Any = None
 
 #: characters of Markdown parsed at once: the parser's tree takes ~10x its text, so a
-#: long document is parsed in segments, each cut before an ATX heading that follows
-#: a blank line outside fences and HTML blocks (where no block can continue across)
+#: long document is parsed in segments, cut where no block can continue across
+#: (:func:`segments`)
 SEGMENT_CHARS = 1 << 20
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 #: a list item at column 0, which starts a new one whatever the line before it holds
@@ -194,8 +194,9 @@ def segments(text: str, size: int = SEGMENT_CHARS) -> list[tuple[int, int]]:
     or a list item's indented lines), or before a bullet item with text at column 0
     (a new item, after whatever line), outside a fenced code block or an HTML block
     that runs past blank lines. A tag alone on a line after text may be more text or
-    open an HTML block (after a heading, a table): both readings are followed, and a
-    cut falls only where neither has a block open."""
+    open an HTML block (after a heading, a table), and a block opened by an indented
+    line may be in a list item that a line indented less ends: every reading is
+    followed, and a cut falls only where none has a block open."""
     if len(text) <= size:
         return [(0, len(text))]
     out, lo, pos = [], 0, 0
