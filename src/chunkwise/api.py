@@ -721,6 +721,7 @@ class _Unchanged:
         self._by_digest: dict[str, list[str]] | None = None
         self._doc_ids: dict[str, str] = {}  # an error's source (the file) -> its document
         self._met: set[str] = set()  # the documents whose files the sync met
+        self._told: set[str] = set()  # their failures told from the record, not read
 
     def filter(self, sources: Iterator[SourceItem]) -> Iterator[SourceItem]:
         from .index.unchanged import file_digest
@@ -738,6 +739,7 @@ class _Unchanged:
                     continue
                 problem = None if self.reread else self.record.failed_before(doc_id, digest)
                 if problem is not None:  # told again, from the record: not read again
+                    self._told.add(doc_id)
                     src = dataclasses.replace(src, label=name_of(path), error=(
                         f"{problem} (unchanged since it failed: not read again; "
                         "--reread reads it)"))
@@ -753,14 +755,13 @@ class _Unchanged:
         from .index.unchanged import file_digest
 
         doc_id = self._doc_ids.pop(str(exc.source), None)
-        if self.record is None or doc_id is None:
-            return
+        if self.record is None or doc_id is None or doc_id in self._told:
+            return  # (a failure told from the record keeps its entry as it is)
         path, digest = self._digests.pop(doc_id, (None, None))
         if path is None or digest is None:
             return
         if file_digest(path) == digest:
-            problem = exc.problem.split(" (unchanged since it failed", 1)[0]
-            self.record.record_failure(doc_id, digest, problem)
+            self.record.record_failure(doc_id, digest, exc.problem)
         else:
             self.record.forget(doc_id)
 

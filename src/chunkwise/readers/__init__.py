@@ -12,7 +12,7 @@ from ..errors import ChunkwiseError, ConfigError, InputError
 from ..ids import name_of
 from ..registry import Registry
 from ..types import Document
-from .decoding import AUTO, bom_encoding, codec, decode_bytes, unmarked_wide
+from .decoding import AUTO, binary_head, bom_encoding, codec, decode_bytes
 from .reader import Reader
 from .text import default_doc_id
 
@@ -299,9 +299,8 @@ def read_stream(stream: BinaryIO, source: str, fmt: str | None = None) -> bytes:
     first block, NUL bytes and not a binary format (``chunkwise chunk /dev/urandom``
     read until memory ran out), and at most :data:`STREAM_MAX_BYTES`."""
     first = stream.read(1 << 16)
-    nul = first.find(b"\0")
-    if nul != -1 and bom_encoding(first) is None and unmarked_wide(first) is None and \
-            not READERS[_format(first, source, fmt)[0]].binary:
+    if binary_head(first) and not READERS[_format(first, source, fmt)[0]].binary:
+        nul = first.find(b"\0")
         raise InputError(source, f"binary data (a NUL byte at offset {nul}), not text")
     parts, total = [first], len(first)
     while block := stream.read(1 << 20):

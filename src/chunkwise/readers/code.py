@@ -241,8 +241,8 @@ def find_definitions(text: str, language: str) -> tuple[list[Definition], bool]:
         return len(defs) - 1, body if body is not None else child
 
     # preorder over the tree with a stack of the nodes being walked (not Python's own
-    # stack: a generated file's 60,000-term sum or 900 nested blocks is that deep, and
-    # the whole file was refused as "nested too deeply")
+    # stack: a generated file's 60,000-term sum or a literal nested 5,000 deep is that
+    # deep, and the whole file was refused as "nested too deeply")
     stack: list[tuple[Any, int | None, Any, int]] = [
         (iter(tree.root_node.named_children), None, None, 0)]
     while stack:

@@ -188,6 +188,12 @@ def bom_encoding(data: bytes) -> str | None:
     return None
 
 
+def binary_head(head: bytes) -> bool:
+    """Whether a file's first bytes are binary data: a NUL byte in them, and neither a
+    byte-order mark nor the NUL bytes of UTF-16 or UTF-32 text."""
+    return b"\x00" in head and bom_encoding(head) is None and unmarked_wide(head) is None
+
+
 def unmarked_wide(sample: bytes) -> str | None:
     """The encoding of UTF-32 or UTF-16 text written without a byte-order mark
     (``utf-16-le``, ...), told by where its NUL bytes fall: the first of the four that

@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import InputError
 from ..ids import name_of
 from ..types import Document
-from .decoding import bom_encoding, unmarked_wide
+from .decoding import binary_head
 from .ignore import BY_EXCLUDE, Ignorer, check_patterns
 
 #: Office files: Word documents and templates (macro-enabled too), workbooks, decks,
@@ -386,7 +386,7 @@ def _walked(f: Path, walk: Walk, top: Path | None = None, where: Path | None = N
     if f.suffix.lower() in _BINARY_DOCUMENTS:
         return True
     head = _head(f)
-    if b"\x00" in head and bom_encoding(head) is None and unmarked_wide(head) is None:
+    if binary_head(head):
         walk.skip(f, "binary")  # (UTF-16 and UTF-32 text hold NUL bytes too)
         return False
     if ext in _MINIFIABLE and (f.name.lower().endswith((".min." + ext, "-min." + ext))
