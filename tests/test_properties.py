@@ -575,3 +575,52 @@ def test_a_drawn_table_reads_back_as_drawn_and_chunks_keep_every_invariant(
     chunker = chunkwise.get_chunker(strategy, size=size)
     assert_invariants(text, chunker.chunk_document(doc), chunker.max_tokens,
                       independent_minilm_count())
+
+
+_PAYLOAD = st.integers(1, 3000).map(lambda n: "".join(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[(i * 37 + n) % 64]
+    for i in range(n)) + "=" * (n % 3))
+_DATA_URI = st.tuples(st.sampled_from(["image/png", "image/svg+xml", "font/woff2"]),
+                      _PAYLOAD).map(lambda t: f"data:{t[0]};base64,{t[1]}")
+_WITH_URI = {  # kind: a document with a data URI put in at a place it may stand
+    "markdown": lambda text, uri, at: _at_line_end(text, f" ![chart]({uri}) and then", at),
+    "code": lambda text, uri, at: _at_line_end(text, f"  # {uri}", at),
+    "legal": lambda text, uri, at: _at_line_end(text, f" (see {uri})", at),
+    "faq": lambda text, uri, at: _at_line_end(text, f" <img src=\"{uri}\">", at),
+    "transcript": lambda text, uri, at: _at_line_end(text, f" {uri}", at),
+    "json": lambda text, uri, at: text.replace('"records": ', f'"image": "{uri}", "records": ', 1),
+}
+
+
+def _at_line_end(text: str, insert: str, at: int) -> str:
+    ends = [m.start() for m in re.finditer(r"[a-z.:]\n", text)] or [len(text) - 1]
+    p = ends[at % len(ends)] + 1
+    return text[:p] + insert + text[p:]
+
+
+@pytest.mark.parametrize("kind", list(_KINDS))
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), size=st.integers(16, 200), uris=st.lists(st.tuples(_DATA_URI, st.integers(0, 99)),
+                                                                 min_size=1, max_size=3))
+def test_a_data_uris_payload_is_in_no_chunk_and_the_text_around_it_is(kind, data, size, uris):
+    """A base64 payload of 256 characters or more (an image pasted into a page) forms
+    no chunk and sits in none (a 40 kB image was 166 chunks of base64); every other
+    character does, in every strategy, and the budget holds."""
+    documents, name, fmt, strategies = _KINDS[kind]
+    text, strategy = data.draw(documents), data.draw(st.sampled_from(strategies))
+    for uri, at in uris:
+        text = _WITH_URI[kind](text, uri, at)
+    options: dict[str, Any] = {"sizes": (3 * size, size)} if strategy == "hierarchical" \
+        else {"size": size}
+    chunker = chunkwise.get_chunker(strategy, **options)
+    doc = parse(text, name, fmt)
+    chunks = chunker.chunk_document(doc)
+    deepest = max(c.level for c in chunks)
+    leaves = [c for c in chunks if c.level == deepest]
+    for c in chunks:
+        assert not re.search(r"[0-9A-Za-z+/]{256}", c.text), (strategy, c.text[:300])
+    if kind != "transcript":  # cue timings form no chunk
+        assert_invariants(text, leaves, chunker.max_tokens, independent_minilm_count())
+    assert all(c.token_count <= chunker.limit for c in leaves if "table_part" not in c.metadata
+               and c.kind != "table")

@@ -162,7 +162,7 @@ class Chunker:
                 yield from _Windows(self, doc, memo).batches(first, start)
                 return
         index = DocumentIndex(doc, self.tokenizer, memo=memo)
-        pieces = self.split(doc, index, Span(start, len(text)))
+        pieces = split_around_payloads(self, doc, index, Span(start, len(text)))
         index.release()  # before the chunks are made: the peak of a long document
         yield make_chunks(index, pieces, self.kind)
 
@@ -202,6 +202,14 @@ def blank_from(text: str, start: int) -> bool:
     return _BLANK_TO_END.match(text, start) is not None
 
 
+_NON_SPACE = re.compile(r"[^\s\ufeff]")
+
+
+def blank_between(text: str, lo: int, hi: int) -> bool:
+    """Whether ``text[lo:hi]`` is empty or whitespace (without copying it)."""
+    return _NON_SPACE.search(text, lo, hi) is None
+
+
 def body_start(doc: Document) -> int:
     """Where a document's chunks start: after Markdown front matter its metadata holds
     (every chunk carries it as ``metadata["doc"]``), else at 0; after a byte-order mark
@@ -211,6 +219,40 @@ def body_start(doc: Document) -> int:
     if first is not None and first.kind == "front_matter" and first.metadata.get("held"):
         return first.end
     return 1 if doc.text.startswith("\ufeff") else 0
+
+
+#: a data URI's base64 payload (an image pasted into Markdown, a font inlined in a page's
+#: style) of at least :data:`PAYLOAD_CHARS` characters: data, not text
+_DATA_URI = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+=-]+)*;base64,([A-Za-z0-9+/=_-]+)")
+PAYLOAD_CHARS = 256
+
+
+def payloads(text: str, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
+    """The spans of ``text[lo:hi]`` that hold a data URI's base64 payload of at least
+    :data:`PAYLOAD_CHARS` characters (the ``data:image/png;base64,`` before it is kept):
+    no chunk holds one (a 40 kB image pasted into a Markdown file was 166 chunks of
+    base64, each embedded). A payload running past ``hi`` ends there."""
+    hi = len(text) if hi is None else hi
+    if text.find(";base64,", lo, hi) == -1:  # (the common case, without a regex scan)
+        return []
+    return [m.span(1) for m in _DATA_URI.finditer(text, lo, hi)
+            if m.end(1) - m.start(1) >= PAYLOAD_CHARS]
+
+
+def split_around_payloads(chunker: Chunker, doc: Document, index: DocumentIndex,
+                          span: Span) -> list[Piece]:
+    """``chunker.split`` of the parts of ``span`` between data URIs' payloads
+    (:func:`payloads`), each cut as a span of its own (a part holding no text is none)."""
+    gaps = payloads(doc.text, span.lo, span.hi)
+    if not gaps:
+        return chunker.split(doc, index, span)
+    pieces: list[Piece] = []
+    lo = span.lo
+    for s, e in [*gaps, (span.hi, span.hi)]:
+        if not blank_between(doc.text, lo, s):
+            pieces.extend(chunker.split(doc, index, dataclasses.replace(span, lo=lo, hi=s)))
+        lo = e
+    return pieces
 
 
 #: characters of a long document cut at once (see :meth:`Chunker.chunk_windows`); the
@@ -250,7 +292,7 @@ class _Windows:
                 size *= 4  # no restart can be found in it: a larger one, uncut
                 index = None
                 continue
-            pieces = chunker.split(doc, index, span)
+            pieces = split_around_payloads(chunker, doc, index, span)
             cut = n
             if hi < n:
                 candidates = known if known is not None else \

@@ -19,7 +19,8 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
 from ..types import Chunk, Document, TokenizerSpec
-from .base import STRATEGIES, Chunker, blank_from, body_start, make_chunks, option_names, register
+from .base import (STRATEGIES, Chunker, blank_from, body_start, make_chunks, option_names, register,
+                   split_around_payloads)
 
 #: how many parent chunks ``expand(hits)`` remembers (oldest documents forgotten first)
 PARENTS_KEPT = 100_000
@@ -124,8 +125,8 @@ class HierarchicalChunker(Chunker):
         if blank_from(doc.text, start):
             return []
         index = DocumentIndex(doc, self.tokenizer)
-        chunks = make_chunks(index, self.split(doc, index, Span(start, len(doc.text))), self.kind,
-                             layered=True)
+        pieces = split_around_payloads(self, doc, index, Span(start, len(doc.text)))
+        chunks = make_chunks(index, pieces, self.kind, layered=True)
         self._remember(doc.doc_id, chunks)
         return chunks
 
