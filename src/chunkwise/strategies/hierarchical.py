@@ -19,8 +19,16 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
 from ..types import Chunk, Document, TokenizerSpec
-from .base import (STRATEGIES, Chunker, blank_from, body_start, make_chunks, option_names, register,
-                   split_around_payloads)
+from .base import (
+    STRATEGIES,
+    Chunker,
+    blank_from,
+    body_start,
+    make_chunks,
+    option_names,
+    register,
+    split_around_payloads,
+)
 
 #: how many parent chunks ``expand(hits)`` remembers (oldest documents forgotten first)
 PARENTS_KEPT = 100_000
