@@ -1,5 +1,5 @@
 """Spreadsheets and PowerPoint decks: read into sections, tables and slides, with real
-writers' files (tests/data/office, MIT) and files written here by XlsxWriter and
+writers' files (tests/data/office: MIT and Apache-2.0) and files written here by XlsxWriter and
 python-pptx, the libraries users' own scripts write them with."""
 
 from __future__ import annotations
@@ -383,8 +383,8 @@ def test_macro_enabled_word_documents_templates_and_slide_shows_are_read(tmp_pat
     assert read_path(tmp_path / "review.ppsx").text == parse(deck, "review.pptx").text
     # an encrypted document is an OLE file, as an old .doc is: said so
     (tmp_path / "secret.docx").write_bytes((DATA / "pass-protected.xlsx").read_bytes())
-    with pytest.raises(chunkwise.InputError, match="secret.docx: a password-protected document "
-                                                   "or an old binary .doc, not a DOCX file"):
+    with pytest.raises(chunkwise.InputError, match="secret.docx: a password-protected Office "
+                                                   "document: save it without a password"):
         read_path(tmp_path / "secret.docx")
 
 
@@ -568,3 +568,92 @@ def test_office_files_missing_a_part_they_name_are_read_without_it():
     # a package without its main part is still an error, the first problem named
     with pytest.raises(chunkwise.InputError, match="notes.docx: not a readable DOCX file"):
         parse(_without(buf.getvalue(), "word/document.xml"), "notes.docx")
+
+
+def test_old_binary_word_documents_are_read_with_headings_tables_and_field_results(tmp_path):
+    """Word 97-2003 ``.doc`` files (Apache POI's test files): the text through the piece
+    table, headings from styles, tables from the paragraphs' properties, hyperlinks'
+    results without their field codes, the title from the summary; they were skipped
+    as "not documents"."""
+    doc = read_path(DATA / "poi-Bug51686.doc")
+    assert doc.metadata["format"] == "doc" and doc.title == "Sample Word Document"
+    headings = [(b.level, doc.text[b.start:b.end]) for b in doc.blocks if b.kind == "heading"]
+    assert headings == [(0, "Sample Word Document Title"), (1, "Heading Level 1"),
+                        (2, "Heading Level 2"), (3, "Heading Level 3")]
+    table = next(b for b in doc.blocks if b.kind == "table")
+    assert doc.text[table.start:table.end] == ("| This is a table |  |\n|---|---|\n"
+                                               "| The table has things in it |  |")
+    assert table.headings[-1] == "Heading Level 3"
+    assert "Apache Tika: http://tika.apache.org/ Tika" in doc.text  # a field's result
+    assert "HYPERLINK" not in doc.text and not re.search(r"[\x00-\x08\x13-\x15]", doc.text)
+    # a cell of two paragraphs is one cell
+    cells = read_path(DATA / "poi-Bug44292.doc").text.split("\n")[0]
+    assert cells == ("| One paragraph is ok | First para is ok Second paragraph is skipped | "
+                     "One paragraph is ok |")
+    # Word 6, an older layout
+    assert read_path(DATA / "poi-Word6.doc").text == "The quick brown fox jumps over the lazy dog"
+    # chunks under their heading trail, and a folder walk reads them (a .doc named .docx too)
+    chunks = chunkwise.chunk(DATA / "poi-Bug51686.doc")
+    table_chunk = by_text(chunks, "The table has things in it")[0]
+    assert "Heading Level 3" in table_chunk.context
+    assert_invariants(doc.text, chunks, 254, independent_minilm_count())
+    (tmp_path / "a.doc").write_bytes((DATA / "poi-Word6.doc").read_bytes())
+    (tmp_path / "b.docx").write_bytes((DATA / "poi-Bug44292.doc").read_bytes())
+    assert {Path(str(c.source)).name for c in chunkwise.iter_chunks(tmp_path)} == {"a.doc", "b.docx"}
+
+
+def test_a_doc_that_is_protected_damaged_rtf_or_a_web_page_is_said_or_read_as_what_it_is(tmp_path):
+    with pytest.raises(chunkwise.InputError, match="poi-PasswordProtected.doc: a password-"
+                                                   "protected Word document"):
+        read_path(DATA / "poi-PasswordProtected.doc")
+    damaged = bytearray((DATA / "poi-Bug51686.doc").read_bytes())
+    damaged[512:] = bytes(len(damaged) - 512)  # the compound file's sectors blanked
+    (tmp_path / "damaged.doc").write_bytes(bytes(damaged))
+    with pytest.raises(chunkwise.InputError, match="damaged.doc: "):
+        read_path(tmp_path / "damaged.doc")
+    for cut in (600, 5000, 20000):  # cut short: an error naming it
+        (tmp_path / "cut.doc").write_bytes((DATA / "poi-Bug51686.doc").read_bytes()[:cut])
+        with pytest.raises(chunkwise.InputError, match="cut.doc: "):
+            read_path(tmp_path / "cut.doc")
+    # what Word and web applications also save as .doc: RTF, a web page
+    (tmp_path / "letter.doc").write_bytes((DATA / "tika-testRTFWindowsCodepage1250.rtf").read_bytes())
+    assert read_path(tmp_path / "letter.doc").text.startswith("zażółć gęślą jaźń")
+    (tmp_path / "page.doc").write_bytes(b"<html><body><h1>Minutes</h1><p>We met.</p></body></html>")
+    page = read_path(tmp_path / "page.doc")
+    assert page.metadata["format"] == "html" and "We met." in page.text
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(changes=st.lists(st.tuples(st.integers(0, 32767), st.integers(0, 255)), min_size=1,
+                        max_size=40))
+def test_a_corrupted_doc_is_a_document_or_one_clear_error(changes):
+    """Bytes of a real .doc overwritten anywhere (its header, piece table, property
+    pages, style sheet, text): a document, or an InputError naming the file; never
+    another exception."""
+    data = bytearray((DATA / "poi-Bug51686.doc").read_bytes())
+    for at, value in changes:
+        data[at % len(data)] = value
+    try:
+        doc = parse(bytes(data), "fuzzed.doc")
+    except chunkwise.InputError as e:
+        assert str(e).startswith("fuzzed.doc: ")
+    else:
+        assert isinstance(doc.text, str)
+
+
+def test_rtf_files_are_read_with_code_pages_unicode_and_tables_and_footnotes_said():
+    """RTF (Apache Tika's test files): escapes in the file's code page, Unicode beyond
+    the BMP from surrogate pairs, table rows as a pipe table; the footnote striprtf
+    leaves out is said, not lost in silence. Skipped as "not documents" before."""
+    assert read_path(DATA / "tika-testRTFWindowsCodepage1250.rtf").text == (
+        "zażółć gęślą jaźń\n\nZAŻÓŁĆ GĘŚLĄ JAŹŃ")
+    with pytest.warns(chunkwise.ExtractionWarning, match="1 footnote not read"):
+        doc = read_path(DATA / "tika-testRTFVarious.rtf")
+    assert doc.metadata["format"] == "rtf"
+    table = next(b for b in doc.blocks if b.kind == "table")
+    assert doc.text[table.start:table.end].splitlines()[-1] == \
+        "| Row 2 Col 1 | Row 2 Col 2 | Row 2 Col 3 |"
+    assert "𐌲𐌿𐍄𐌹𐍃𐌺" in doc.text and "ゾルゲと尾崎、淡々と最期" in doc.text
+    assert not re.search(r"[\ud800-\udfff]", doc.text)
+    with pytest.raises(chunkwise.InputError, match="not an RTF file"):
+        parse(b"plain words", "notes.rtf")

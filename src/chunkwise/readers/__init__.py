@@ -14,6 +14,7 @@ from ..registry import Registry
 from ..types import Document
 from .decoding import AUTO, binary_head, bom_encoding, codec, decode_bytes
 from .reader import Reader
+from .spreadsheet import OLE_SIGNATURE
 from .text import default_doc_id
 
 #: format name -> :class:`Reader`; the built-ins register through the
@@ -24,7 +25,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 #: the built-in formats, in the order their file extensions are claimed
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
-           "asciidoc", "epub", "man", "odt", "info", "latex", "spreadsheet", "pptx")
+           "asciidoc", "epub", "man", "odt", "info", "latex", "spreadsheet", "pptx", "doc", "rtf")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 
@@ -66,7 +67,12 @@ def sniff_format(data: bytes, name: str = "") -> str:
     ext = Path(name).suffix.lower()
     by_extension = extension_formats()
     if ext in by_extension:
-        return by_extension[ext]
+        fmt = by_extension[ext]
+        if fmt == "doc" and not data.startswith(OLE_SIGNATURE):
+            # a ".doc" that is a web page, RTF or text (Word saves them so if asked; web
+            # applications export HTML as .doc): read as what it holds
+            return sniff_format(data)
+        return fmt
     if data.startswith(b"PK\x03\x04") and data[30:38] == b"mimetype":
         for mimetype, zipped in _ZIP_MIMETYPES.items():  # the package's first entry
             if data[38:38 + len(mimetype)] == mimetype:
@@ -79,6 +85,8 @@ def sniff_format(data: bytes, name: str = "") -> str:
     head = data[:1024].lstrip().lower()
     if head.startswith(b"%pdf-"):
         return "pdf"
+    if head.lstrip(b"\xef\xbb\xbf").startswith(b"{\\rtf"):
+        return "rtf"
     if head.startswith((b"<!doctype html", b"<html")):
         return "html"
     from .info import looks_like_info

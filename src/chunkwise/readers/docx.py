@@ -178,9 +178,6 @@ def _open(data: bytes, name: str) -> Any:
     from docx.opc.part import PartFactory
     from docx.parts.document import DocumentPart
 
-    if data.startswith(OLE_SIGNATURE):
-        raise InputError(name, "a password-protected document or an old binary .doc, not a DOCX "
-                               "file: save it as .docx without a password")
     for content_type in _WORD_MAIN:
         PartFactory.part_type_for.setdefault(content_type, DocumentPart)
     part = main_part(data, name, "DOCX file", lambda f: OpcPackage.open(f).main_document_part)
@@ -190,6 +187,10 @@ def _open(data: bytes, name: str) -> Any:
 
 
 def parse_docx(data: bytes, doc_id: str, source: str | None = None) -> Document:
+    if data.startswith(OLE_SIGNATURE):  # an old binary .doc named .docx, or a protected file
+        from .doc import parse_doc
+
+        return parse_doc(data, doc_id, source)
     document = _open(data, source or doc_id)
     unwrap(document.element.body)
     out = TextBuilder()
