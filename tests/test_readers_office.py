@@ -590,6 +590,10 @@ def test_old_binary_word_documents_are_read_with_headings_tables_and_field_resul
     cells = read_path(DATA / "poi-Bug44292.doc").text.split("\n")[0]
     assert cells == ("| One paragraph is ok | First para is ok Second paragraph is skipped | "
                      "One paragraph is ok |")
+    # text deleted with changes tracked is left out, inserted text kept (Tika's file)
+    tracked = read_path(DATA / "tika-testWORD_features.doc").text
+    assert "insert this" in tracked and tracked.count("ad litora") == 1  # (moved: once)
+    assert "bibendum" not in tracked and "Donec" not in tracked
     # Word 6, an older layout
     assert read_path(DATA / "poi-Word6.doc").text == "The quick brown fox jumps over the lazy dog"
     # chunks under their heading trail, and a folder walk reads them (a .doc named .docx too)

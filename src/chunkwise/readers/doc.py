@@ -35,7 +35,7 @@ _WORD_IDENTS = (0xA5EC, 0xA5DC)
 #: nFib of Word 97 and later; Word 6 and 95 wrote 101-105
 _NFIB_97 = 0xC1
 #: the (fc, lcb) pairs of FibRgFcLcb97 this reader uses, by their index
-_STSHF, _PLCF_BTE_PAPX, _CLX = 1, 13, 33
+_STSHF, _PLCF_BTE_CHPX, _PLCF_BTE_PAPX, _CLX = 1, 12, 13, 33
 #: FibRgLw97's character counts of the story parts, in the order Word lays them out:
 #: main text, footnotes, headers, (reserved), comments, endnotes, text boxes, header text
 #: boxes
@@ -55,6 +55,8 @@ _CHARACTERS = str.maketrans({"\x0b": "\n", "\x0c": "\n", "\x1e": "-", "\x1f": No
 #: mark, nesting depth, an inner table's row end, a list
 _OUTLINE, _IN_TABLE, _ROW_END, _DEPTH, _INNER_ROW_END, _LIST = (
     0x2640, 0x2416, 0x2417, 0x6649, 0x244C, 0x460B)
+#: a character property: deleted with changes tracked
+_DELETED = 0x0800
 #: built-in style identifiers (sti): Normal, Heading 1-9, Title; list styles
 _STI_TITLE = 62
 _STI_LISTS = frozenset((47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61))
@@ -96,12 +98,13 @@ def parse_doc(data: bytes, doc_id: str, source: str | None = None) -> Document:
     pieces = _Pieces(word, table, fib, name)
     styles = _styles(table, fib)
     papx = _ParagraphProps(word, table, fib)
+    deleted = _deleted_runs(word, table, fib)
     out, trail = TextBuilder(), HeadingTrail()
     title: str | None = None
     cp = 0
     for story, length in zip(_STORIES, fib.story_lengths, strict=True):
         if story in _READ and length > 0:
-            paragraphs = _paragraphs(pieces, papx, cp, cp + length)
+            paragraphs = _paragraphs(pieces, papx, deleted, cp, cp + length)
             found = _add_story(out, trail, paragraphs, styles, main=story == "text")
             title = title or found
         cp += length
@@ -294,38 +297,74 @@ class _Pieces:
             i += 1
 
 
+def _fkp_pages(word: bytes, table: bytes, fib: _Fib, pair: int) -> Iterator[bytes]:
+    """The 512-byte property pages (FKPs) a bin table (PlcBtePapx, PlcBteChpx) lists."""
+    fc, lcb = fib.pair(pair)
+    n = (lcb - 4) // 8 if lcb >= 12 else 0
+    plc = table[fc:fc + lcb]
+    for i in range(n):
+        try:
+            pn = struct.unpack_from("<I", plc, 4 * (n + 1) + 4 * i)[0] & 0x3FFFFF
+        except struct.error:
+            return
+        page = word[pn * 512:pn * 512 + 512]
+        if len(page) == 512:
+            yield page
+
+
 class _ParagraphProps:
     """Each paragraph's properties, found by the byte offset of its end mark in the
     PAPX pages (FKPs) the bin table lists."""
 
     def __init__(self, word: bytes, table: bytes, fib: _Fib):
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.props: list[_Props] = []
-        fc, lcb = fib.pair(_PLCF_BTE_PAPX)
-        n = (lcb - 4) // 8 if lcb >= 12 else 0
-        plc = table[fc:fc + lcb]
-        runs: list[tuple[int, int, _Props]] = []
-        for i in range(n):
-            try:
-                pn = struct.unpack_from("<I", plc, 4 * (n + 1) + 4 * i)[0] & 0x3FFFFF
-            except struct.error:
-                break
-            page = word[pn * 512:pn * 512 + 512]
-            if len(page) < 512:
-                continue
-            runs.extend(_fkp_runs(page))
-        runs.sort(key=lambda r: r[0])
-        for start, end, props in runs:
-            self.starts.append(start)
-            self.ends.append(end)
-            self.props.append(props)
+        runs = sorted((r for page in _fkp_pages(word, table, fib, _PLCF_BTE_PAPX)
+                       for r in _fkp_runs(page)), key=lambda r: r[0])
+        self.starts = [r[0] for r in runs]
+        self.ends = [r[1] for r in runs]
+        self.props = [r[2] for r in runs]
 
     def at(self, fc: int) -> _Props:
         i = bisect_right(self.starts, fc) - 1
         if i >= 0 and fc < self.ends[i]:
             return self.props[i]
         return _Props()
+
+
+def _deleted_runs(word: bytes, table: bytes, fib: _Fib) -> list[tuple[int, int]]:
+    """The byte ranges of text deleted with changes tracked (sprmCFRMarkDel in the
+    character properties' pages), sorted: Word shows them struck through, the document
+    reads without them (a table's "20,223" deleted for "30,000" read "20,22330,000")."""
+    out: list[tuple[int, int]] = []
+    for page in _fkp_pages(word, table, fib, _PLCF_BTE_CHPX):
+        crun = page[511]
+        if 5 * crun + 4 > 511:
+            continue
+        fcs = struct.unpack_from(f"<{crun + 1}I", page, 0)
+        for i in range(crun):
+            offset = page[4 * (crun + 1) + i] * 2
+            if not offset:
+                continue
+            grp = page[offset + 1:offset + 1 + page[offset]]
+            if any(sprm == _DELETED and operand and operand[0] in (1, 0x81)
+                   for sprm, operand in _sprms(grp, 0)):
+                out.append((fcs[i], fcs[i + 1]))
+    return sorted(out)
+
+
+def _without_deleted(text: str, first: int, width: int, deleted: list[tuple[int, int]]) -> str:
+    """``text`` (starting at byte ``first``, ``width`` bytes a character) with its deleted
+    characters as NULs, which :func:`_clean` drops (the rest keep their places)."""
+    end = first + len(text) * width
+    i = max(0, bisect_right(deleted, (first, first)) - 1)
+    chars: list[str] | None = None
+    while i < len(deleted) and deleted[i][0] < end:
+        a, b = deleted[i]
+        lo, hi = max(0, (a - first) // width), min(len(text), -(-(b - first) // width))
+        if hi > lo:
+            chars = chars if chars is not None else list(text)
+            chars[lo:hi] = "\x00" * (hi - lo)
+        i += 1
+    return text if chars is None else "".join(chars)
 
 
 def _fkp_runs(page: bytes) -> Iterator[tuple[int, int, _Props]]:
@@ -429,12 +468,16 @@ class _Paragraph:
     cell_end: bool  # ends with a cell mark, not a paragraph mark
 
 
-def _paragraphs(pieces: _Pieces, papx: _ParagraphProps, lo: int, hi: int) -> list[_Paragraph]:
-    """The paragraphs of CPs ``[lo, hi)``, each with the properties of its end mark."""
+def _paragraphs(pieces: _Pieces, papx: _ParagraphProps, deleted: list[tuple[int, int]],
+                lo: int, hi: int) -> list[_Paragraph]:
+    """The paragraphs of CPs ``[lo, hi)``, each with the properties of its end mark;
+    deleted text (a deleted paragraph mark too) left out."""
     out: list[_Paragraph] = []
     current: list[str] = []
     for _, text, first, compressed in pieces.runs(lo, hi):
         width = 1 if compressed else 2
+        if deleted:
+            text = _without_deleted(text, first, width, deleted)
         at = 0
         for m in _ENDS.finditer(text):
             i = m.start()
