@@ -661,3 +661,63 @@ def test_rtf_files_are_read_with_code_pages_unicode_and_tables_and_footnotes_sai
     assert not re.search(r"[\ud800-\udfff]", doc.text)
     with pytest.raises(chunkwise.InputError, match="not an RTF file"):
         parse(b"plain words", "notes.rtf")
+
+
+_ODP_CONTENT = """<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
+ xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" office:version="1.3">
+<office:body><office:presentation>
+<draw:page draw:name="page1"><draw:frame presentation:class="title"><draw:text-box>
+<text:p>Quarterly review</text:p></draw:text-box></draw:frame>
+<draw:frame presentation:class="outline"><draw:text-box><text:list>
+<text:list-item><text:p>Revenue rose 12 percent</text:p></text:list-item>
+<text:list-item><text:p>Churn fell to 3 percent</text:p></text:list-item></text:list>
+</draw:text-box></draw:frame>
+<draw:frame><table:table><table:table-row><table:table-cell><text:p>Region</text:p></table:table-cell>
+<table:table-cell><text:p>Sales</text:p></table:table-cell></table:table-row>
+<table:table-row><table:table-cell><text:p>North</text:p></table:table-cell>
+<table:table-cell><text:p>410</text:p></table:table-cell></table:table-row></table:table></draw:frame>
+<presentation:notes><draw:frame presentation:class="notes"><draw:text-box>
+<text:p>Say the churn figure twice.</text:p></draw:text-box></draw:frame></presentation:notes>
+</draw:page>
+<draw:page draw:name="page2"><draw:custom-shape><text:p>A shape with words</text:p></draw:custom-shape>
+</draw:page>
+</office:presentation></office:body></office:document-content>"""
+
+
+def _odp(content: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.presentation",
+                   compress_type=zipfile.ZIP_STORED)
+        z.writestr("content.xml", content)
+    return out.getvalue()
+
+
+def test_opendocument_presentations_read_as_decks_of_slides(tmp_path):
+    """Impress decks (``.odp``) were passed over by a folder walk: now each slide a
+    section under its title, its lists, tables and shapes' text, the speaker notes
+    after them, every block's page the slide's number."""
+    deck = parse(_odp(_ODP_CONTENT), "review.odp")
+    blocks = [(b.kind, b.page, b.headings, deck.text[b.start:b.end]) for b in deck.blocks]
+    assert blocks[:3] == [("heading", 1, ("Quarterly review",), "Quarterly review"),
+                          ("list_item", 1, ("Quarterly review",), "Revenue rose 12 percent"),
+                          ("list_item", 1, ("Quarterly review",), "Churn fell to 3 percent")]
+    assert blocks[3][:2] == ("table", 1) and "| North | 410 |" in blocks[3][3]
+    assert blocks[4] == ("paragraph", 1, ("Quarterly review",), "Say the churn figure twice.")
+    assert blocks[5] == ("paragraph", 2, (), "A shape with words")  # (no title: no trail)
+    assert deck.title == "Quarterly review" and deck.metadata["format"] == "odp"
+    # by its parts without an extension; a real LibreOffice file; a folder walk reads them
+    assert parse(_odp(_ODP_CONTENT), "download").metadata["format"] == "odp"
+    real = read_path(DATA / "tika-LibreOfficeImpress_odp_1.3.odp")
+    assert real.text == "This is\n\nAn example Impress file"
+    (tmp_path / "review.odp").write_bytes(_odp(_ODP_CONTENT))
+    chunks = chunkwise.chunk(tmp_path)
+    assert {Path(str(c.source)).name for c in chunks} == {"review.odp"}
+    assert by_text(chunks, "Churn fell")[0].page == 1
+    with pytest.raises(chunkwise.InputError, match="broken.odp: not a readable OpenDocument "
+                                                   "presentation"):
+        parse(b"PK\x03\x04 not really", "broken.odp")

@@ -25,7 +25,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 #: the built-in formats, in the order their file extensions are claimed
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
-           "asciidoc", "epub", "man", "odt", "info", "latex", "spreadsheet", "pptx", "doc", "rtf")
+           "asciidoc", "epub", "man", "odt", "info", "latex", "spreadsheet", "pptx", "doc", "rtf", "odp")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 
@@ -105,6 +105,7 @@ def sniff_format(data: bytes, name: str = "") -> str:
 #: a zipped package's ``mimetype`` entry, stored first -> its format
 _ZIP_MIMETYPES = {b"application/epub+zip": "epub",
                   b"application/vnd.oasis.opendocument.text": "odt",
+                  b"application/vnd.oasis.opendocument.presentation": "odp",
                   b"application/vnd.oasis.opendocument.spreadsheet": "spreadsheet"}
 _ATX = re.compile(rb"^#{1,6}[ \t]+\S|^[ \t]{0,3}\w[^\n]*\n[ \t]{0,3}(?:=+|-+)[ \t]*\r?$", re.M)
 _FENCE = re.compile(rb"^ {0,3}```", re.M)
