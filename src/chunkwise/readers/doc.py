@@ -105,7 +105,8 @@ def parse_doc(data: bytes, doc_id: str, source: str | None = None) -> Document:
     for story, length in zip(_STORIES, fib.story_lengths, strict=True):
         if story in _READ and length > 0:
             paragraphs = _paragraphs(pieces, papx, deleted, cp, cp + length)
-            found = _add_story(out, trail, paragraphs, styles, main=story == "text")
+            main = story == "text"  # (notes and boxes after the text: under no heading)
+            found = _add_story(out, trail if main else HeadingTrail(), paragraphs, styles, main)
             title = title or found
         cp += length
     return _document(out, title, doc_id, source, meta, name)
