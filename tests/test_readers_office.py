@@ -298,10 +298,10 @@ def test_a_folder_of_office_files_is_read_not_passed_over(tmp_path):
     (tmp_path / "deck.pptx").write_bytes(_deck())
     (tmp_path / "stats.xlsx").write_bytes(_workbook({"Staff": [["Name"], ["Ada"]]}))
     (tmp_path / "old.xls").write_bytes((DATA / "dates.xls").read_bytes())
-    (tmp_path / "old.ppt").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100))
-    with pytest.warns(chunkwise.SkippedInputWarning, match="ppt 1"):  # (no reader for it)
-        chunks = list(chunkwise.iter_chunks(tmp_path, chunkwise.get_chunker("auto")))
-    assert sorted({Path(c.doc_id).name for c in chunks}) == ["deck.pptx", "old.xls", "stats.xlsx"]
+    (tmp_path / "old.ppt").write_bytes((DATA / "poi-basic_test_ppt_file.ppt").read_bytes())
+    chunks = list(chunkwise.iter_chunks(tmp_path, chunkwise.get_chunker("auto")))
+    assert sorted({Path(c.doc_id).name for c in chunks}) == ["deck.pptx", "old.ppt", "old.xls",
+                                                              "stats.xlsx"]
     # a package without its extension is told by its parts
     assert parse(_deck(), "download").metadata["format"] == "pptx"
     assert parse(_workbook({"Staff": [["Name"], ["Ada"]]}), "download").metadata["format"] == "xlsx"
@@ -721,3 +721,42 @@ def test_opendocument_presentations_read_as_decks_of_slides(tmp_path):
     with pytest.raises(chunkwise.InputError, match="broken.odp: not a readable OpenDocument "
                                                    "presentation"):
         parse(b"PK\x03\x04 not really", "broken.odp")
+
+
+def test_old_binary_powerpoint_decks_read_as_decks_in_the_order_shown():
+    """PowerPoint 97-2003 decks (Apache POI's test files) were passed over: now each slide
+    a section under its title and a page, in the order the deck shows them (not the
+    order they are stored in), the speaker notes after each."""
+    deck = read_path(DATA / "poi-basic_test_ppt_file.ppt")
+    blocks = [(b.kind, b.page, deck.text[b.start:b.end]) for b in deck.blocks]
+    assert blocks == [
+        ("heading", 1, "This is a test title"), ("paragraph", 1, "This is a test subtitle"),
+        ("paragraph", 1, "This is on page 1"), ("paragraph", 1, "These are the notes for page 1"),
+        ("heading", 2, "This is the title on page 2"), ("paragraph", 2, "This is page two"),
+        ("paragraph", 2, "It has several blocks of text"),
+        ("paragraph", 2, "None of them have formatting"),
+        ("paragraph", 2, "These are the notes on page two, again lacking formatting")]
+    assert deck.blocks[3].metadata["speaker_notes"] and deck.metadata["format"] == "ppt"
+    shown = read_path(DATA / "poi-incorrect_slide_order.ppt")
+    assert [shown.text[b.start:b.end] for b in shown.blocks if b.kind != "heading"] == [
+        "First slide I added", "Third slide I added", "Second slide I added"]
+    chunk = by_text(chunkwise.chunk(DATA / "poi-basic_test_ppt_file.ppt"), "several blocks")[0]
+    assert chunk.page == 2 and "This is the title on page 2" in chunk.context
+    with pytest.raises(chunkwise.InputError, match="poi-Password_Protected-hello.ppt: a password-"
+                                                   "protected PowerPoint file"):
+        read_path(DATA / "poi-Password_Protected-hello.ppt")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(changes=st.lists(st.tuples(st.integers(0, 15359), st.integers(0, 255)), min_size=1,
+                        max_size=40))
+def test_a_corrupted_ppt_is_a_deck_or_one_clear_error(changes):
+    data = bytearray((DATA / "poi-basic_test_ppt_file.ppt").read_bytes())
+    for at, value in changes:
+        data[at % len(data)] = value
+    try:
+        deck = parse(bytes(data), "fuzzed.ppt")
+    except chunkwise.InputError as e:
+        assert str(e).startswith("fuzzed.ppt: ")
+    else:
+        assert isinstance(deck.text, str)

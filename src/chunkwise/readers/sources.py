@@ -37,7 +37,8 @@ OFFICE_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm", ".xlsx", ".xlsm", ".xlsb"
                    ".pptx", ".pptm", ".ppsx", ".ppsm", ".potx", ".potm")
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
                      ".tsv", ".json", ".jsonl", ".xml", ".srt", ".vtt", ".py", ".js",
-                     ".ts", ".ipynb", ".adoc", ".epub", ".odt", ".odp", ".doc", ".rtf", *OFFICE_SUFFIXES)
+                     ".ts", ".ipynb", ".adoc", ".epub", ".odt", ".odp", ".doc", ".rtf", ".ppt", ".pps",
+                     *OFFICE_SUFFIXES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +124,7 @@ NOT_DOCUMENTS = frozenset({
     "rar", "tar", "jar", "war", "whl", "egg", "deb", "rpm", "dmg", "iso", "apk", "exe", "dll",
     "so", "dylib", "o", "a", "lib", "obj", "class", "pyc", "pyo", "pyd", "wasm", "bin", "dat",
     "sqlite", "sqlite3", "db", "parquet", "arrow", "feather", "lance", "npy", "npz", "pkl",
-    "pickle", "pt", "pth", "onnx", "safetensors", "gguf", "h5", "hdf5", "ppt",
+    "pickle", "pt", "pth", "onnx", "safetensors", "gguf", "h5", "hdf5",
     # typesetters' and translators' output: TeX's DVI (gdb's refcard.dvi.gz), PostScript,
     # compiled message catalogues
     "dvi", "ps", "mo", "gmo",
@@ -140,7 +141,8 @@ NOT_DOCUMENTS = frozenset({
 })
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
 #: skipped for the NUL bytes they hold
-_BINARY_DOCUMENTS = (".pdf", ".epub", ".odt", ".odp", ".info", ".doc", ".rtf", *OFFICE_SUFFIXES)
+_BINARY_DOCUMENTS = (".pdf", ".epub", ".odt", ".odp", ".info", ".doc", ".rtf", ".ppt", ".pps",
+                     *OFFICE_SUFFIXES)
 
 
 @dataclass(frozen=True)
