@@ -1,0 +1,97 @@
+"""E-mail messages (.eml) and mbox files: the headers a question names, the body as a
+reader sees it, attachments named but not read. Messages are written here by the
+standard library's ``email`` package, as mail programs write them (MIME multipart,
+quoted-printable in Latin-1, base64 attachments, an HTML-only newsletter)."""
+
+from __future__ import annotations
+
+import os
+import re
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+import chunkwise
+from chunkwise.readers import parse, read_path
+
+from helpers import assert_invariants, independent_minilm_count
+
+
+def _refund() -> bytes:
+    m = EmailMessage()
+    m["From"] = "Ana García <ana@example.com>"
+    m["To"] = "support@example.com"
+    m["Subject"] = "Refund for order 4411 — café machine"
+    m["Date"] = "Tue, 01 Dec 2026 10:00:00 +0100"
+    m.set_content("Hello,\n\nThe café machine from order 4411 arrived broken.\nPlease refund "
+                  "it to my card.\n\nThanks,\nAna\n", charset="iso-8859-1", cte="quoted-printable")
+    m.add_alternative("<html><body><p>Hello,</p><p>The <b>café machine</b> arrived broken."
+                      "</p></body></html>", subtype="html")
+    m.add_attachment(os.urandom(30000), maintype="application", subtype="pdf",
+                     filename="receipt-4411.pdf")
+    return bytes(m)
+
+
+def _newsletter(subject: str, body: str) -> EmailMessage:
+    m = EmailMessage()
+    m["From"] = "news@example.org"
+    m["To"] = "reader@example.com"
+    m["Subject"] = subject
+    m.set_content(f"<html><body><h1>{subject}</h1><p>{body}</p></body></html>", subtype="html")
+    return m
+
+
+def test_a_message_reads_as_its_headers_and_body_with_attachments_named_not_read():
+    """Read as text before, a message was its MIME source: quoted-printable (`caf=E9`),
+    encoded headers (`=?utf-8?q?Garc=C3=ADa?=`) and ~550 chunks of the PDF's base64."""
+    doc = parse(_refund(), "refund.eml")
+    assert doc.title == "Refund for order 4411 — café machine"
+    assert doc.metadata["format"] == "eml" and doc.metadata["attachments"] == ["receipt-4411.pdf"]
+    assert doc.metadata["from"] == "Ana García <ana@example.com>"
+    first = doc.text[doc.blocks[0].start:doc.blocks[0].end]
+    assert first.splitlines() == [
+        "From: Ana García <ana@example.com>", "To: support@example.com",
+        "Date: Tue, 01 Dec 2026 10:00:00 +0100",
+        "Subject: Refund for order 4411 — café machine", "Attachments: receipt-4411.pdf"]
+    # the plain part, decoded from quoted-printable Latin-1, a paragraph at each blank line
+    assert [doc.text[b.start:b.end] for b in doc.blocks[1:]] == [
+        "Hello,", "The café machine from order 4411 arrived broken.\nPlease refund it to my card.",
+        "Thanks,\nAna"]
+    assert not re.search(r"[A-Za-z0-9+/]{60}", doc.text)  # (no base64 of the attachment)
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(doc.text, chunks, 254, independent_minilm_count())
+
+
+def test_an_html_only_message_is_its_pages_text_and_an_mbox_its_messages(tmp_path):
+    html = parse(bytes(_newsletter("December news", "Our <b>winter</b> hours start Monday.")),
+                 "news.eml")
+    assert "Our winter hours start Monday." in html.text and "<" not in html.text
+    # an mbox: each message a section under its subject; a body's ">From " unescaped
+    second = _newsletter("January news", "x")
+    second.set_content("From now on we open at nine.\n")
+    box = (b"From news@example.org Mon Dec  1 10:00:00 2026\n"
+           + bytes(_newsletter("December news", "Winter hours.")) + b"\n"
+           + b"From news@example.org Thu Jan  1 10:00:00 2027\n"
+           + bytes(second).replace(b"\nFrom now", b"\n>From now") + b"\n")
+    doc = parse(box, "news.mbox")
+    assert doc.metadata["messages"] == 2
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["December news", "January news"]
+    last = [b for b in doc.blocks if b.headings == ("January news",)][-1]
+    assert doc.text[last.start:last.end] == "From now on we open at nine."
+    # a folder walk reads both (they were read as plain text, or passed over)
+    (tmp_path / "refund.eml").write_bytes(_refund())
+    (tmp_path / "news.mbox").write_bytes(box)
+    sources = {Path(str(c.source)).name for c in chunkwise.iter_chunks(tmp_path)}
+    assert sources == {"refund.eml", "news.mbox"}
+
+
+def test_what_is_no_message_is_said_and_an_empty_one_has_no_text(tmp_path):
+    (tmp_path / "junk.eml").write_bytes(os.urandom(2000).replace(b":", b"."))
+    with pytest.raises(chunkwise.InputError, match="junk.eml: not an e-mail message"):
+        read_path(tmp_path / "junk.eml")
+    (tmp_path / "empty.eml").write_bytes(b"")
+    assert read_path(tmp_path / "empty.eml").text == ""
+    with pytest.raises(chunkwise.InputError, match="notes.mbox: not an mbox file"):
+        parse(b"just some words\n", "notes.mbox")
