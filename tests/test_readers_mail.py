@@ -80,6 +80,10 @@ def test_an_html_only_message_is_its_pages_text_and_an_mbox_its_messages(tmp_pat
     assert headings == ["December news", "January news"]
     last = [b for b in doc.blocks if b.headings == ("January news",)][-1]
     assert doc.text[last.start:last.end] == "From now on we open at nine."
+    # a message of no header (Apache Tika's simple.mbox has such): its body
+    bare = parse(b"From someone Mon Jun 01 10:00:00 2009\n\nTest content 1\n\n"
+                 b"From someone Mon Jun 01 11:00:00 2010\n\nTest content 2\n", "bare.mbox")
+    assert bare.text == "Test content 1\n\nTest content 2" and bare.metadata["messages"] == 2
     # a folder walk reads both (they were read as plain text, or passed over)
     (tmp_path / "refund.eml").write_bytes(_refund())
     (tmp_path / "news.mbox").write_bytes(box)

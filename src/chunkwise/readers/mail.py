@@ -54,7 +54,11 @@ def parse_mbox(data: bytes, doc_id: str, source: str | None = None) -> Document:
         raw = data[data.index(b"\n", lo) + 1:hi]
         # a body line that began "From " was written ">From ": one ">" less
         raw = re.sub(rb"^>(>*From )", rb"\1", raw, flags=re.M)
-        _add_message(out, HeadingTrail(), _message(raw, name), name, heading=True)
+        if raw.lstrip(b" \t").startswith((b"\n", b"\r\n")):  # a message of no header: its body
+            for paragraph in _BLANK_LINES.split(raw.decode("utf-8", "replace").strip()):
+                out.add_block("paragraph", paragraph, ())
+        else:
+            _add_message(out, HeadingTrail(), _message(raw, name), name, heading=True)
         count += 1
     return Document(text=out.text, doc_id=doc_id, source=source, blocks=tuple(out.blocks),
                     metadata={"format": "mbox", "messages": count})
