@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from email import policy
+from email.errors import MessageError
 from email.message import EmailMessage
 from email.parser import BytesParser
 from typing import Any
@@ -67,7 +68,7 @@ def parse_mbox(data: bytes, doc_id: str, source: str | None = None) -> Document:
 def _message(data: bytes, name: str) -> EmailMessage:
     try:
         message = BytesParser(policy=policy.default).parsebytes(data)
-    except (ValueError, TypeError, IndexError) as e:  # (the parser is lenient: rare)
+    except (ValueError, TypeError, IndexError, MessageError) as e:  # (it is lenient: rare)
         raise InputError(name, f"cannot be read as an e-mail message ({e})") from None
     if not isinstance(message, EmailMessage) or not message.keys() or message.defects and \
             not any(h in message for h in _HEADERS):
@@ -104,7 +105,7 @@ def _add_message(out: TextBuilder, trail: HeadingTrail, message: EmailMessage, n
 def _header(message: EmailMessage, header: str) -> str:
     try:
         value = message.get(header)
-    except (ValueError, TypeError, IndexError):  # a malformed address or encoded word
+    except (ValueError, TypeError, IndexError, MessageError):  # a malformed address or word
         raw = message.get_all(header, failobj=[]) if hasattr(message, "get_all") else []
         value = " ".join(str(v) for v in raw)
     return " ".join(str(value).split()) if value is not None else ""
@@ -117,7 +118,7 @@ def _body(message: EmailMessage, name: str) -> str:
         return ""
     try:
         content = part.get_content()
-    except (LookupError, UnicodeError, ValueError, AssertionError):  # an unknown charset
+    except (LookupError, UnicodeError, ValueError, MessageError):  # an unknown charset
         raw = part.get_payload(decode=True)
         content = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw or "")
     if not isinstance(content, str):
