@@ -17,6 +17,8 @@ from chunkwise.readers import parse, read_path
 
 from helpers import assert_invariants, independent_minilm_count
 
+DATA = Path(__file__).resolve().parent / "data" / "mail"
+
 
 def _refund() -> bytes:
     m = EmailMessage()
@@ -99,3 +101,22 @@ def test_what_is_no_message_is_said_and_an_empty_one_has_no_text(tmp_path):
     assert read_path(tmp_path / "empty.eml").text == ""
     with pytest.raises(chunkwise.InputError, match="notes.mbox: not an mbox file"):
         parse(b"just some words\n", "notes.mbox")
+
+
+def test_outlook_messages_read_as_e_mail_in_their_code_page():
+    """Outlook's ``.msg`` (MAPI properties in a compound file; Apache Tika's test files)
+    reads as an ``.eml`` does: 8-bit strings in the message's code page (Big5 here:
+    cp1252 gave `±i·¶`), the sending time, attachments named."""
+    chinese = read_path(DATA / "tika-testMSG_chinese.msg")
+    assert chinese.metadata["format"] == "msg"
+    assert chinese.title == "Alfresco MSG format testing ( MSG 格式測試 )"
+    assert chinese.metadata["from"] == "Tests Chang@FT (張毓倫)"
+    assert chinese.metadata["date"] == "Tue, 29 Mar 2011 08:52:48 +0000"
+    assert "中文測試" in chinese.text
+    attached = read_path(DATA / "tika-testMSG_att_doc.msg")
+    assert attached.metadata["attachments"] == ["test-unicode.doc", "pj1.txt"]
+    assert attached.metadata["subject"] == "test pièce jointe 1"
+    assert attached.text.endswith("\n\ncontenu")
+    with pytest.raises(chunkwise.InputError, match="deck.msg: not an Outlook message"):
+        parse((Path(__file__).resolve().parent / "data" / "office" /
+               "poi-basic_test_ppt_file.ppt").read_bytes(), "deck.msg")

@@ -179,6 +179,18 @@ def _western(data: bytes) -> str:
         return data.decode("latin-1")
 
 
+def windows_codepage(value: object) -> str:
+    """The codec of a Windows code page number as Office files store it (1252, 950 ...;
+    65001 is UTF-8), Windows-1252 where there is none or Python knows none by it."""
+    name = "utf-8" if value == 65001 else f"cp{value & 0xFFFF}" if isinstance(value, int) \
+        and value else "cp1252"
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return "cp1252"
+    return name
+
+
 def bom_encoding(data: bytes) -> str | None:
     """``utf-32`` or ``utf-16`` where the bytes open with that encoding's byte-order
     mark, else None."""

@@ -26,6 +26,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..types import Document
+from .decoding import windows_codepage
 from .reader import Reader
 from .spreadsheet import OLE_SIGNATURE
 from .structure import HeadingTrail, TextBuilder
@@ -176,7 +177,7 @@ def _summary(ole: Any) -> dict[str, Any]:
     for pid, key in _SUMMARY.items():
         value = values.get(pid)
         if isinstance(value, bytes):
-            value = value.decode(_codec(codepage), "replace")
+            value = value.decode(windows_codepage(codepage), "replace")
         if isinstance(value, str) and value.strip("\x00 "):
             out[key] = value.strip("\x00 ")
     return out
@@ -193,18 +194,6 @@ def _property(data: bytes, at: int) -> Any:
     if kind == 0x1F:  # VT_LPWSTR
         return data[at + 8:at + 8 + 2 * size].decode("utf-16-le", "replace")
     return None
-
-
-def _codec(codepage: Any) -> str:
-    import codecs
-
-    name = "utf-8" if codepage == 65001 else f"cp{codepage & 0xFFFF}" \
-        if isinstance(codepage, int) else "cp1252"
-    try:
-        codecs.lookup(name)
-    except LookupError:
-        return "cp1252"
-    return name
 
 
 class _Fib:
