@@ -103,7 +103,7 @@ def test_what_is_no_message_is_said_and_an_empty_one_has_no_text(tmp_path):
         parse(b"just some words\n", "notes.mbox")
 
 
-def test_outlook_messages_read_as_e_mail_in_their_code_page():
+def test_outlook_messages_read_as_e_mail_in_their_code_page(tmp_path):
     """Outlook's ``.msg`` (MAPI properties in a compound file; Apache Tika's test files)
     reads as an ``.eml`` does: 8-bit strings in the message's code page (Big5 here:
     cp1252 gave `±i·¶`), the sending time, attachments named."""
@@ -117,6 +117,15 @@ def test_outlook_messages_read_as_e_mail_in_their_code_page():
     assert attached.metadata["attachments"] == ["test-unicode.doc", "pj1.txt"]
     assert attached.metadata["subject"] == "test pièce jointe 1"
     assert attached.text.endswith("\n\ncontenu")
+    # a folder walk reads them (their NUL bytes are no reason to pass them over)
+    (tmp_path / "mail").mkdir()
+    (tmp_path / "mail" / "chinese.msg").write_bytes((DATA / "tika-testMSG_chinese.msg").read_bytes())
+    (tmp_path / "mail" / "Pose.msg").write_bytes(b"float64 heading\n")
+    assert {Path(str(c.source)).name for c in chunkwise.iter_chunks(tmp_path / "mail")} == {
+        "chinese.msg", "Pose.msg"}
+    # a ROS message definition is a .msg too: read as the text it is
+    ros = parse(b"# a robot's pose\ngeometry_msgs/Point position\nfloat64 heading\n", "Pose.msg")
+    assert ros.text.startswith("# a robot's pose") and ros.metadata.get("format") != "msg"
     with pytest.raises(chunkwise.InputError, match="deck.msg: not an Outlook message"):
         parse((Path(__file__).resolve().parent / "data" / "office" /
                "poi-basic_test_ppt_file.ppt").read_bytes(), "deck.msg")

@@ -69,9 +69,10 @@ def sniff_format(data: bytes, name: str = "") -> str:
     by_extension = extension_formats()
     if ext in by_extension:
         fmt = by_extension[ext]
-        if fmt == "doc" and not data.startswith(OLE_SIGNATURE):
+        if fmt in _OLE_FORMATS and not data.startswith(OLE_SIGNATURE):
             # a ".doc" that is a web page, RTF or text (Word saves them so if asked; web
-            # applications export HTML as .doc): read as what it holds
+            # applications export HTML as .doc), a ".msg" that is a ROS message
+            # definition: read as what it holds
             return sniff_format(data)
         return fmt
     if data.startswith(b"PK\x03\x04") and data[30:38] == b"mimetype":
@@ -103,6 +104,8 @@ def sniff_format(data: bytes, name: str = "") -> str:
     return "text"
 
 
+#: formats whose files are OLE compound files: one that is not is read by its content
+_OLE_FORMATS = frozenset(("doc", "ppt", "msg"))
 #: a zipped package's ``mimetype`` entry, stored first -> its format
 _ZIP_MIMETYPES = {b"application/epub+zip": "epub",
                   b"application/vnd.oasis.opendocument.text": "odt",
