@@ -93,7 +93,7 @@ def parse_doc(data: bytes, doc_id: str, source: str | None = None) -> Document:
         out = TextBuilder()
         for paragraph in _clean(text).split(_PARAGRAPH_END):
             out.add_block("paragraph", paragraph, ())
-        return _document(out, None, doc_id, source, meta, name)
+        return _document(out, None, doc_id, source, meta)
     if table is None:
         raise InputError(name, "a Word document without its table stream (damaged?)")
     pieces = _Pieces(word, table, fib, name)
@@ -110,11 +110,11 @@ def parse_doc(data: bytes, doc_id: str, source: str | None = None) -> Document:
             found = _add_story(out, trail if main else HeadingTrail(), paragraphs, styles, main)
             title = title or found
         cp += length
-    return _document(out, title, doc_id, source, meta, name)
+    return _document(out, title, doc_id, source, meta)
 
 
 def _document(out: TextBuilder, title: str | None, doc_id: str, source: str | None,
-              meta: dict[str, Any], name: str) -> Document:
+              meta: dict[str, Any]) -> Document:
     return Document(text=out.text, doc_id=doc_id, source=source,
                     title=meta.get("title") or title, blocks=tuple(out.blocks),
                     metadata={"format": "doc", **meta})
