@@ -216,8 +216,8 @@ def test_a_document_left_out_later_is_counted_then_pruned(tmp_path, capsys, stat
     code, out, err = _run(capsys, "index", root, *base, "--exclude", "drafts/")
     assert code == 0, err
     assert "1 document whose file is gone is still in the index" in out
-    assert ("12 documents that ignore rules or --exclude now leave out are still in the "
-            "index (--prune removes them)") in out
+    assert ("12 documents that a walk now leaves out (ignore rules, --exclude, not documents) "
+            "are still in the index (--prune removes them)") in out
     code, out, err = _run(capsys, "index", root, *base, "--exclude", "drafts/", "--prune")
     assert code == 0 and "(0 changed, 13 removed)" in out, out
     code, out, err = _run(capsys, "index", root / "drafts" / "one.md", *base)
@@ -227,6 +227,29 @@ def test_a_document_left_out_later_is_counted_then_pruned(tmp_path, capsys, stat
     assert ids == {"docs/guide.md", "logs/keep.log", "src/keep.md", "drafts/one.md"}
     with pytest.raises(ConfigError, match="--exclude"), Index(db) as index:
         index.sync(root, embedder=static_embedder, exclude=["!"])
+
+
+@pytest.mark.slow
+def test_a_document_no_walk_reads_is_counted_then_pruned(tmp_path, capsys, static_embedder):
+    """A lock file indexed by name (as every walk indexed lock files before a walk
+    passed over them) is counted by a later run over its folder as a document the walk
+    leaves out, and --prune removes it; the folder's documents stay."""
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "guide.md").write_text("# Guide\n\nHow to run the app.\n")
+    (root / "Cargo.lock").write_text('[[package]]\nname = "memchr"\nversion = "2.7.4"\n')
+    db = str(tmp_path / "db")
+    base = ["--db", db, "--embedder", static_embedder, "--no-progress", "--root", str(root)]
+    code, out, err = _run(capsys, "index", root / "Cargo.lock", *base)
+    assert code == 0 and "documents 1 " in out, err
+    code, out, err = _run(capsys, "index", root, *base)
+    assert code == 0 and "skipped 1 file that is not a document: lock file 1" in err
+    assert ("1 document that a walk now leaves out (ignore rules, --exclude, not documents) is "
+            "still in the index (--prune removes it)") in out
+    code, out, err = _run(capsys, "index", root, *base, "--prune")
+    assert code == 0 and "(0 changed, 1 removed)" in out, out
+    with Index(db) as index:
+        assert {r["doc_id"] for r in index.store.rows()[0]} == {"guide.md"}
 
 
 def test_backup_copies_are_left_out_unless_named(tmp_path, capsys):

@@ -986,7 +986,10 @@ def _stale(state: dict[str, Any], seen: set[str], gone: Callable[[str], bool],
 def _gone(source: Source, root: Path | None, walk: Walk) -> Callable[[str], bool]:
     """Whether prune removes a document the run did not give: it lies under one of the
     paths given (without a root: every document not given) and its file is gone, or
-    under a folder given whose walk now leaves it out (an ignore file, ``--exclude``)."""
+    under a folder given whose walk now leaves it out (an ignore file, ``--exclude``,
+    or what no walk reads: a lock file, a generated script, binary data, ...)."""
+    from .readers.sources import passed_over
+
     paths = _paths(source)
     if root is None or paths is None:
         return lambda doc_id: True
@@ -1001,5 +1004,5 @@ def _gone(source: Source, root: Path | None, walk: Walk) -> Callable[[str], bool
         if not os.path.lexists(where):
             return True
         # a file named itself is read whatever the rules say
-        return where not in inside and left_out(where)
+        return where not in inside and (left_out(where) or passed_over(where) is not None)
     return gone

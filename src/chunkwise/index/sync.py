@@ -80,11 +80,13 @@ class IndexReport:
         gone, left = self.stale - self.stale_ignored, self.stale_ignored
         return ((f"; {gone:,} " + ("document whose file is gone is" if gone == 1
                                    else "documents whose files are gone are")
-                 + " still in the index (--prune removes them)" if gone else "")
+                 + f" still in the index (--prune removes {'it' if gone == 1 else 'them'})"
+                 if gone else "")
                 + (f"; {left:,} " + ("document" if left == 1 else "documents")
-                   + " that ignore rules or --exclude now leave out "
+                   + " that a walk now leaves out (ignore rules, --exclude, not documents) "
                    + ("is" if left == 1 else "are")
-                   + " still in the index (--prune removes them)" if left else ""))
+                   + f" still in the index (--prune removes {'it' if left == 1 else 'them'})"
+                   if left else ""))
 
 
 def _flat(config: dict[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -81,6 +81,8 @@ def decode_bytes(data: bytes, source: str, encoding: str | None = None) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if control_binary(data[:SAMPLE_BYTES]):
+            raise InputError(source, "binary file (control characters), not text") from None
         raise InputError(
             source, f"{_NOT_UTF8} (byte {exc.start}); if it is text, pass its encoding "
             "(encoding='latin-1', say), or encoding='auto' for a folder of mixed encodings "
@@ -204,6 +206,24 @@ def binary_head(head: bytes) -> bool:
     """Whether a file's first bytes are binary data: a NUL byte in them, and neither a
     byte-order mark nor the NUL bytes of UTF-16 or UTF-32 text."""
     return b"\x00" in head and bom_encoding(head) is None and unmarked_wide(head) is None
+
+
+def control_binary(sample: bytes) -> bool:
+    """Whether bytes without a NUL byte are binary data all the same: more control
+    characters than text has (:func:`binary_problem`), which are neither a terminal's
+    codes nor ISO-2022's escapes (pdf.js's compressed CMaps, ``.bcmap``, which the
+    reader refused as "not valid UTF-8")."""
+    if b"\x00" in sample or bom_encoding(sample) is not None:  # (:func:`binary_head`'s)
+        return False
+    controls = sum(map(sample.count, _CONTROL_BYTES))
+    if controls <= MAX_CONTROL_SHARE * len(sample) or _ISO2022.search(sample):
+        return False
+    problem = binary_problem(sample.decode("latin-1"))  # (C0 controls are one byte in both)
+    return problem is not None and problem.startswith("binary file")
+
+
+#: :data:`CONTROL_CHARS` as bytes
+_CONTROL_BYTES = tuple(bytes((c,)) for c in sorted(CONTROL_CHARS))
 
 
 def unmarked_wide(sample: bytes) -> str | None:

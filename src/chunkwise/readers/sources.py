@@ -28,7 +28,8 @@ from typing import Any
 from ..errors import InputError
 from ..ids import name_of
 from ..types import Document
-from .decoding import binary_head
+from .decoding import SAMPLE_BYTES, binary_head, control_binary
+from .generated import GENERATED, LOCK_FILE, generated_head, lock_file
 from .ignore import BY_EXCLUDE, Ignorer, check_patterns
 
 #: Office files: Word documents and templates (macro-enabled too), workbooks, decks,
@@ -373,34 +374,44 @@ def _walked(f: Path, walk: Walk, top: Path | None = None, where: Path | None = N
         if _special(f):  # a named pipe, a socket, a device: never read (a pipe would block)
             walk.skip(f, "not a regular file")
         return False
+    reason = passed_over(f)
+    if reason is not None:
+        walk.skip(f, reason)
+        return False
+    return True
+
+
+def passed_over(f: Path) -> str | None:
+    """Why a folder walk passes over a regular file, by its name and first bytes
+    (an extension no document has, a lock file, binary data, a minified or generated
+    script, an mdBook site's copy, evaluation questions), or None: it is read."""
     ext = f.suffix.lower().lstrip(".")
     from . import gzipped
 
     if ext == "gz" and gzipped(f.name):  # README.gz: the document inside, by its name
         inner = Path(f.name[:-3]).suffix.lower().lstrip(".")
         if inner not in NOT_DOCUMENTS:
-            return True
+            return None
         ext = inner
     if ext in NOT_DOCUMENTS:
-        walk.skip(f, ext)
-        return False
+        return ext
+    if lock_file(f.name):
+        return LOCK_FILE
     if f.suffix.lower() in _BINARY_DOCUMENTS:
-        return True
+        return None
     head = _head(f)
-    if binary_head(head):
-        walk.skip(f, "binary")  # (UTF-16 and UTF-32 text hold NUL bytes too)
-        return False
+    if binary_head(head) or (control_binary(head) and control_binary(_head(f, SAMPLE_BYTES))):
+        return "binary"  # (UTF-16 and UTF-32 text hold NUL bytes too)
     if ext in _MINIFIABLE and (f.name.lower().endswith((".min." + ext, "-min." + ext))
                                or _minified(head)):
-        walk.skip(f, "minified")
-        return False
+        return "minified"
+    if generated_head(f.suffix, head):
+        return GENERATED
     if ext == "html" and (copy := _mdbook_copy(f.name, head)) is not None:
-        walk.skip(f, copy)
-        return False
+        return copy
     if ext == "jsonl" and questions_file(head):
-        walk.skip(f, "evaluation questions")
-        return False
-    return True
+        return "evaluation questions"
+    return None
 
 
 def questions_file(head: bytes) -> bool:
@@ -434,11 +445,12 @@ _NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noi
 _MINIFIABLE = frozenset({"js", "mjs", "cjs"})
 
 
-def _head(path: Path) -> bytes:
-    """A file's first 8 KB (empty when it cannot be read: reading it will say why)."""
+def _head(path: Path, size: int = 8192) -> bytes:
+    """A file's first ``size`` bytes (empty when it cannot be read: reading it will say
+    why): 8 KB, or as many as the reader's binary test reads."""
     try:
         with path.open("rb") as stream:
-            return stream.read(8192)
+            return stream.read(size)
     except OSError:
         return b""
 
