@@ -29,7 +29,7 @@ from ..errors import InputError
 from ..ids import name_of
 from ..types import Document
 from .decoding import SAMPLE_BYTES, binary_head, control_binary
-from .generated import GENERATED, LOCK_FILE, generated_head, lock_file
+from .generated import LOCK_FILE, generated_reason, lock_file
 from .ignore import BY_EXCLUDE, Ignorer, check_patterns
 
 #: Office files: Word documents and templates (macro-enabled too), workbooks, decks,
@@ -405,8 +405,8 @@ def passed_over(f: Path) -> str | None:
     if ext in _MINIFIABLE and (f.name.lower().endswith((".min." + ext, "-min." + ext))
                                or _minified(head)):
         return "minified"
-    if generated_head(f.suffix, head):
-        return GENERATED
+    if (made := generated_reason(f.suffix, head)) is not None:
+        return made
     if ext == "html" and (copy := _mdbook_copy(f.name, head)) is not None:
         return copy
     if ext == "jsonl" and questions_file(head):
