@@ -157,6 +157,23 @@ PATTERNS = st.sampled_from([
     "*/*/", "s*a*e*"])
 
 
+def test_a_vendor_folder_a_package_manager_filled_is_left_out(tmp_path):
+    """Go's ``go mod vendor`` (committed in many repositories: thousands of files of
+    other projects' code and READMEs), Composer's and Bundler's ``vendor`` folders
+    are dependencies; a ``vendor`` folder of the project's own (no such marker) is
+    read, and --no-ignore reads them all."""
+    _tree(tmp_path, ["go/main.go", "go/vendor/golang.org/x/text/README.md",
+                     "php/vendor/monolog/monolog/README.md", "rb/vendor/bundle/ruby/3.3.0/gems/rake/README.md",
+                     "own/vendor/notes.md", "own/guide.md"])
+    (tmp_path / "go" / "vendor" / "modules.txt").write_text("# golang.org/x/text v0.14.0\n")
+    (tmp_path / "php" / "vendor" / "autoload.php").write_text("<?php\nreturn 1;\n")
+    skipped = SkipCounter()
+    assert _read(tmp_path, walk=Walk(on_skip=skipped), base=tmp_path) == {
+        "go/main.go", "own/vendor/notes.md", "own/guide.md"}
+    assert skipped.ignored == {"vendored dependencies": [3, 0]}
+    assert len(_read(tmp_path, walk=Walk(ignore_rules=False), base=tmp_path)) == 8
+
+
 @needs_git
 @settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -13,10 +13,11 @@ installed packages, and the user's ``--exclude`` patterns.
   ``.ignore`` over ``.gitignore``. A folder left out is not entered (git cannot take back a file below
   an ignored folder either). Read wherever they are, in a repository or not (a
   project's ``build/`` is output whether or not it was cloned).
-- **Dependency folders**: ``node_modules``, ``site-packages``, ``__pycache__``, ... and
-  Python environments (a folder holding ``pyvenv.cfg`` or ``conda-meta``): installed
-  packages are never the user's documents (a project's ``node_modules`` holds
-  thousands of READMEs).
+- **Dependency folders**: ``node_modules``, ``site-packages``, ``__pycache__``, ...,
+  Python environments (a folder holding ``pyvenv.cfg`` or ``conda-meta``) and a
+  ``vendor`` folder a package manager filled (:data:`VENDOR_MARKERS`: Go, Composer,
+  Bundler): installed packages are never the user's documents (a project's
+  ``node_modules`` holds thousands of READMEs).
 - **An index's folder** (:data:`INDEX_MARKERS`): a chunkwise index kept beside the
   documents holds JSON files of its own (``chunkwise-unchanged.json``, BM25's
   statistics), which ``chunk``, ``eval`` and an index elsewhere read as documents.
@@ -51,6 +52,12 @@ DEPENDENCY_FOLDERS = frozenset({"node_modules", "bower_components", "jspm_packag
                                 "__pycache__"})
 #: what marks a folder as a Python environment (virtualenv/venv, conda)
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
+#: what marks a ``vendor`` folder as one of dependencies a package manager copied in:
+#: Go's module list (``go mod vendor``), Composer's autoloader, Bundler's gems
+#: (``bundle install --path vendor/bundle``)
+VENDOR_MARKERS = ("modules.txt", "autoload.php", "bundle/ruby")
+#: the reason given for such a folder
+VENDORED = "vendored dependencies"
 #: what marks a folder as a chunkwise index kept on disk (LanceDB, Qdrant's local
 #: mode): its writer lock, and LanceDB's settings table
 INDEX_MARKERS = (".chunkwise-writer.lock", "chunkwise_config.lance")
@@ -404,6 +411,8 @@ class Ignorer:
             where = self.top / rel
             if any(os.path.lexists(where / m) for m in ENVIRONMENT_MARKERS):
                 return "Python environment"
+            if name == "vendor" and any(os.path.lexists(where / m) for m in VENDOR_MARKERS):
+                return VENDORED
             if any(os.path.lexists(where / m) for m in INDEX_MARKERS):
                 return AN_INDEX
         # the deepest folder whose patterns match decides (git's precedence)
