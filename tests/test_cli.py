@@ -302,6 +302,42 @@ def test_a_folder_walk_passes_over_lock_files_and_generated_code(capsys, tmp_pat
     assert code == 2 and "GB-H.bcmap: binary file (control characters), not text" in err
 
 
+def test_a_folder_walk_never_reads_a_private_key(capsys, tmp_path):
+    """Keys and certificates kept in a project (a deploy key, a TLS certificate, an
+    SSH key pair) were read as documents: base64 to the embedder, and a private key in
+    an index that search, serve and MCP hand out. A walk passes over every file that
+    opens with a PEM or OpenPGP armoured block, key stores and public keys; a
+    clear-signed announcement is text and is read."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+
+    folder = tmp_path / "deploy"
+    folder.mkdir()
+    key = ec.generate_private_key(ec.SECP256R1())
+    (folder / "server.key").write_bytes(key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL,
+        serialization.NoEncryption()))
+    ssh = ed25519.Ed25519PrivateKey.generate()
+    (folder / "id_ed25519").write_bytes(ssh.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH, serialization.NoEncryption()))
+    (folder / "id_ed25519.pub").write_bytes(ssh.public_key().public_bytes(
+        serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH) + b" deploy@host\n")
+    (folder / "public.pem").write_bytes(key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    (folder / "release.txt").write_text(
+        "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\nVersion 2.1 is out: it reads "
+        "old Word files.\n-----BEGIN PGP SIGNATURE-----\n\niQEzBAEBCAAdFiEE\n"
+        "-----END PGP SIGNATURE-----\n")
+    (folder / "README.md").write_text("# Deploy\n\nThe server's key is kept here.\n")
+    code, out, err = run(capsys, "chunk", str(folder), "--no-progress")
+    assert code == 0, err
+    assert {Path(json.loads(line)["source"]).name for line in out.splitlines()} == {
+        "README.md", "release.txt"}
+    assert "PRIVATE KEY" not in out and "Version 2.1 is out" in out
+    assert ("chunkwise: skipped 4 files that are not documents: key or certificate 3, pub 1"
+            in err.splitlines()), err
+
+
 def test_an_index_kept_beside_the_documents_is_not_read_as_documents(capsys, tmp_path):
     """A LanceDB index inside the folder holds JSON files of its own
     (``chunks.lance/_versions/latest_version_hint.json``): chunk (which knows no

@@ -139,6 +139,9 @@ NOT_DOCUMENTS = frozenset({
     # artwork: Illustrator (a PDF inside: Knative's logos failed as "no text layer"),
     # Sketch, Figma and GIMP files
     "ai", "sketch", "fig", "xcf",
+    # key stores (binary; a PEM file is told by its first line), public keys (an SSH
+    # key's one line of base64) and Publisher's documents
+    "p12", "pfx", "jks", "keystore", "pub",
 })
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
 #: skipped for the NUL bytes they hold
@@ -407,11 +410,22 @@ def passed_over(f: Path) -> str | None:
         return "minified"
     if (made := generated_reason(f.suffix, head)) is not None:
         return made
+    if _PEM.match(head):
+        return KEY_OR_CERTIFICATE
     if ext == "html" and (copy := _mdbook_copy(f.name, head)) is not None:
         return copy
     if ext == "jsonl" and questions_file(head):
         return "evaluation questions"
     return None
+
+
+#: a file that opens with a PEM or OpenPGP armoured block: a private or public key,
+#: a certificate, a signature, an encrypted message (base64 to an embedder, and a
+#: private key must never reach an index that search, serve and MCP hand out); a
+#: clear-signed message is text to read
+_PEM = re.compile(rb"\s*-----BEGIN (?!PGP SIGNED MESSAGE-----)[A-Z0-9 ]{1,40}-----\r?\n")
+#: the reason given for such a file
+KEY_OR_CERTIFICATE = "key or certificate"
 
 
 def questions_file(head: bytes) -> bool:
