@@ -157,6 +157,23 @@ PATTERNS = st.sampled_from([
     "*/*/", "s*a*e*"])
 
 
+def test_a_projects_community_pages_in_github_are_read(tmp_path):
+    """GitHub looks for SECURITY.md, CONTRIBUTING.md, SUPPORT.md and the issue
+    templates in ``.github`` too (pdf.js keeps its security policy there alone: "how
+    do I report a vulnerability" found nothing). A walk, or a glob, reads the pages
+    there; the workflows and settings beside them, and every other hidden folder,
+    are not read."""
+    _tree(tmp_path, ["README.md", ".github/SECURITY.md", ".github/ISSUE_TEMPLATE/bug.md",
+                     ".github/workflows/ci.yml", ".github/dependabot.yml", ".github/CODEOWNERS",
+                     ".vscode/notes.md", "docs/.drafts/plan.md", "docs/guide.md"])
+    assert _read(tmp_path, base=tmp_path) == {
+        "README.md", ".github/SECURITY.md", ".github/ISSUE_TEMPLATE/bug.md", "docs/guide.md"}
+    assert _read(str(tmp_path / "**" / "*.md"), base=tmp_path) == {
+        "README.md", ".github/SECURITY.md", ".github/ISSUE_TEMPLATE/bug.md", "docs/guide.md"}
+    # the folder itself given: all of it, as any folder named
+    assert len(_read(tmp_path / ".github", base=tmp_path)) == 5
+
+
 def test_a_vendor_folder_a_package_manager_filled_is_left_out(tmp_path):
     """Go's ``go mod vendor`` (committed in many repositories: thousands of files of
     other projects' code and READMEs), Composer's and Bundler's ``vendor`` folders

@@ -493,9 +493,20 @@ _DATA_ASSIGNMENT = re.compile(rb"(?:(?:window|self|globalThis)\.[\w$]+|(?:var|le
 
 
 def _walkable(folder_name: str) -> bool:
-    """A folder a walk goes into: not hidden, not a LanceDB table's data (``*.lance``:
-    an index kept beside the documents holds JSON files of its own)."""
-    return not folder_name.startswith(".") and not folder_name.endswith(".lance")
+    """A folder a walk goes into: not hidden (but :data:`COMMUNITY_FOLDER`), not a
+    LanceDB table's data (``*.lance``: an index kept beside the documents holds JSON
+    files of its own)."""
+    return (not folder_name.startswith(".") or folder_name == COMMUNITY_FOLDER) \
+        and not folder_name.endswith(".lance")
+
+
+#: the one hidden folder a walk goes into, for its pages only (:data:`PAGES`): where
+#: GitHub looks for a project's community files (SECURITY.md, CONTRIBUTING.md,
+#: SUPPORT.md, CODE_OF_CONDUCT.md) and its issue and pull request templates; pdf.js
+#: keeps its security policy there alone. Its workflows and settings are not read.
+COMMUNITY_FOLDER = ".github"
+#: the files read from :data:`COMMUNITY_FOLDER`
+PAGES = (".md", ".markdown", ".rst", ".txt", ".adoc")
 
 
 def iter_files(folder: Path, walk: Walk = PLAIN) -> Iterator[Path]:
@@ -517,8 +528,9 @@ def _walk_files(folder: Path, walk: Walk) -> Iterator[tuple[Path, Path]]:
         dirs[:] = sorted(d for d in dirs if _walkable(d)
                          and not any(_under(real / d, x) for x in walk.exclude)
                          and not walk.ignored(ignorer, real / d, here / d, True))
+        pages_only = here != folder and COMMUNITY_FOLDER in here.relative_to(folder).parts
         for name in sorted(files):
-            if not name.startswith("."):
+            if not name.startswith(".") and (not pages_only or name.lower().endswith(PAGES)):
                 f = here / name
                 where = real / name
                 if not walk.ignored(ignorer, where, f, False) \
@@ -610,8 +622,9 @@ def glob_files(pattern: str, walk: Walk = PLAIN) -> Iterator[Path]:
             dirs[:] = []
         dirs[:] = sorted(d for d in dirs if _walkable(d)
                          and not walk.ignored(ignorer, real / d, here / d, True))
+        pages_only = here != root and COMMUNITY_FOLDER in here.relative_to(root).parts
         for name in files:
-            if name.startswith("."):
+            if name.startswith(".") or (pages_only and not name.lower().endswith(PAGES)):
                 continue
             f = here / name
             if matcher.match(f.relative_to(root).as_posix()) and _is_file(f) \
