@@ -709,3 +709,49 @@ def test_list_and_csv_table_directives_are_tables():
     assert len(table.metadata["rows"]) == 3
     named = csv_text.replace("   :widths: 15, 10, 30\n", "   :file: treats.csv\n")
     assert not [b for b in parse(named, "treats.rst", fmt="text").blocks if b.kind == "table"]
+
+
+def test_sphinx_object_descriptions_are_headings_over_their_bodies():
+    """A Sphinx object's description (``.. py:data:: SECRET_KEY`` and the text indented
+    under it) is found under its name: a heading one level below its section (or the
+    object it is in), closed by text not indented past it. Flask's configuration page
+    cut ``SECRET_KEY``'s entry onto the tail of the entry before it; a directive
+    without a body (Django's ``.. setting::`` target, ``.. autoclass::``) stays a
+    paragraph."""
+    rst = ("Config\n======\n\nBuiltin Values\n--------------\n\n"
+           ".. py:data:: DEBUG\n\n    Whether debug mode is enabled.\n\n    Default: ``False``\n\n"
+           ".. py:data:: SECRET_KEY\n\n    A secret key that will be used for signing.\n\n"
+           ".. py:class:: Flask(import_name)\n   :module: flask\n\n   The application object.\n\n"
+           "   .. py:method:: route(rule, **options)\n\n      Decorate a view function.\n\n"
+           "   An application's own text after its methods.\n\n"
+           "Text of the section after the entries.\n\n"
+           ".. setting:: ALLOWED_HOSTS\n\n"
+           ".. autoclass:: flask.Blueprint\n\n"
+           "Other\n-----\n\n.. confval:: html_theme\n\n   The theme.\n")
+    doc = parse(rst, "config.rst")
+    text = doc.text
+
+    def block(start: str):
+        return next(b for b in doc.blocks if text.startswith(start, b.start))
+
+    debug = block(".. py:data:: DEBUG")
+    assert debug.kind == "heading" and debug.level == 3
+    assert block("Default: ``False``").headings == ("Config", "Builtin Values", "DEBUG")
+    assert block("A secret key").headings == ("Config", "Builtin Values", "SECRET_KEY")
+    assert block(".. py:class::").kind == "heading"
+    assert block("The application object.").headings[-1] == "Flask(import_name)"
+    assert block("Decorate a view").headings == (
+        "Config", "Builtin Values", "Flask(import_name)", "route(rule, **options)")
+    assert block("An application's own text").headings[-1] == "Flask(import_name)"
+    assert block("Text of the section").headings == ("Config", "Builtin Values")
+    assert block(".. setting::").kind == "paragraph" and block(".. autoclass::").kind == "paragraph"
+    assert block("The theme.").headings == ("Config", "Other", "html_theme")
+    # every entry of Flask's configuration page is a chunk of its own under its name
+    path = DATA.parents[2] / "benchmarks" / "rst_eval" / "docs" / "config.rst"
+    chunks = chunkwise.chunk(path)
+    assert_invariants(read_path(path).text, chunks, 254)
+    secret = by_text(chunks, "A secret key that will be used for securely signing")
+    assert len(secret) == 1 and secret[0].text.startswith(".. py:data:: SECRET_KEY")
+    assert secret[0].context.startswith(
+        "Configuration Handling > Builtin Configuration Values > SECRET_KEY")
+    assert "TRAP_BAD_REQUEST_ERRORS" not in secret[0].text

@@ -392,9 +392,18 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
     trail = HeadingTrail()
     # a literal block's indentation, language, and whether a directive opened it
     literal: tuple[int, str, bool] | None = None
+    described = _described_objects(text, spans) if marked else {}
+    objects = _Objects(trail)
     for span in spans:
         s, e = stripped(text, *span)
         heading = candidates.get(span)
+        if heading is None and marked:
+            objects.close_before(text, s)
+            if (signature := described.get(span)) is not None:
+                level = objects.open(text, s, signature)
+                blocks.append(Block("heading", s, e, trail.path, level=level))
+                literal = None
+                continue
         if literal is not None and heading is None and indented_past(text, span, literal[0]):
             last = blocks[-1]
             if last.kind == "code":  # the literal block goes on past a blank line
@@ -407,6 +416,7 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
         if heading is not None:
             level, title = heading
             trail.push(level, title)
+            objects.section(level)
             blocks.append(Block("heading", s, e, trail.path, level=level))
         else:
             if marked:
@@ -423,6 +433,63 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
             else:
                 blocks.append(Block("paragraph", s, e, trail.path))
     return blocks
+
+
+#: a Sphinx directive describing an object (a function, class, method, attribute,
+#: configuration value, option, environment variable, HTTP route, ...) of any domain
+#: (``py:``, ``js:``, ``c:``, ``rst:directive:``, ...), its signature after ``::``
+_OBJECT_DIRECTIVE = re.compile(
+    r"([ \t]*)\.\. (?:[a-z]+:){0,2}(?:function|class|method|attribute|data|exception|decorator|"
+    r"decoratormethod|classmethod|staticmethod|property|type|member|macro|var|struct|union|enum|"
+    r"enumerator|directive|role|option|confval|envvar|describe|object|event|get|post|put|patch|"
+    r"delete)::[ \t]+(\S[^\r\n]*)")
+#: the longest signature kept as a heading, in characters
+SIGNATURE_CHARS = 120
+
+
+def _described_objects(text: str, spans: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """The paragraphs that open a Sphinx object's description (``.. py:data::
+    SECRET_KEY``, its options included) followed by an indented body, with each one's
+    signature: a heading over its body, so an API page's or a configuration page's
+    entries are each found under their names (Flask's ``SECRET_KEY`` was the tail of
+    a chunk holding the entry before it). Without a body (Django's ``.. setting::``
+    targets, autodoc's ``.. autoclass::`` without content) it stays a paragraph."""
+    found: dict[tuple[int, int], str] = {}
+    for i, span in enumerate(spans[:-1]):
+        line_start = text.rfind("\n", 0, span[0]) + 1
+        m = _OBJECT_DIRECTIVE.match(text, line_start)
+        if m is None or m.end(1) != span[0] or not indented_past(text, spans[i + 1], len(m.group(1))):
+            continue
+        signature = m.group(2).strip()
+        found[span] = signature if len(signature) <= SIGNATURE_CHARS else \
+            signature[:SIGNATURE_CHARS].rsplit(" ", 1)[0] + " ..."
+    return found
+
+
+class _Objects:
+    """The Sphinx object descriptions open at a point of the text (a class's, then
+    its method's), each a heading one level below the section or object it is in,
+    closed by the next section heading or by text not indented past it."""
+
+    def __init__(self, trail: HeadingTrail):
+        self.trail = trail
+        self.level = 0  # the section's
+        self.open_ones: list[tuple[int, int]] = []  # (indentation, level)
+
+    def section(self, level: int) -> None:
+        self.level = level
+        self.open_ones.clear()
+
+    def close_before(self, text: str, s: int) -> None:
+        indent = s - (text.rfind("\n", 0, s) + 1)
+        while self.open_ones and indent <= self.open_ones[-1][0]:
+            self.trail.end_at(self.open_ones.pop()[1])
+
+    def open(self, text: str, s: int, signature: str) -> int:
+        level = (self.open_ones[-1][1] if self.open_ones else self.level) + 1
+        self.trail.push(level, signature)
+        self.open_ones.append((s - (text.rfind("\n", 0, s) + 1), level))
+        return level
 
 
 #: a reStructuredText directive whose indented content is code
