@@ -249,16 +249,18 @@ def test_the_narrative_evaluation_sets_load_and_their_questions_are_rebuilt_exac
     _rebuilt_exactly(tmp_path, folder)
 
 
-def test_the_restructuredtext_set_loads_its_pages_alone_and_is_rebuilt_exactly(tmp_path):
-    """benchmarks/rst_eval: Flask's pages as Sphinx sources; its corpus is docs/ alone
-    (the set's README, licence and questions_src.py were ranked with the pages until a
-    .chunkwiseignore said so); questions.jsonl is what benchmarks/eval_sets.py writes."""
+@pytest.mark.parametrize("name, ext", [("rst_eval", "rst"), ("sphinx_html_eval", "html")])
+def test_the_sphinx_sets_load_their_pages_alone_and_are_rebuilt_exactly(tmp_path, name, ext):
+    """benchmarks/rst_eval: Flask's pages as Sphinx sources; sphinx_html_eval: the same
+    built to HTML; each corpus is its docs/ alone (the set's README, licence and
+    questions_src.py were ranked with the pages until a .chunkwiseignore said so);
+    questions.jsonl is what benchmarks/eval_sets.py writes (with today's readers)."""
     from helpers import ROOT
 
-    folder = ROOT / "benchmarks" / "rst_eval"
+    folder = ROOT / "benchmarks" / name
     ds = load_jsonl(folder)
     assert len(ds.questions) >= 30
-    assert sorted(ds.documents) == [f"docs/{n}.rst" for n in (
+    assert sorted(ds.documents) == [f"docs/{n}.{ext}" for n in (
         "api", "config", "quickstart", "signals", "templating", "web-security")]
     assert {t for q in ds.questions for t in q.tags} == {"object", "prose"}
     _rebuilt_exactly(tmp_path, folder)

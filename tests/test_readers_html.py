@@ -620,7 +620,8 @@ def test_a_link_to_the_source_is_no_part_of_a_heading_or_a_signature():
               '[source]</span></span></a><a class="headerlink" href="#json.dump">¶</a></dt>'
               '<dd><p>Serialize obj as a JSON formatted stream to fp.</p></dd></dl></div></body></html>')
     doc = parse(sphinx, "json.html", fmt="html")
-    assert "dump ( obj )" in [doc.text[b.start:b.end] for b in doc.blocks]
+    # (a signature as Sphinx shows it, a heading over its description)
+    assert "dump(obj)" in [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
     assert "[source]" not in doc.text
     # a link without an address in a heading (<a href>) is read, not a crash
     doc = parse("<html><body><h2>Usage<a href>¶</a></h2><p>Text of the usage section.</p>"
@@ -954,3 +955,63 @@ def test_a_page_declaring_utf8_in_latin1_bytes_is_guessed_under_encoding_auto():
         parse(page, "menu.html", "html")
     # (guessed from its bytes, as a page declaring nothing is)
     assert "café au lait" in parse(page, "menu.html", "html", encoding="auto").text
+
+
+def test_sphinx_object_descriptions_in_html_are_headings_over_their_bodies():
+    """A Sphinx page's object descriptions (``<dl class="py data"><dt class="sig
+    sig-object py">SECRET_KEY</dt><dd>...``; a method's inside its class's; before
+    Sphinx 4 a ``<dt>`` holding a ``descname``) are headings one level below the
+    section (or the object) they are in, their signature as Sphinx shows it, without
+    the spaces between its spans or its permalink and source link: a configuration
+    page's entries were paragraphs, the name of each alone on a line under the
+    section's heading. A glossary's or a field list's terms stay paragraphs. (The
+    markup is Sphinx 9's, from building Flask's pages.)"""
+    sig = ('<dt class="sig sig-object py" id="{id}">{pre}<span class="sig-name descname">'
+           '<span class="pre">{name}</span></span>{params}<a class="headerlink" href="#{id}" '
+           'title="Link to this definition">¶</a></dt>')
+    page = (
+        '<html><head><meta name="generator" content="Docutils 0.21.2: https://docutils.'
+        'sourceforge.io/" /></head><body><div class="body" role="main">'
+        '<section><h1>API<a class="headerlink" href="#api">¶</a></h1>'
+        '<section><h2>Configuration</h2><p>Values Flask reads.</p>'
+        '<dl class="py data">' + sig.format(id="SECRET_KEY", pre="", name="SECRET_KEY", params="")
+        + '<dd><p>A secret key used for signing the session cookie.</p></dd></dl>'
+        '<dl class="py class">' + sig.format(
+            id="flask.Flask", name="Flask", params="",
+            pre='<span class="property"><span class="k"><span class="pre">class</span></span>'
+                '<span class="w"> </span></span><span class="sig-prename descclassname">'
+                '<span class="pre">flask.</span></span>')
+        + '<dd><p>The application object.</p><dl class="py method">' + sig.format(
+            id="flask.Flask.route", pre="", name="route",
+            params='<span class="sig-paren">(</span><em class="sig-param"><span class="n">'
+                   '<span class="pre">rule</span></span></em>, <em class="sig-param">'
+                   '<span class="o"><span class="pre">**</span></span><span class="n">'
+                   '<span class="pre">options</span></span></em><span class="sig-paren">)'
+                   '</span><a class="reference internal" href="_modules/flask/app.html">'
+                   '<span class="viewcode-link"><span class="pre">[source]</span></span></a>')
+        + '<dd><p>Decorate a view function to register it.</p><dl class="field-list simple">'
+        '<dt class="field-odd">Parameters<span class="colon">:</span></dt><dd class="field-odd">'
+        '<p><strong>rule</strong> – The URL rule.</p></dd></dl></dd></dl></dd></dl>'
+        '<dl class="glossary simple"><dt id="term-view">view</dt><dd><p>A function.</p></dd></dl>'
+        '<dl class="function"><dt id="old.send"><code class="descname">send</code>'
+        '<span class="sig-paren">(</span><em>data</em><span class="sig-paren">)</span></dt>'
+        '<dd><p>Send data, as Sphinx 3 wrote it.</p></dd></dl>'
+        '</section></section></div></body></html>')
+    doc = parse(page, "api.html")
+    text = doc.text
+
+    def block(start: str):
+        return next(b for b in doc.blocks if text.startswith(start, b.start))
+
+    assert block("SECRET_KEY").kind == "heading" and block("SECRET_KEY").level == 3
+    assert block("A secret key").headings == ("API", "Configuration", "SECRET_KEY")
+    assert block("class flask.Flask").level == 3
+    assert block("The application object.").headings[-1] == "class flask.Flask"
+    assert block("route(rule, **options)").level == 4
+    assert block("Decorate a view").headings == (
+        "API", "Configuration", "class flask.Flask", "route(rule, **options)")
+    assert "Parameters : rule – The URL rule." in text  # (a field list stays text)
+    assert block("view").kind == "paragraph"  # a glossary's term is no object
+    assert block("send(data)").kind == "heading"
+    assert block("Send data").headings[-1] == "send(data)"
+    assert "¶" not in text and "[source]" not in text

@@ -227,6 +227,46 @@ def _heading_text(node: Any) -> str:
     return text
 
 
+#: where a Sphinx object's signature is (see :func:`_is_signature`)
+_SIGNATURES = "dt.sig-object, dt .descname, dt .sig-name"
+
+
+def _is_signature(dt: Any) -> bool:
+    """Whether a ``<dt>`` is a Sphinx object's signature (``<dt class="sig sig-object
+    py" id="SECRET_KEY">``; before Sphinx 4, a ``<dt>`` holding a ``descname``)."""
+    classes = (dt.attributes or {}).get("class") or ""
+    return "sig-object" in classes.split() or dt.css_first(".descname, .sig-name") is not None
+
+
+def _objects_around(dt: Any) -> int:
+    """How many Sphinx object descriptions a signature's own is inside (a method's
+    is inside its class's)."""
+    count, node = 0, dt.parent  # (its own <dl>)
+    node = node.parent if node is not None else None
+    while node is not None:
+        if node.tag == "dl":
+            first = next((c for c in node.iter() if c.tag == "dt"), None)
+            count += first is not None and _is_signature(first)
+        node = node.parent
+    return count
+
+
+def _signature_text(dt: Any) -> str:
+    """A signature as Sphinx shows it, ``flask.url_for(endpoint, **values)``: its
+    inline pieces (a span a name, a parameter, a bracket) joined without the spaces a
+    block's text puts between elements, less the permalink and a source link."""
+    text = " ".join(str(dt.text(deep=True, separator="")).split())
+    marks = [_clean(a.text(deep=True)) for a in dt.css("a")
+             if _is_mark(a, a.text(deep=True), words=True)]
+    trimmed = None
+    while trimmed != text:
+        trimmed = text
+        for mark in marks:
+            if mark and text.endswith(mark) and len(text) > len(mark):
+                text = text[:-len(mark)].rstrip()
+    return text
+
+
 def _block_text(node: Any, tag: str) -> str:
     """A text block's words; a defined term's without its permalink glyph (makeinfo's
     ``ffi_type_void ¶``); a paragraph's without a "Read more" link ending it."""
@@ -339,6 +379,7 @@ class _Walker:
         self.text_seen = False  # a block other than a heading found yet
         self.blocks: list[_Raw] = []
         self.depth = 0  # the most elements open at once in the walk
+        self.section = 0  # the level of the last <h1>..<h6>
         self.inline: list[str] = []  # loose text directly inside containers
         self.inline_path = ""
         self.inline_links = 0
@@ -421,10 +462,18 @@ class _Walker:
             self.flush()
             text = _heading_text(child)
             if text:
+                self.section = _HEADINGS[tag]
                 self.add(_Raw("heading", text, level=_HEADINGS[tag],
                               meta={"tag": tag, "path": here}), inside)
                 self.lead_after_heading(first)
-        elif tag in _TEXT_BLOCKS and child.css_first(_HOLDS_BLOCKS) is None:
+        elif tag == "dt" and _is_signature(child):
+            self.flush()
+            text = _signature_text(child)
+            if text:  # a Sphinx object's description: a heading over its <dd>
+                self.add(_Raw("heading", text, level=self.section + 1 + _objects_around(child),
+                              meta={"tag": tag, "path": here, "object": True}), inside)
+        elif tag in _TEXT_BLOCKS and child.css_first(_HOLDS_BLOCKS) is None \
+                and child.css_first(_SIGNATURES) is None:  # (a class's <dd>: its methods)
             self.flush()
             self.paragraphs(_TEXT_BLOCKS[tag], _block_text(child, tag), _link_chars(child),
                             {"tag": tag, "path": here}, inside)
