@@ -716,3 +716,33 @@ def test_a_page_named_only_by_its_front_matter_keeps_its_title_in_every_chunk():
         plain = chunkwise.chunk({"p.mdx": page}, format="markdown")
         assert {c.metadata["strategy"] for c in plain} == {"recursive"}
         assert {c.context for c in plain} == {""}
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_myst_directive_fences_are_text_or_objects_not_code(slow):
+    """Sphinx sites and Jupyter Books written in Markdown (MyST) fence their
+    admonitions and object descriptions: ```` ```{note} ```` was a code block in the
+    language ``{note}`` (cut at lines, searched as code). A text directive's fence is
+    a paragraph; an object's (```` ```{py:function} connect(host) ````) a heading of
+    its first line over its body, closed after it; a code directive, and Quarto's and
+    R Markdown's ```` ```{r} ```` chunks, stay code. The same with the fallback parser."""
+    md = ("# Installing\n\nIntro.\n\n```{note}\nYou need Python 3.10 or later.\n```\n\n"
+          "```{py:function} connect(host, port=5432)\n\nOpen a connection to the database.\n```\n\n"
+          "After the function.\n\n```{r}\nx <- 1\n```\n\n```{code-block} python\nimport x\n```\n")
+    if slow:
+        from chunkwise.readers import markdown_py
+
+        doc = markdown_py.parse_markdown(md, "install.md")
+    else:
+        doc = parse(md, "install.md")
+    text = doc.text
+    kinds = [(b.kind, text[b.start:b.end].split("\n", 1)[0]) for b in doc.blocks]
+    assert kinds == [("heading", "# Installing"), ("paragraph", "Intro."),
+                     ("paragraph", "```{note}"), ("heading", "```{py:function} connect(host, port=5432)"),
+                     ("paragraph", "Open a connection to the database."),
+                     ("paragraph", "After the function."), ("code", "```{r}"),
+                     ("code", "```{code-block} python")]
+    heading, body, after = doc.blocks[3], doc.blocks[4], doc.blocks[5]
+    assert heading.level == 2 and body.headings == ("Installing", "connect(host, port=5432)")
+    assert after.headings == ("Installing",)
+    assert doc.blocks[6].metadata["language"] == "{r}"

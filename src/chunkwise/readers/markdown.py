@@ -22,6 +22,7 @@ from .structure import (
     HeadingTrail,
     anchors_to_headings,
     containers_as_quotes,
+    fence_blocks,
     front_matter,
     heading_text,
     html_heading,
@@ -348,8 +349,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
         if node.srcmap:
             if name in ("fence", "code_block"):
                 s, e = lines.span(node)
-                blocks.append(Block("code", s, e, trail.path, metadata=MappingProxyType(
-                    {"language": str(node.meta.get("info", "")).strip()})))
+                blocks.extend(fence_blocks(body, s, e, str(node.meta.get("info", "")).strip(), trail))
             elif name == "html_block":
                 s, e = lines.span(node)
                 if (found := html_heading(body[s:e])) is not None:

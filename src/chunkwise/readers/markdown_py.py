@@ -88,8 +88,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             blocks.append(Block("paragraph", s, e, trail.path))
         elif depth == 0 and tok.type in ("fence", "code_block") and tok.map:
             s, e = lines.span(*tok.map)
-            blocks.append(Block("code", s, e, trail.path,
-                                metadata=MappingProxyType({"language": tok.info.strip()})))
+            blocks.extend(st.fence_blocks(text, s, e, tok.info.strip(), trail))
         elif depth == 0 and tok.type == "html_block" and tok.map:
             s, e = lines.span(*tok.map)
             if (found := st.html_heading(text[s:e])) is not None:

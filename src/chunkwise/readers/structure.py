@@ -154,6 +154,52 @@ def stripped(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+#: the object types Sphinx describes, in any domain (``py:function``, ``c:macro``,
+#: ``std:confval``, ``rst:directive:option``): a reStructuredText directive or a MyST
+#: fence of one is a heading over its description
+OBJECT_TYPES = (r"(?:[a-z]+:){0,2}(?:function|class|method|attribute|data|exception|decorator|"
+                r"decoratormethod|classmethod|staticmethod|property|type|member|macro|var|"
+                r"struct|union|enum|enumerator|directive|role|option|confval|envvar|describe|"
+                r"object|event|get|post|put|patch|delete)")
+#: a MyST directive's fence info, ``{note}`` or ``{py:function} connect(host)``
+_MYST_INFO = re.compile(r"\{([A-Za-z][\w:.-]*)\}[ \t]*(.*)")
+_MYST_OBJECT = re.compile(OBJECT_TYPES)
+#: MyST directives whose content is text (docutils' and Sphinx's admonitions and
+#: version notes, topics and sidebars, sphinx-design's dropdowns, cards and tabs,
+#: sphinx-exercise's): a fence of any other (``{code-block}``, ``{math}``, Quarto's
+#: and R Markdown's ``{r}`` and ``{python}`` chunks) stays code
+MYST_PROSE = frozenset({
+    "note", "warning", "tip", "important", "hint", "caution", "attention", "danger", "error",
+    "admonition", "seealso", "versionadded", "versionchanged", "versionremoved", "deprecated",
+    "todo", "topic", "sidebar", "margin", "epigraph", "pull-quote", "highlights", "rubric",
+    "glossary", "dropdown", "card", "tab-item", "tab-set", "grid-item-card", "exercise",
+    "solution", "centered", "only"})
+
+
+def fence_blocks(text: str, s: int, e: int, info: str, trail: HeadingTrail) -> list[Block]:
+    """The blocks of a fenced block ``text[s:e]`` with this info string: code, but a
+    MyST directive's fence (Sphinx sites and Jupyter Books written in Markdown) of an
+    object's description (``{py:function} connect(host)``) is a heading of its first
+    line, its signature in the trail, over a paragraph of its body (the trail closed
+    after it), and one of text (:data:`MYST_PROSE`: ``{note}``, ``{warning}``,
+    ``{dropdown}``) is a paragraph: text, not code (the language ``{note}``)."""
+    m = _MYST_INFO.match(info)
+    first_end = text.find("\n", s, e)
+    if m is not None and _MYST_OBJECT.fullmatch(m.group(1)) and m.group(2).strip() \
+            and first_end != -1:
+        level = trail.level + 1
+        trail.push(level, m.group(2).strip())
+        out = [Block("heading", s, first_end, trail.path, level=level)]
+        body = _NON_SPACE.search(text, first_end, e)
+        if body is not None:
+            out.append(Block("paragraph", body.start(), e, trail.path))
+        trail.end_at(level)
+        return out
+    if m is not None and m.group(1) in MYST_PROSE:
+        return [Block("paragraph", s, e, trail.path)]
+    return [Block("code", s, e, trail.path, metadata=MappingProxyType({"language": info}))]
+
+
 class HeadingTrail:
     """The stack of headings above the current position."""
 
@@ -173,6 +219,11 @@ class HeadingTrail:
         while self._stack and self._stack[-1][0] >= level:
             self._stack.pop()
             self._path = None
+
+    @property
+    def level(self) -> int:
+        """The innermost heading's level (0 above every heading)."""
+        return self._stack[-1][0] if self._stack else 0
 
     @property
     def path(self) -> tuple[str, ...]:

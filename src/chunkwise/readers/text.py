@@ -9,7 +9,7 @@ from types import MappingProxyType
 from ..types import Block, Document
 from .grid import directive_spans, directive_table, indented_past, join_simple_tables, table_in
 from .reader import Reader
-from .structure import HeadingTrail, anchors_to_headings, blank_line_runs, markup_only, stripped
+from .structure import OBJECT_TYPES, HeadingTrail, anchors_to_headings, blank_line_runs, markup_only, stripped
 
 
 def default_doc_id(text: str) -> str:
@@ -438,11 +438,7 @@ def _blocks(text: str, spans: list[tuple[int, int]], candidates: dict[tuple[int,
 #: a Sphinx directive describing an object (a function, class, method, attribute,
 #: configuration value, option, environment variable, HTTP route, ...) of any domain
 #: (``py:``, ``js:``, ``c:``, ``rst:directive:``, ...), its signature after ``::``
-_OBJECT_DIRECTIVE = re.compile(
-    r"([ \t]*)\.\. (?:[a-z]+:){0,2}(?:function|class|method|attribute|data|exception|decorator|"
-    r"decoratormethod|classmethod|staticmethod|property|type|member|macro|var|struct|union|enum|"
-    r"enumerator|directive|role|option|confval|envvar|describe|object|event|get|post|put|patch|"
-    r"delete)::[ \t]+(\S[^\r\n]*)")
+_OBJECT_DIRECTIVE = re.compile(rf"([ \t]*)\.\. {OBJECT_TYPES}::[ \t]+(\S[^\r\n]*)")
 #: the longest signature kept as a heading, in characters
 SIGNATURE_CHARS = 120
 
