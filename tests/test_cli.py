@@ -199,6 +199,41 @@ def test_a_folder_walk_passes_over_an_mdbook_sites_print_edition(capsys, tmp_pat
     assert code == 0 and "Use assert." in out
 
 
+def test_a_folder_walk_reads_a_sphinx_sites_pages_once(capsys, tmp_path):
+    """A site Sphinx built (``make html``, a mirrored Read the Docs site) holds each
+    page's source again (``_sources/config.rst.txt``: every page read twice), its own
+    scripts (``_static/doctools.js``) and generated index and search pages: 617
+    chunks for Flask's six pages built, 179 of them its pages'. Only the pages are
+    read; the same names outside a built site (no ``objects.inv`` and
+    ``searchindex.js`` beside them) are read."""
+    site = tmp_path / "html"
+    (site / "_sources").mkdir(parents=True)
+    (site / "_static" / "scripts").mkdir(parents=True)
+    (site / "objects.inv").write_bytes(b"# Sphinx inventory version 2\n# Project: Flask\n"
+                                       b"# zlib\n" + bytes(range(256)))
+    (site / "searchindex.js").write_text('Search.setIndex({"docnames": ["config"]})')
+    (site / "config.html").write_text(
+        "<html><body><div role='main'><h1>Configuration</h1><p>Values Flask reads.</p>"
+        "</div></body></html>")
+    (site / "_sources" / "config.rst.txt").write_text(
+        "Configuration\n=============\n\nValues Flask reads.\n")
+    (site / "_static" / "doctools.js").write_text("const Documentation = {\n  init: () => {},\n};\n")
+    (site / "_static" / "scripts" / "theme.js").write_text("function go() {\n  return 1;\n}\n")
+    for page in ("genindex.html", "py-modindex.html", "search.html"):
+        (site / page).write_text("<html><body><h1>Index</h1><p>config</p></body></html>")
+    notes = tmp_path / "notes"
+    (notes / "_sources").mkdir(parents=True)
+    (notes / "_sources" / "reading.txt").write_text("Papers to read.\n")
+    (notes / "search.html").write_text("<html><body><p>How we search.</p></body></html>")
+    code, out, err = run(capsys, "chunk", str(site), str(notes), "--no-progress")
+    assert code == 0, err
+    read = {Path(json.loads(line)["source"]).relative_to(tmp_path).as_posix()
+            for line in out.splitlines()}
+    assert read == {"html/config.html", "notes/_sources/reading.txt", "notes/search.html"}
+    assert ("chunkwise: skipped 8 files that are not documents: Sphinx index page 3, "
+            "Sphinx site script 3, Sphinx page source 1, binary 1" in err.splitlines()), err
+
+
 def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):
     """A built site ships its search index and libraries minified (rustdoc's book as
     Rust ships it: 7,128 of its 8,237 chunks came from five such files). Real

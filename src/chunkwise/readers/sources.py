@@ -414,6 +414,8 @@ def passed_over(f: Path) -> str | None:
         return KEY_OR_CERTIFICATE
     if ext == "html" and (copy := _mdbook_copy(f.name, head)) is not None:
         return copy
+    if (built := _sphinx_copy(f, ext)) is not None:
+        return built
     if ext == "jsonl" and questions_file(head):
         return "evaluation questions"
     return None
@@ -449,6 +451,40 @@ def _mdbook_copy(name: str, head: bytes) -> str | None:
             or _NOINDEX.search(head) is None:
         return None
     return "print edition" if name == "print.html" else "contents page"
+
+
+def _sphinx_copy(f: Path, ext: str) -> str | None:
+    """What a file of a site Sphinx built is, if no page of its own (or None): a page's
+    source as Sphinx copies it (``_sources/config.rst.txt``: every page read twice,
+    once as HTML and once as text), one of its scripts (``_static/doctools.js``,
+    ``searchtools.js``, its search index: the site's, not the documentation), or a
+    generated index page
+    (``genindex.html``, ``py-modindex.html``, ``search.html``). A built site is a
+    folder holding Sphinx's ``objects.inv`` and ``searchindex.js``."""
+    if ext not in ("txt", "js", "html"):
+        return None
+    folders = f.parents
+    if ext == "html":
+        if _SPHINX_INDEX_PAGE.fullmatch(f.name) and _sphinx_site(f.parent):
+            return "Sphinx index page"
+        return None
+    if f.name == "searchindex.js" and _sphinx_site(f.parent):
+        return "Sphinx site script"
+    inside = "_sources" if ext == "txt" else "_static"
+    for i, folder in enumerate(folders[:4]):
+        if folder.name == inside:
+            if i + 1 < len(folders) and _sphinx_site(folders[i + 1]):
+                return "Sphinx page source" if ext == "txt" else "Sphinx site script"
+            return None
+    return None
+
+
+def _sphinx_site(folder: Path) -> bool:
+    return (folder / "objects.inv").is_file() and (folder / "searchindex.js").is_file()
+
+
+#: the pages a Sphinx site generates as indexes (of terms, of modules) and its search page
+_SPHINX_INDEX_PAGE = re.compile(r"genindex(?:-[^/]+)?\.html|[a-z]+-modindex\.html|search\.html")
 
 
 _NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)
