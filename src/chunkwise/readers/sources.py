@@ -458,9 +458,8 @@ def _sphinx_copy(f: Path, ext: str) -> str | None:
     source as Sphinx copies it (``_sources/config.rst.txt``: every page read twice,
     once as HTML and once as text), one of its scripts (``_static/doctools.js``,
     ``searchtools.js``, its search index: the site's, not the documentation), or a
-    generated index page
-    (``genindex.html``, ``py-modindex.html``, ``search.html``). A built site is a
-    folder holding Sphinx's ``objects.inv`` and ``searchindex.js``."""
+    generated index page (``genindex.html``, ``py-modindex.html``, ``search.html``).
+    A built site is a folder holding Sphinx's ``objects.inv`` and ``searchindex.js``."""
     if ext not in ("txt", "js", "html"):
         return None
     folders = f.parents
@@ -471,7 +470,7 @@ def _sphinx_copy(f: Path, ext: str) -> str | None:
     if f.name == "searchindex.js" and _sphinx_site(f.parent):
         return "Sphinx site script"
     inside = "_sources" if ext == "txt" else "_static"
-    for i, folder in enumerate(folders[:4]):
+    for i, folder in enumerate(folders):  # (a page in a folder: _sources/deploying/x.rst.txt)
         if folder.name == inside:
             if i + 1 < len(folders) and _sphinx_site(folders[i + 1]):
                 return "Sphinx page source" if ext == "txt" else "Sphinx site script"
