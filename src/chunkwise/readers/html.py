@@ -467,11 +467,7 @@ class _Walker:
                               meta={"tag": tag, "path": here}), inside)
                 self.lead_after_heading(first)
         elif tag == "dt" and _is_signature(child):
-            self.flush()
-            text = _signature_text(child)
-            if text:  # a Sphinx object's description: a heading over its <dd>
-                self.add(_Raw("heading", text, level=self.section + 1 + _objects_around(child),
-                              meta={"tag": tag, "path": here, "object": True}), inside)
+            self.signature(child, here, inside)
         elif tag in _TEXT_BLOCKS and child.css_first(_HOLDS_BLOCKS) is None \
                 and child.css_first(_SIGNATURES) is None:  # (a class's <dd>: its methods)
             self.flush()
@@ -499,6 +495,15 @@ class _Walker:
             return here, inside, (tag in _CONTAINERS or tag in _TEXT_BLOCKS
                                   or tag in ("li", "tr", "td", "th"))
         return None
+
+    def signature(self, dt: Any, path: str, in_content: bool) -> None:
+        """A Sphinx object's signature: a heading over its ``<dd>``, a level below the
+        section (or the object) it is in."""
+        self.flush()
+        text = _signature_text(dt)
+        if text:
+            self.add(_Raw("heading", text, level=self.section + 1 + _objects_around(dt),
+                          meta={"tag": "dt", "path": path, "object": True}), in_content)
 
     def lead_after_heading(self, first: int) -> None:
         """Short loose text (no ``<p>``: a description's first paragraph is no
