@@ -88,6 +88,11 @@ def by_text(chunks, needle):
     return [c for c in chunks if needle in c.text]
 
 
+def block_starting(doc, start):
+    """The first block of ``doc`` whose text starts with ``start``."""
+    return next(b for b in doc.blocks if doc.text.startswith(start, b.start))
+
+
 TRANSCRIPT = (
     "Agent: Thanks for calling, how can I help? "
     "Customer: I want a refund for the blender I returned last week. "

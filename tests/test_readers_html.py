@@ -8,7 +8,7 @@ import pytest
 import chunkwise
 from chunkwise.readers import parse, read_path
 
-from helpers import assert_invariants, by_text
+from helpers import assert_invariants, block_starting, by_text
 
 HTML = """<!doctype html><html><head><title>Site</title><script>var x = "<p>no</p>";</script>
 <style>p { color: red }</style></head><body>
@@ -1001,7 +1001,7 @@ def test_sphinx_object_descriptions_in_html_are_headings_over_their_bodies():
     text = doc.text
 
     def block(start: str):
-        return next(b for b in doc.blocks if text.startswith(start, b.start))
+        return block_starting(doc, start)
 
     assert block("SECRET_KEY").kind == "heading" and block("SECRET_KEY").level == 3
     assert block("A secret key").headings == ("API", "Configuration", "SECRET_KEY")

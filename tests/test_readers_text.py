@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import chunkwise
 from chunkwise.readers import parse, read_path
 
-from helpers import assert_invariants, by_text
+from helpers import assert_invariants, block_starting, by_text
 
 
 def test_plain_text_numbered_headings():
@@ -729,10 +729,9 @@ def test_sphinx_object_descriptions_are_headings_over_their_bodies():
            ".. autoclass:: flask.Blueprint\n\n"
            "Other\n-----\n\n.. confval:: html_theme\n\n   The theme.\n")
     doc = parse(rst, "config.rst")
-    text = doc.text
 
     def block(start: str):
-        return next(b for b in doc.blocks if text.startswith(start, b.start))
+        return block_starting(doc, start)
 
     debug = block(".. py:data:: DEBUG")
     assert debug.kind == "heading" and debug.level == 3
