@@ -199,13 +199,13 @@ def test_a_folder_walk_passes_over_an_mdbook_sites_print_edition(capsys, tmp_pat
     assert code == 0 and "Use assert." in out
 
 
-def test_a_folder_walk_reads_a_sphinx_sites_pages_once(capsys, tmp_path):
+def test_a_folder_walk_reads_a_built_sites_pages_once(capsys, tmp_path):
     """A site Sphinx built (``make html``, a mirrored Read the Docs site) holds each
     page's source again (``_sources/config.rst.txt``: every page read twice), its own
     scripts (``_static/doctools.js``) and generated index and search pages: 617
     chunks for Flask's six pages built, 179 of them its pages'. Only the pages are
     read; the same names outside a built site (no ``objects.inv`` and
-    ``searchindex.js`` beside them) are read."""
+    ``searchindex.js`` beside them) are read. The same for a site MkDocs built."""
     site = tmp_path / "html"
     (site / "_sources").mkdir(parents=True)
     (site / "_static" / "scripts").mkdir(parents=True)
@@ -231,7 +231,28 @@ def test_a_folder_walk_reads_a_sphinx_sites_pages_once(capsys, tmp_path):
             for line in out.splitlines()}
     assert read == {"html/config.html", "notes/_sources/reading.txt", "notes/search.html"}
     assert ("chunkwise: skipped 8 files that are not documents: Sphinx index page 3, "
-            "Sphinx site script 3, Sphinx page source 1, binary 1" in err.splitlines()), err
+            "site script 3, Sphinx page source 1, binary 1" in err.splitlines()), err
+    # MkDocs' build of two pages was 315 chunks, 7 of them the pages': its search index
+    # (every page again, as JSON), lunr.js and its own scripts, a sitemap, a 404 page
+    mk = tmp_path / "site"
+    (mk / "search").mkdir(parents=True)
+    (mk / "js").mkdir()
+    (mk / "usage").mkdir()
+    (mk / "index.html").write_text("<html><body><main><h1>Home</h1><p>Welcome.</p></main></body></html>")
+    (mk / "usage" / "index.html").write_text("<html><body><main><h1>Usage</h1><p>Use it daily.</p>"
+                                             "</main></body></html>")
+    (mk / "404.html").write_text("<html><body><main><h1>404</h1><p>Page not found</p></main></body></html>")
+    (mk / "sitemap.xml").write_text('<?xml version="1.0"?>\n<urlset><url><loc>/usage/</loc></url></urlset>\n')
+    (mk / "search" / "search_index.json").write_text(
+        '{"config":{"lang":["en"]},"docs":[{"location":"","text":"Welcome.","title":"Home"}]}')
+    (mk / "search" / "lunr.js").write_text("/**\n * lunr - http://lunrjs.com\n */\nvar lunr = 1;\n")
+    (mk / "js" / "base.js").write_text("function applyTopPadding() {\n  return 1;\n}\n")
+    code, out, err = run(capsys, "chunk", str(mk), "--no-progress")
+    assert code == 0, err
+    assert {Path(json.loads(line)["source"]).relative_to(mk).as_posix() for line in out.splitlines()} \
+        == {"index.html", "usage/index.html"}
+    assert ("chunkwise: skipped 5 files that are not documents: site script 2, site error page 1, "
+            "site search index 1, sitemap 1" in err.splitlines()), err
 
 
 def test_a_folder_walk_passes_over_minified_scripts(capsys, tmp_path):

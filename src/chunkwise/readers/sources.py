@@ -31,6 +31,7 @@ from ..types import Document
 from .decoding import SAMPLE_BYTES, binary_head, control_binary
 from .generated import LOCK_FILE, generated_reason, lock_file
 from .ignore import BY_EXCLUDE, Ignorer, check_patterns
+from .sites import SITEMAP, site_file, sitemap
 
 #: Office files: Word documents and templates (macro-enabled too), workbooks, decks,
 #: slide shows and deck templates
@@ -391,6 +392,8 @@ def passed_over(f: Path) -> str | None:
     ext = f.suffix.lower().lstrip(".")
     from . import gzipped
 
+    if sitemap(f.name):  # (a list of addresses, gzipped or not)
+        return SITEMAP
     if ext == "gz" and gzipped(f.name):  # README.gz: the document inside, by its name
         inner = Path(f.name[:-3]).suffix.lower().lstrip(".")
         if inner not in NOT_DOCUMENTS:
@@ -414,7 +417,7 @@ def passed_over(f: Path) -> str | None:
         return KEY_OR_CERTIFICATE
     if ext == "html" and (copy := _mdbook_copy(f.name, head)) is not None:
         return copy
-    if (built := _sphinx_copy(f, ext)) is not None:
+    if (built := site_file(f, ext)) is not None:
         return built
     if ext == "jsonl" and questions_file(head):
         return "evaluation questions"
@@ -451,39 +454,6 @@ def _mdbook_copy(name: str, head: bytes) -> str | None:
             or _NOINDEX.search(head) is None:
         return None
     return "print edition" if name == "print.html" else "contents page"
-
-
-def _sphinx_copy(f: Path, ext: str) -> str | None:
-    """What a file of a site Sphinx built is, if no page of its own (or None): a page's
-    source as Sphinx copies it (``_sources/config.rst.txt``: every page read twice,
-    once as HTML and once as text), one of its scripts (``_static/doctools.js``,
-    ``searchtools.js``, its search index: the site's, not the documentation), or a
-    generated index page (``genindex.html``, ``py-modindex.html``, ``search.html``).
-    A built site is a folder holding Sphinx's ``objects.inv`` and ``searchindex.js``."""
-    if ext not in ("txt", "js", "html"):
-        return None
-    folders = f.parents
-    if ext == "html":
-        if _SPHINX_INDEX_PAGE.fullmatch(f.name) and _sphinx_site(f.parent):
-            return "Sphinx index page"
-        return None
-    if f.name == "searchindex.js" and _sphinx_site(f.parent):
-        return "Sphinx site script"
-    inside = "_sources" if ext == "txt" else "_static"
-    for i, folder in enumerate(folders):  # (a page in a folder: _sources/deploying/x.rst.txt)
-        if folder.name == inside:
-            if i + 1 < len(folders) and _sphinx_site(folders[i + 1]):
-                return "Sphinx page source" if ext == "txt" else "Sphinx site script"
-            return None
-    return None
-
-
-def _sphinx_site(folder: Path) -> bool:
-    return (folder / "objects.inv").is_file() and (folder / "searchindex.js").is_file()
-
-
-#: the pages a Sphinx site generates as indexes (of terms, of modules) and its search page
-_SPHINX_INDEX_PAGE = re.compile(r"genindex(?:-[^/]+)?\.html|[a-z]+-modindex\.html|search\.html")
 
 
 _NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noindex""", re.I)
