@@ -31,7 +31,7 @@ from ..types import Document
 from .decoding import SAMPLE_BYTES, binary_head, control_binary
 from .generated import LOCK_FILE, generated_reason, lock_file
 from .ignore import BY_EXCLUDE, Ignorer, check_patterns
-from .sites import SITEMAP, site_file, sitemap
+from .sites import SITEMAP, site_file, site_of, sitemap
 
 #: Office files: Word documents and templates (macro-enabled too), workbooks, decks,
 #: slide shows and deck templates
@@ -526,6 +526,7 @@ def iter_files(folder: Path, walk: Walk = PLAIN) -> Iterator[Path]:
 
 def _walk_files(folder: Path, walk: Walk) -> Iterator[tuple[Path, Path]]:
     """:func:`iter_files`, each file with its :func:`canonical` path."""
+    site_of.cache_clear()  # (a site built since the last walk, in a long --watch)
     ignorer = walk.ignorer(Path(os.path.realpath(folder)))
     for root, dirs, files in os.walk(folder, followlinks=False):
         here = Path(root)
