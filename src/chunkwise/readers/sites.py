@@ -8,7 +8,7 @@ search library alone 244).
 A built site is told by its root folder (:func:`site_of`): Sphinx writes
 ``objects.inv`` and ``searchindex.js`` there, MkDocs ``sitemap.xml`` and
 ``search/search_index.json``, mdBook ``book.js`` or ``searchindex.js`` beside
-``print.html`` (whose own copies :func:`chunkwise.readers.sources` passes over).
+``print.html`` (whose own copies :mod:`chunkwise.readers.sources` passes over).
 A sitemap (``sitemap.xml``, a list of addresses) is never a document, in a site or
 not."""
 
