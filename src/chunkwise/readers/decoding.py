@@ -215,15 +215,15 @@ def control_binary(sample: bytes) -> bool:
     reader refused as "not valid UTF-8")."""
     if b"\x00" in sample or bom_encoding(sample) is not None:  # (:func:`binary_head`'s)
         return False
-    controls = sum(map(sample.count, _CONTROL_BYTES))
+    controls = len(sample.translate(None, _NOT_CONTROL))  # (one pass: a walk asks of every file)
     if controls <= MAX_CONTROL_SHARE * len(sample) or _ISO2022.search(sample):
         return False
     problem = binary_problem(sample.decode("latin-1"))  # (C0 controls are one byte in both)
     return problem is not None and problem.startswith("binary file")
 
 
-#: :data:`CONTROL_CHARS` as bytes
-_CONTROL_BYTES = tuple(bytes((c,)) for c in sorted(CONTROL_CHARS))
+#: every byte but :data:`CONTROL_CHARS` (deleted, what is left is the controls)
+_NOT_CONTROL = bytes(b for b in range(256) if b not in CONTROL_CHARS)
 
 
 def unmarked_wide(sample: bytes) -> str | None:

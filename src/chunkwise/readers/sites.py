@@ -29,7 +29,8 @@ ERROR_PAGE = "site error page"
 #: the pages Sphinx generates as indexes (of terms, of modules) and its search page
 _SPHINX_INDEX_PAGE = re.compile(r"genindex(?:-[^/]+)?\.html|[a-z]+-modindex\.html|search\.html")
 _SITEMAP = re.compile(r"sitemap(?:[-_.][\w-]*)?\.xml(?:\.gz)?", re.IGNORECASE)
-_SCRIPTS = frozenset({"js", "mjs", "cjs"})
+#: the extensions of scripts (a site's; a minified one anywhere)
+SCRIPT_EXTENSIONS = frozenset({"js", "mjs", "cjs"})
 
 
 @lru_cache(maxsize=4096)
@@ -55,14 +56,14 @@ def sitemap(name: str) -> bool:
 def site_file(f: Path, ext: str) -> str | None:
     """Why a walk passes over ``f`` (its extension ``ext``, lower case) as part of a
     built site rather than one of its pages, or None."""
-    if ext not in _SCRIPTS and ext not in ("txt", "html", "json"):
+    if ext not in SCRIPT_EXTENSIONS and ext not in ("txt", "html", "json"):
         return None
     for i, folder in enumerate(f.parents):
         site = site_of(folder)
         if site is None:
             continue
         inside = f.parts[len(folder.parts):]  # (the folders below the root, and the name)
-        if ext in _SCRIPTS:
+        if ext in SCRIPT_EXTENSIONS:
             return SITE_SCRIPT
         if ext == "json" and f.name in ("search_index.json", "searchindex.json"):
             return SEARCH_INDEX

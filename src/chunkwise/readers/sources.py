@@ -31,7 +31,7 @@ from ..types import Document
 from .decoding import SAMPLE_BYTES, binary_head, control_binary
 from .generated import LOCK_FILE, generated_reason, lock_file
 from .ignore import BY_EXCLUDE, Ignorer, check_patterns
-from .sites import SITEMAP, site_file, site_of, sitemap
+from .sites import SCRIPT_EXTENSIONS, SITEMAP, site_file, site_of, sitemap
 
 #: Office files: Word documents and templates (macro-enabled too), workbooks, decks,
 #: slide shows and deck templates
@@ -461,7 +461,7 @@ _NOINDEX = re.compile(rb"""<meta\s+name=["']?robots["']?\s+content=["'][^"']*noi
 
 #: scripts a site ships minified (one line of thousands of characters; its style
 #: sheets are no documents at all)
-_MINIFIABLE = frozenset({"js", "mjs", "cjs"})
+_MINIFIABLE = SCRIPT_EXTENSIONS
 
 
 def _head(path: Path, size: int = 8192) -> bytes:
