@@ -31,7 +31,7 @@ def add_parser(sub: Any) -> None:
                     "inputs are still chunked.")
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="files, folders (read recursively; hidden entries, what .gitignore "
-                        "files name and node_modules-like folders skipped), glob "
+                        "names, dependency folders, lock and generated files skipped), glob "
                         "patterns ('docs/**/*.md'), or - for standard input")
     add_chunk_options(p)
     add_walk_flags(p)

@@ -37,8 +37,8 @@ def add_parser(sub: Any) -> None:
                     help="the embedding model (default: minilm; see chunk --help)")
     ix.add_argument("--encoding", default=None, help=ENCODING_HELP)
     ix.add_argument("--prune", action="store_true",
-                    help="also remove documents of this index whose files no longer exist, "
-                         "under the paths given (documents elsewhere are untouched)")
+                    help="also remove documents of this index whose files no longer exist or "
+                         "a walk now leaves out, under the paths given (others are untouched)")
     ix.add_argument("--rebuild", action="store_true",
                     help="drop the index and build it again (needed to change configuration)")
     ix.add_argument("--root", default=None, metavar="DIR",
