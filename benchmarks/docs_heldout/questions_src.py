@@ -19,8 +19,8 @@ A = "asvs-4.0.3-v2-v3.pdf"
 QUESTIONS = [
     # -- the Lua 5.3 reference manual ----------------------------------------------------
     Q(doc=M, question="Which basic types does Lua have?",
-      evidence=["There are eight basic types in Lua: nil , boolean , number , string , "
-                "function , userdata , thread , and table ."], tags=["prose"]),
+      evidence=["There are eight basic types in Lua: nil, boolean, number, string, "
+                "function, userdata, thread, and table."], tags=["prose"]),
     Q(doc=M, question="What does a garbage-collector pause of 200 mean in Lua?",
       evidence=["A value of 200 means that the collector waits for the total memory in use to "
                 "double before starting a new cycle."], tags=["prose"]),
@@ -29,13 +29,13 @@ QUESTIONS = [
       evidence=['The default is 200, which means that the collector runs at "twice" the speed '
                 'of memory allocation.'], tags=["prose"]),
     Q(doc=M, question="What does the count option of collectgarbage return?",
-      evidence=['" count ": returns the total memory in use by Lua in Kbytes.'],
+      evidence=['"count": returns the total memory in use by Lua in Kbytes.'],
       tags=["heading-dependent"]),
     Q(doc=M, question="How do you make the keys or values of a Lua table weak?",
       evidence=["The weakness of a table is controlled by the __mode field of its metatable."],
       tags=["prose"]),
     Q(doc=M, question="What is an ephemeron table in Lua?",
-      evidence=["A table with weak keys and strong values is also called an ephemeron table ."],
+      evidence=["A table with weak keys and strong values is also called an ephemeron table."],
       tags=["prose"]),
     Q(doc=M, question="How many free stack slots does Lua guarantee when it calls a C function?",
       evidence=["Whenever Lua calls C, it ensures that the stack has space for at least "
@@ -46,15 +46,15 @@ QUESTIONS = [
                 "if the versioned name is not defined) before running any argument."],
       tags=["procedure"]),
     Q(doc=M, question="What does the -E option of the lua interpreter make it ignore?",
-      evidence=["When called with option -E , besides ignoring LUA_INIT , Lua also ignores the "
+      evidence=["When called with option -E, besides ignoring LUA_INIT, Lua also ignores the "
                 "values of LUA_PATH and LUA_CPATH"], tags=["procedure"]),
     Q(doc=M, question="What happened to the bit32 library in Lua 5.3?",
       evidence=["The bit32 library has been deprecated."], tags=["prose"]),
     Q(doc=M, question="Which pattern matches exactly one UTF-8 byte sequence in Lua?",
-      evidence=['The pattern (a string, not a function) " [\\0-\\x7F\\xC2-\\xF4][\\x80-\\xBF]* "'],
+      evidence=['The pattern (a string, not a function) "[\\0-\\x7F\\xC2-\\xF4][\\x80-\\xBF]*"'],
       tags=["heading-dependent", "code"]),
     Q(doc=M, question="What does math.type return for a float?",
-      evidence=['Returns " integer " if x is an integer, " float " if it is a float, or nil if '
+      evidence=['Returns "integer" if x is an integer, "float" if it is a float, or nil if '
                 'x is not a number.'], tags=["heading-dependent"]),
     Q(doc=M, question="What does coroutine.wrap return?",
       evidence=["Returns a function that resumes the coroutine each time it is called."],
@@ -70,10 +70,10 @@ QUESTIONS = [
       evidence=["int lua_pcall (lua_State *L, int nargs, int nresults, int msgh);"],
       tags=["code"]),
     Q(doc=M, question="What happens when integer arithmetic overflows in Lua 5.3?",
-      evidence=["In case of overflows in integer arithmetic, all operations wrap around , "
+      evidence=["In case of overflows in integer arithmetic, all operations wrap around, "
                 "according to the usual rules of two-complement arithmetic."], tags=["prose"]),
     Q(doc=M, question="What exit status does os.exit use when no code is given?",
-      evidence=["The default value for code is true ."], tags=["heading-dependent"]),
+      evidence=["The default value for code is true."], tags=["heading-dependent"]),
     Q(doc=M, question="How does Lua define the length of a string?",
       evidence=["The length of a string is its number of bytes"], tags=["prose"]),
     Q(doc=M, question="What code is a numeric for loop equivalent to?",
@@ -81,7 +81,7 @@ QUESTIONS = [
       tags=["code"]),
     # -- the Lua 5.3 readme ---------------------------------------------------------------
     Q(doc=R, question="How do I build Lua for my platform?",
-      evidence=['If your platform is listed, just do " make xxx ", where xxx is your platform '
+      evidence=['If your platform is listed, just do "make xxx", where xxx is your platform '
                 'name.'], tags=["procedure"]),
     Q(doc=R, question="Which files does compiling Lua produce?",
       evidence=["The compilation takes only a few moments and produces three files in the src "
@@ -89,12 +89,12 @@ QUESTIONS = [
                 "library)."], tags=["prose"]),
     Q(doc=R, question="What should I install if building Lua on Linux fails to compile?",
       evidence=["make sure you have installed the readline development package (which is "
-                "probably named libreadline-dev or readline-devel )."], tags=["procedure"]),
+                "probably named libreadline-dev or readline-devel)."], tags=["procedure"]),
     Q(doc=R, question="How do I install Lua into a directory of my choice?",
-      evidence=['To install Lua locally, but in some other directory, do " make install '
-                'INSTALL_TOP=xxx ", where xxx is your chosen directory.'], tags=["procedure"]),
+      evidence=['To install Lua locally, but in some other directory, do "make install '
+                'INSTALL_TOP=xxx", where xxx is your chosen directory.'], tags=["procedure"]),
     Q(doc=R, question="Which file do I edit to customize Lua's features?",
-      evidence=["Lua features — edit src/luaconf.h ."], tags=["heading-dependent"]),
+      evidence=["Lua features — edit src/luaconf.h."], tags=["heading-dependent"]),
     # -- OWASP ASVS 4.0.3, V2 Authentication and V3 Session Management ----------------------
     Q(doc=A, question="How long must user-set passwords be at least, according to ASVS?",
       evidence=["Verify that user set passwords are at least 12 characters in length"],

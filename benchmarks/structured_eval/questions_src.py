@@ -243,7 +243,7 @@ QUESTIONS += [
     Q(doc="httpcore.html", question="How do I install httpcore with asyncio, trio, HTTP/2 and SOCKS support?",
       evidence=["$ pip install httpcore['asyncio,trio,http2,socks']"], tags=["code"]),
     Q(doc="httpcore.html", question="Which httpcore extra needs the h2 package?",
-      evidence=["h2 - Required by pip install httpcore['http2'] ."], tags=["prose"]),
+      evidence=["h2 - Required by pip install httpcore['http2']."], tags=["prose"]),
     Q(doc="httpcore.html", question="What did httpcore 1.0.8 fix?",
       evidence=["Fix AttributeError when importing on Python 3.14. (#1005)"], tags=["heading-dependent"]),
     Q(doc="httpcore.html", question="How does httpcore recommend pinning its version?",
@@ -258,7 +258,7 @@ QUESTIONS += [
 QUESTIONS += [
     # -- courlan.html -----------------------------------------------------------------
     Q(doc="courlan.html", question="What is the last courlan version that supports Python 3.8 and 3.9?",
-      evidence=["The last version to support Python 3.8 and 3.9 is courlan==1.3.2 ."], tags=["prose"]),
+      evidence=["The last version to support Python 3.8 and 3.9 is courlan==1.3.2."], tags=["prose"]),
     Q(doc="courlan.html", question="How does courlan's check_url handle tracking parameters?",
       evidence=[">>> check_url('http://test.net/foo.html?utm_source=twitter#gclid=123')\n('http://test.net/foo.html', 'test.net')"],
       tags=["code"]),
@@ -267,15 +267,15 @@ QUESTIONS += [
     Q(doc="courlan.html", question="How do I normalize a URL like HTTPS://WWW.DWDS.DE:443/ with courlan?",
       evidence=[">>> clean_url('HTTPS://WWW.DWDS.DE:443/')\n'https://www.dwds.de'"], tags=["code"]),
     Q(doc="courlan.html", question="Which courlan function checks whether a page is a navigation or overview page?",
-      evidence=["is_navigation_page(url) : check for navigation and overview pages"], tags=["prose"]),
+      evidence=["is_navigation_page(url): check for navigation and overview pages"], tags=["prose"]),
     Q(doc="courlan.html", question="What does strict=True add to courlan's URL checks?",
-      evidence=["Define stricter restrictions on the expected content type with strict=True . This also blocks certain platforms and page types where machines get lost."],
+      evidence=["Define stricter restrictions on the expected content type with strict=True. This also blocks certain platforms and page types where machines get lost."],
       tags=["prose"]),
 ]
 QUESTIONS += [
     # -- sentence-transformers.html ---------------------------------------------------
     Q(doc="sentence-transformers.html", question="Which Python, PyTorch and transformers versions does Sentence Transformers recommend?",
-      evidence=["We recommend Python 3.10+ , PyTorch 2.2+ , and transformers v5.0+ ."], tags=["prose"]),
+      evidence=["We recommend Python 3.10+, PyTorch 2.2+, and transformers v5.0+."], tags=["prose"]),
     Q(doc="sentence-transformers.html", question="What shape do the embeddings of three sentences have with all-MiniLM-L6-v2?",
       evidence=["print(embeddings.shape)\n# => (3, 384)"], tags=["code"]),
     Q(doc="sentence-transformers.html", question="Which model does the Sentence Transformers reranker example load?",
