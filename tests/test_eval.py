@@ -7,6 +7,7 @@ import pytest
 import chunkwise
 from chunkwise.cli import main
 from chunkwise.eval import (
+    Dataset,
     DatasetError,
     evaluate,
     load_chroma,
@@ -69,6 +70,24 @@ def test_jsonl_dataset_and_retrievers(tiny):
         assert r.by_tag["demo"]["recall"] == 100.0 and set(r.by_corpus) == set(ds.documents)
     per_doc = evaluate(ds, chunker, retriever="bm25", k=1, scope="document")
     assert per_doc.metrics["recall"] == 100.0
+
+
+def test_each_questions_metrics_are_given_in_the_datasets_order(tiny):
+    """``Result.per_question``: one row per question, in order, whose means are the
+    run's metrics (what a paired comparison of two runs needs:
+    benchmarks/tune_rule.py)."""
+    ds = load_jsonl(tiny)
+    r = evaluate(ds, chunkwise.get_chunker("sentence", size=16), retriever="bm25", k=1)
+    assert len(r.per_question) == len(ds.questions) == r.n_questions
+    for key in ("recall", "full_evidence", "budget_recall", "mrr", "iou"):
+        assert sum(row[key] or 0.0 for row in r.per_question) * 100 / 3 == pytest.approx(
+            r.metrics[key])
+    # in the dataset's order: the questions reversed, their rows reversed
+    rows = r.per_question
+    assert rows != rows[::-1]  # (the rows differ: the order can be told)
+    backwards = Dataset("backwards", ds.documents, ds.questions[::-1])
+    r = evaluate(backwards, chunkwise.get_chunker("sentence", size=16), retriever="bm25", k=1)
+    assert r.per_question == rows[::-1]
 
 
 def test_reference_mismatch_is_reported(tiny):

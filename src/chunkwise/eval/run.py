@@ -58,6 +58,9 @@ class Result:
     answers: list[dict[str, Any]] = field(default_factory=list)
     #: with answers: mean tokens of the context the LLM was given
     context_tokens: float = 0.0
+    #: each question's metrics (fractions; answer grades None where not given), in the
+    #: dataset's order: what paired comparisons of two runs need (``tune``)
+    per_question: list[dict[str, float | None]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out = {**{k: round(v, 2) for k, v in self.metrics.items()},
@@ -171,7 +174,8 @@ def evaluate(dataset: Dataset, chunker: Chunker | None = None, spans: Sequence[S
         by_corpus=by_corpus, by_tag=by_tag,
         seconds=timings, retrieved_tokens=float(np.mean(scorer.tokens_used)) if rows else 0.0,
         curve={b: round(100.0 * float(np.mean(v)), 2) for b, v in scorer.curve.items() if v},
-        truncated=truncated, warnings=warnings_, answers=records, context_tokens=context_tokens)
+        truncated=truncated, warnings=warnings_, answers=records, context_tokens=context_tokens,
+        per_question=rows)
 
 
 def _leaves(dataset: Dataset, spans: Sequence[Span], include_boilerplate: bool,
