@@ -85,7 +85,9 @@ def test_index_watch_syncs_each_change_and_ignores_its_own_writes(tmp_path, stat
 
 def test_index_watch_sleeps_through_what_the_walk_leaves_out(tmp_path, static_embedder):
     """A build output the project's .gitignore names (or --exclude) changing wakes no
-    sync; a change to the .gitignore itself does, and what it no longer names is read."""
+    sync, nor does a file no walk reads by its name (an image a build writes, the lock
+    file ``npm install`` rewrites: each woke a sync, and a rescan, until 2026-12-06); a
+    change to the .gitignore itself does, and what it no longer names is read."""
     docs = _docs(tmp_path / "docs")
     (docs / ".gitignore").write_text("build/\n")
     (docs / "build").mkdir()
@@ -100,6 +102,9 @@ def test_index_watch_sleeps_through_what_the_walk_leaves_out(tmp_path, static_em
         for i in range(3):
             (docs / "build" / f"out{i}.md").write_text(f"# Out {i}\n\nGenerated.\n")
             (docs / f"scratch{i}.tmp").write_text("scratch\n")
+            (docs / "guide" / f"figure{i}.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(i))
+            (docs / "package-lock.json").write_text(f'{{"lockfileVersion": {i}}}\n')
+            (docs / "uv.lock").write_text(f"version = {i}\n")
         time.sleep(2.0)
         assert len(reports) == 1  # nothing the walk reads changed
         (docs / ".gitignore").write_text("# nothing ignored\n")

@@ -603,7 +603,7 @@ class Index:
         from watchfiles import DefaultFilter, watch
 
         from .readers.ignore import IGNORE_FILES
-        from .readers.sources import Walk
+        from .readers.sources import Walk, passed_over_by_name
 
         given = [paths] if isinstance(paths, (str, PathLike)) else list(paths)
         if not given:
@@ -619,8 +619,8 @@ class Index:
             if not base(change, path):
                 return False
             p = Path(path)  # (an ignore file's change always counts)
-            return p in files or (any(p.is_relative_to(f) for f in folders)
-                                  and (p.name in IGNORE_FILES or not left_out(p)))
+            return p in files or (any(p.is_relative_to(f) for f in folders) and (
+                p.name in IGNORE_FILES or not (left_out(p) or passed_over_by_name(p.name))))
 
         def once(options: dict[str, Any]) -> None:
             left_out.ignorers.clear()  # (read again: an ignore file may have changed)

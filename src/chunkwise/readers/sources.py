@@ -22,7 +22,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from ..errors import InputError
@@ -385,24 +385,37 @@ def _walked(f: Path, walk: Walk, top: Path | None = None, where: Path | None = N
     return True
 
 
+def passed_over_by_name(name: str) -> str | None:
+    """Why a folder walk passes over any file named ``name``, whatever it holds (an
+    extension no document has, a sitemap, a lock file), or None: its content decides
+    (:func:`passed_over`). ``index --watch`` sleeps through such files' changes (an
+    image a build rewrites, the lock file ``npm install`` or ``uv sync`` rewrites)."""
+    ext = PurePath(name).suffix.lower().lstrip(".")
+    from . import gzipped
+
+    if sitemap(name):  # (a list of addresses, gzipped or not)
+        return SITEMAP
+    if ext == "gz" and gzipped(name):  # README.gz: the document inside, by its name
+        ext = PurePath(name[:-3]).suffix.lower().lstrip(".")
+        return ext if ext in NOT_DOCUMENTS else None
+    if ext in NOT_DOCUMENTS:
+        return ext
+    if lock_file(name):
+        return LOCK_FILE
+    return None
+
+
 def passed_over(f: Path) -> str | None:
     """Why a folder walk passes over a regular file, by its name and first bytes
     (an extension no document has, a lock file, binary data, a minified or generated
     script, an mdBook site's copy, evaluation questions), or None: it is read."""
-    ext = f.suffix.lower().lstrip(".")
+    if (by_name := passed_over_by_name(f.name)) is not None:
+        return by_name
     from . import gzipped
 
-    if sitemap(f.name):  # (a list of addresses, gzipped or not)
-        return SITEMAP
-    if ext == "gz" and gzipped(f.name):  # README.gz: the document inside, by its name
-        inner = Path(f.name[:-3]).suffix.lower().lstrip(".")
-        if inner not in NOT_DOCUMENTS:
-            return None
-        ext = inner
-    if ext in NOT_DOCUMENTS:
-        return ext
-    if lock_file(f.name):
-        return LOCK_FILE
+    ext = f.suffix.lower().lstrip(".")
+    if ext == "gz" and gzipped(f.name):  # (README.md.gz: its document's extension)
+        ext = Path(f.name[:-3]).suffix.lower().lstrip(".")
     if f.suffix.lower() in _BINARY_DOCUMENTS:
         return None
     head = _head(f)
