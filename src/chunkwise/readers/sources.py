@@ -130,6 +130,10 @@ NOT_DOCUMENTS = frozenset({
     # typesetters' and translators' output: TeX's DVI (gdb's refcard.dvi.gz), PostScript,
     # compiled message catalogues
     "dvi", "ps", "mo", "gmo",
+    # translation catalogues: a program's (or a Sphinx site's) strings once per language
+    # (gettext's .po and template .pot, XLIFF, Mozilla's Fluent, Flutter's ARB, .NET's
+    # .resx, Apple's .strings): pdf.js's 114 locales' viewer.ftl were 28 % of its chunks
+    "po", "pot", "xlf", "xliff", "ftl", "arb", "resx", "strings",
     # LaTeX's build files (a paper's .aux, .toc, .bbl, .synctex.gz) and its macro
     # packages, classes and bibliography styles: Michaillat's template folder gave 147
     # chunks of \newlabel, \bibitem and macro lines beside its paper's 132
