@@ -418,8 +418,8 @@ def passed_over(f: Path) -> str | None:
     from . import gzipped
 
     ext = f.suffix.lower().lstrip(".")
-    if ext == "gz" and gzipped(f.name):  # (README.md.gz: its document's extension)
-        ext = Path(f.name[:-3]).suffix.lower().lstrip(".")
+    if ext == "gz" and gzipped(f.name):  # README.gz: the document inside, by its name
+        return None
     if f.suffix.lower() in _BINARY_DOCUMENTS:
         return None
     head = _head(f)
