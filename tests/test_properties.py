@@ -624,3 +624,25 @@ def test_a_data_uris_payload_is_in_no_chunk_and_the_text_around_it_is(kind, data
         assert_invariants(text, leaves, chunker.max_tokens, independent_minilm_count())
     assert all(c.token_count <= chunker.limit for c in leaves if "table_part" not in c.metadata
                and c.kind != "table")
+
+
+@pytest.mark.parametrize("size", [16, 64])
+@pytest.mark.parametrize("strategy", ["auto", "section", "hierarchical"])
+def test_a_table_rows_pasted_image_leaves_the_rest_of_the_row_in_a_chunk(strategy, size):
+    """Hypothesis found it (2026-12-06): a table cut in row groups around a pasted
+    image's payload lost the cells of the row before the payload ("| one |
+    ![chart](data:image/png;base64,"), a row the span clips that no group took."""
+    payload = "".join("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[
+        (i * 37 + 300) % 64] for i in range(300))
+    for text in (f"| name | chart |\n|---|---|\n| zero | words here |\n| one | ![chart]("
+                 f"data:image/png;base64,{payload}) |\n| two | plain |\n\nAfter the table.\n",
+                 f"| h0 |\n|---|\n| cell 0 0 words |\n| cell 1 0 words | ![chart]("
+                 f"data:image/png;base64,{payload}) and then"):
+        options: dict[str, Any] = {"sizes": (3 * size, size)} if strategy == "hierarchical" \
+            else {"size": size}
+        chunker = chunkwise.get_chunker(strategy, **options)
+        chunks = chunker.chunk_document(parse(text, "doc.md", "markdown"))
+        deepest = max(c.level for c in chunks)
+        assert_invariants(text, [c for c in chunks if c.level == deepest], chunker.max_tokens,
+                          independent_minilm_count())
+        assert any(c.end == text.index(payload) for c in chunks)  # (the row up to it)
