@@ -608,11 +608,9 @@ class StructuredPacking:
             if n and n <= self.limit and hi - group_start + len(gctx) <= cap:
                 group_end, group_n = hi, n  # (with the row the span clips: see below)
             pieces.append(Piece(group_start, group_end, group_n, gctx))
-        elif group_start is not None and group_start < hi and text[group_start:hi].strip():
-            pieces.extend(self.rows.pack(group_start, hi, group_ctx()))  # text after the rows
         done = pieces[-1].end if pieces else start
-        if done < hi and text[done:hi].strip():  # a row the span clips: its cells before a
-            pieces.extend(self.rows.pack(done, hi, group_ctx()))  # pasted image's payload
+        if done < hi and text[done:hi].strip():  # text after the rows; a row the span clips
+            pieces.extend(self.rows.pack(done, hi, group_ctx()))  # (before a pasted image)
         return pieces
 
     def _header_alone(self, start: int, header_end: int | None, row: tuple[int, int], ctx: str,
