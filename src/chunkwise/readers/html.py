@@ -120,16 +120,15 @@ def _clean(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
-def _text(node: Any, holders: set[int] | None = None) -> str:
+def _text(node: Any, holders: set[int]) -> str:
     """An element's text as a browser runs it: an inline element's text joined to
     what is around it without a space of its own (``a <code>str</code>.`` is "a str.",
     ``<b>un</b>safe`` "unsafe", ``(<code>g</code>)`` "(g)"; read with a space between
     every element's text they were "a str .", "un safe" and "( g )": 1,136 times in
     the 18 HTML pages of the evaluation sets), a block's text (:data:`_BLOCK_TAGS`:
     a ``<dd>``'s paragraphs, a cell's ``<div>``s) apart from the text around it.
-    ``holders``: the elements that hold a block (:func:`_block_holders`), if known."""
-    if (node.mem_id not in holders) if holders is not None else (
-            node.css_first(_BLOCK_SELECTOR) is None):
+    ``holders``: the elements that hold a block (:func:`_block_holders`)."""
+    if node.mem_id not in holders:
         return str(node.text(deep=True, separator=""))
     parts: list[str] = []
     stack = [(node.iter(include_text=True), False)]
@@ -265,7 +264,7 @@ def _is_mark(link: Any, text: str, words: bool = False) -> bool:
         mark == "source" and "src" in (attrs.get("class") or "").split())
 
 
-def _heading_text(node: Any, holders: set[int] | None = None) -> str:
+def _heading_text(node: Any, holders: set[int]) -> str:
     """A heading's words, without a permalink anchor's glyph (``Buffer #`` in
     Node.js's docs, ``Usage ¶`` in Sphinx's): an ``<a href="#...">`` whose text is
     only such a glyph, at the start or the end of the heading; nor a link to the
@@ -326,7 +325,7 @@ def _signature_text(dt: Any) -> str:
     return text
 
 
-def _block_text(node: Any, tag: str, holders: set[int] | None = None) -> str:
+def _block_text(node: Any, tag: str, holders: set[int]) -> str:
     """A text block's words; a defined term's without its permalink glyph (makeinfo's
     ``ffi_type_void ¶``); a paragraph's without a "Read more" link ending it."""
     if tag == "dt":
