@@ -601,6 +601,89 @@ def test_invalid_json_is_one_clear_error(tmp_path):
         chunkwise.chunk(bad)
 
 
+def test_json_with_comments_is_json(tmp_path):
+    """``tsconfig.json``, ``devcontainer.json``, ESLint's and VS Code's settings are
+    JSON with comments and trailing commas (JSONC): each was refused, "not valid
+    JSON", and left out of a folder's index. Now each is read as JSON and cut at its
+    elements, a comment before an element starting its chunk and one after it on its
+    line ending it; a file that is no JSON with its comments blanked stays an error."""
+    config = tmp_path / "tsconfig.json"
+    config.write_text(
+        '{\n  // Options the compiler reads; see https://aka.ms/tsconfig\n'
+        '  "compilerOptions": {\n'
+        '    /* Language and environment */\n'
+        '    "target": "es2020",  // which JavaScript the output is written in\n'
+        '    "lib": ["dom", "es2020",],\n'
+        '    "module": "commonjs", /* the module system */\n'
+        '    "strict": true,\n'
+        '    "outDir": "./dist/*not a comment*/", // "http://example.com" in a comment\n'
+        '  },\n'
+        '  "include": ["src/**/*"],\n'
+        '}\n')
+    doc = read_path(config)
+    assert doc.metadata["format"] == "jsonc"
+    chunks = chunkwise.chunk(config, size=48)
+    assert {c.metadata["strategy"] for c in chunks} == {"json"}
+    assert_invariants(doc.text, chunks, 48, COUNT)
+
+    def holding(needle):
+        (hit,) = [c for c in chunks if needle in c.text]
+        return hit
+
+    target = holding('"target"')
+    assert target.metadata["json_path"] == "$.compilerOptions" and target.context.startswith("$.compilerOptions")
+    assert "/* Language and environment */" in target.text  # the comment above it
+    assert "which JavaScript the output is written in" in target.text  # and after it
+    assert "the module system" in holding('"module"').text
+    out_dir = holding('"outDir"')  # a string, not a comment; the comment after its
+    assert '"./dist/*not a comment*/", // "http://example.com"' in out_dir.text  # trailing comma
+    # a JSONC file by its extension too; an unterminated comment is no JSON
+    (tmp_path / "settings.jsonc").write_text('{\n  "a": 1, // one\n}\n')
+    assert read_path(tmp_path / "settings.jsonc").metadata["format"] == "jsonc"
+    (tmp_path / "broken.json").write_text('{"a": 1 /* never closed\n}')
+    with pytest.raises(InputError, match="broken.json.*not valid JSON"):
+        chunkwise.chunk(tmp_path / "broken.json")
+
+
+_values_with_slashes = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet="ab/*,\" ]}", max_size=12),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=5),
+    max_leaves=30)
+
+
+@FAST
+@given(value=_values_with_slashes,
+       notes=st.lists(st.sampled_from(["", "  // a note", " /* a block */", "line"]), min_size=1,
+                   max_size=40),
+    size=st.sampled_from([8, 24, 64]))
+def test_json_with_comments_keeps_every_character_and_its_elements(value, notes, size):
+    """Generated JSONC (a value indented, with line comments and block comments after
+    lines, whole-line comments between them, a comma before each closing bracket):
+    read as JSONC, its elements found as in the JSON without them (the same value),
+    and chunks that keep the invariants (every comment in a chunk)."""
+    lines = json.dumps(value, indent=2, ensure_ascii=False).split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        note = notes[i % len(notes)]
+        if note == "line":
+            out.append("  // the line below")
+            note = ""
+        closing = i + 1 < len(lines) and lines[i + 1].strip()[:1] in ("}", "]")
+        if closing and line.rstrip()[-1:] not in ("[", "{"):
+            line += ","  # a trailing comma
+        out.append(line + note)
+    text = "\n".join(out)
+    if text == json.dumps(value, indent=2, ensure_ascii=False):
+        return  # nothing JSONC about it
+    from chunkwise.readers.jsondoc import jsonc_masked
+
+    assert json.loads(jsonc_masked(text)) == value
+    chunks = chunkwise.chunk({"v.json": text}, strategy="json", format="json", size=size)
+    assert {c.kind for c in chunks} == {"json"}
+    assert_invariants(text, chunks, size, COUNT)
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=40),
     lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=8), inner,

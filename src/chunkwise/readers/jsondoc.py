@@ -1,11 +1,14 @@
 """JSON and JSON Lines. A chat-shaped value (messages with a speaker and a text)
 becomes a chat transcript; anything else keeps its text as read, for the
 ``json`` strategy to cut at element boundaries (its parse errors are reported
-here, with the position)."""
+here, with the position). JSON with comments and trailing commas (JSONC:
+``tsconfig.json``, VS Code's and ESLint's settings, ``devcontainer.json``) is read
+as JSON, its comments kept in the text."""
 
 from __future__ import annotations
 
 import json
+import re
 from functools import partial
 from pathlib import Path as _Path
 
@@ -40,12 +43,43 @@ def parse_json(text: str, doc_id: str, source: str | None = None, lines: bool = 
     except ValueError as exc:
         values = _sequence(text) if str(exc).startswith("Extra data") else None
         if values is None:
+            if _parses(jsonc_masked(text)):
+                return Document(text=text, doc_id=doc_id, source=source,
+                                metadata={"format": "jsonc"})
             raise InputError(name, f"not valid JSON ({exc})") from None
         # JSON values one after another (jq's output, a log of pretty-printed events): a
         # record each, as a JSON Lines file's lines are
         return Document(text=text, doc_id=doc_id, source=source,
                         metadata={"format": "json-seq", "values": values})
     return Document(text=text, doc_id=doc_id, source=source, metadata={"format": "json"})
+
+
+#: a JSON string, a line comment, a block comment; and a comma before a closing bracket
+_JSONC_PARTS = re.compile(r'"(?:[^"\\\n]|\\.)*"|(//[^\n]*|/\*.*?\*/)', re.DOTALL)
+_TRAILING_COMMA = re.compile(r'"(?:[^"\\\n]|\\.)*"|(,)(?=\s*[}\]])')
+
+
+def jsonc_masked(text: str) -> str:
+    """``text`` with the comments (``// ...``, ``/* ... */``) outside strings and the
+    commas before a closing bracket blanked (line breaks kept): the same length, so
+    that a JSONC file's elements are found where they are in the file."""
+    if "/" not in text and "," not in text:
+        return text
+
+    def blank(m: re.Match[str]) -> str:
+        if m.group(1) is None:
+            return m.group(0)  # a string, as it is
+        return re.sub(r"[^\r\n]", " ", m.group(0))
+
+    return _TRAILING_COMMA.sub(blank, _JSONC_PARTS.sub(blank, text))
+
+
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text.removeprefix("\ufeff"))
+    except ValueError:
+        return False
+    return True
 
 
 def _sequence(text: str) -> int | None:
@@ -70,6 +104,6 @@ def _parse_chat(text: str, doc_id: str, source: str) -> Document:
                       lines=_Path(source).suffix.lower() in (".jsonl", ".ndjson"))
 
 
-JSON = Reader(partial(parse_json, lines=False), (".json",))
+JSON = Reader(partial(parse_json, lines=False), (".json", ".jsonc"))
 JSONL = Reader(partial(parse_json, lines=True), (".jsonl", ".ndjson"))
 CHAT = Reader(_parse_chat)

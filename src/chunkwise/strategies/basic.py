@@ -282,7 +282,7 @@ class AutoChunker(SectionChunker):
         elif fmt in ("srt", "vtt", "chat", "transcript") or any(
                 b.kind == "turn" for b in index.blocks):
             choice = "transcript"
-        elif fmt in ("json", "jsonl", "json-seq"):
+        elif fmt in ("json", "jsonc", "jsonl", "json-seq"):
             choice = "json"
         elif fmt in (None, "text") and looks_like_transcript(doc.text[:200_000]):
             choice = "transcript"

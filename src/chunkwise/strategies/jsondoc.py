@@ -7,7 +7,8 @@ size, each chunk a verbatim slice of the file with its JSON path
 the same way one level down. JSON Lines: one record, or a pack of whole
 records, per chunk. A value too big to open further (a very long string) is
 cut at words, then tokens, its key (and the brackets opening with it) starting its
-first chunk.
+first chunk. JSON with comments (JSONC) is cut the same way, its elements found in
+the text with its comments blanked; a comment before an element starts its chunk.
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ from dataclasses import dataclass
 
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
 from ..levels import CLAUSE, LINE, TOKEN, WORD
+from ..readers.jsondoc import jsonc_masked
 from ..types import Document
 from .base import Chunker, register
 
 _WS = re.compile(r"[ \t\n\r]*")
+_COMMA = re.compile(r"[ \t\r\n]*,")
+_SAME_LINE_COMMENT = re.compile(r"[ \t]*(?://[^\n]*|/\*(?:[^*\n]|\*(?!/))*\*/)")
 # the standard library's JSON string scanner (it returns where the string ends)
 scanstring: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")  # noqa: B009
 _DECODER = json.JSONDecoder()
@@ -47,15 +51,19 @@ def _key(name: str) -> str:
     return f".{name}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else f"[{json.dumps(name)}]"
 
 
-def children(text: str, start: int, path: str) -> list[_Element]:
+def children(text: str, start: int, path: str, real: str | None = None) -> list[_Element]:
     """The members of the object, or elements of the array, at ``start``; each
-    element's span takes in the comma after it, so that nothing falls between."""
+    element's span takes in the comma after it, so that nothing falls between.
+    ``real``: the file's text where ``text`` is it with its comments blanked (JSONC):
+    an element starts at the comments before it."""
+    real = text if real is None else real
     out: list[_Element] = []
     opening = text[start:start + 1]
     if opening not in ("{", "["):
         return out
     closing = "}" if opening == "{" else "]"
     i = _skip(text, start + 1)
+    lo = _skip(real, start + 1)  # (i, but for comments before the element)
     n = 0
     while i < len(text) and text[i] != closing:
         if opening == "{":
@@ -74,9 +82,14 @@ def children(text: str, start: int, path: str) -> list[_Element]:
         if text[after:after + 1] == ",":
             end = after + 1
             after = _skip(text, end)
-        out.append(_Element(child, i, end, value_start))
+        if real is not text:  # JSONC: a trailing comma (blanked in ``text``) and a comment
+            if comma := _COMMA.match(real, end):  # on its line, after it: the element's
+                end = comma.end()
+            if note := _SAME_LINE_COMMENT.match(real, end):
+                end = note.end()
+        out.append(_Element(child, lo, end, value_start))
         n += 1
-        i = after
+        i, lo = after, _skip(real, end)
     return out
 
 
@@ -136,19 +149,19 @@ class JsonChunker(Chunker):
     kind = "json"
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
-        text = index.text
+        text, shape = index.text, self._shape(index)
         fallback = Packer(index, _FALLBACK, self.config.budget)
         if doc.metadata.get("format") == "jsonl":
             return self._records(index, span, fallback)
         if doc.metadata.get("format") == "json-seq":
             return self._sequence(index, span, fallback)
-        top = root(text)
+        top = root(shape)
         if top is None:  # not JSON: lines
             return fallback.pack(span.lo, span.hi, span.context)
         # the smallest element that holds the span
         node = top
         while node.end - node.start > span.hi - span.lo:
-            inner = [c for c in children(text, node.value_start, node.path)
+            inner = [c for c in children(shape, node.value_start, node.path, text)
                      if c.start <= span.lo and span.hi <= c.end]
             if not inner:
                 break
@@ -157,7 +170,7 @@ class JsonChunker(Chunker):
             pieces = self._value(index, node, span.context, fallback)
             around = [(span.lo, node.start), (node.end, span.hi)]
         else:
-            units = [c for c in children(text, node.value_start, node.path)
+            units = [c for c in children(shape, node.value_start, node.path, text)
                      if c.end > span.lo and c.start < span.hi]
             pieces = self._units(index, units, node.path, span, fallback)
             around = [(span.lo, units[0].start), (units[-1].end, span.hi)] if units else \
@@ -242,8 +255,9 @@ class JsonChunker(Chunker):
         n = self._fits(ctx, start, el.end, text)
         if n is not None:
             return [Piece(start, el.end, n, ctx, kind="json", metadata={"json_path": el.path})]
-        units = children(text, el.value_start, el.path)
-        own = _label(text, units, el.path) if el.path.endswith("]") else ""
+        shape = self._shape(index)
+        units = children(shape, el.value_start, el.path, text)
+        own = _label(shape, units, el.path) if el.path.endswith("]") else ""
         if own:
             labels = (*labels, own)
             ctx = self._ctx(inherited, el.path, labels)
@@ -264,6 +278,17 @@ class JsonChunker(Chunker):
         if trail is not None and body[-1].end != trail:
             body.extend(self._tagged(fallback.pack(tail[0], tail[1], ctx), el.path))
         return out + body
+
+    @staticmethod
+    def _shape(index: DocumentIndex) -> str:
+        """The text elements are found in: the document's, or for JSONC, the same with
+        its comments and trailing commas blanked (found once per document)."""
+        if index.doc.metadata.get("format") != "jsonc":
+            return index.text
+        shape = index.memo.get("jsonc-shape")
+        if shape is None:
+            shape = index.memo["jsonc-shape"] = jsonc_masked(index.text)
+        return str(shape)
 
     @staticmethod
     def _tagged(pieces: list[Piece], path: str) -> list[Piece]:
