@@ -24,8 +24,10 @@ def independent_minilm_count():
 _DATA_URI_PAYLOAD = re.compile(r"data:[^;,\s]+/[^;,\s]+(?:;[^;,\s]+)*;base64,([0-9A-Za-z+/=_-]+)")
 
 
-def assert_invariants(text: str, chunks, limit: int, count=None):
-    """Verbatim slices, hard budget (recounted), nothing lost, unique ids, ordered spans."""
+def assert_invariants(text: str, chunks, limit: int, count=None, held: int = 0):
+    """Verbatim slices, hard budget (recounted), nothing lost, unique ids, ordered spans.
+    ``held``: where a header the document's metadata holds ends (an Org file's keyword
+    lines); Markdown's front matter is found here."""
     covered = bytearray(len(text))
     ids = set()
     for c in chunks:
@@ -43,9 +45,9 @@ def assert_invariants(text: str, chunks, limit: int, count=None):
     # Markdown front matter the document's metadata holds forms no chunk (DESIGN.md)
     from chunkwise.readers.structure import front_matter
 
-    _, held_end, held = front_matter(text)
-    if held:
-        covered[:held_end] = b"\x01" * held_end
+    _, held_end, is_held = front_matter(text)
+    held_end = max(held_end if is_held else 0, held)
+    covered[:held_end] = b"\x01" * held_end
     # a data URI's base64 payload of 256 characters or more is data, in no chunk
     for m in _DATA_URI_PAYLOAD.finditer(text):
         if len(m.group(1)) >= 256:

@@ -265,9 +265,11 @@ def test_every_part_of_a_cut_code_block_but_its_last_holds_a_quarter_of_the_limi
 
 
 _MARKUP_TEXT = st.lists(st.one_of(
-    st.text(alphabet=st.sampled_from(list("<>!-`~ \n\ta/_.;}{x1\u00e9#")), max_size=12),
+    st.text(alphabet=st.sampled_from(list("<>!-`~ \n\ta/_.;}{x1\u00e9#+:")), max_size=12),
     st.sampled_from(["<!--", "-->", "<a id=\"x\">", "</a>", "```py\n", "\n```", "\n  ~~~\n",
-                     "<br/>", "word", " 7 ", "<!-- note -->", "\n"])), max_size=16).map("".join)
+                     "<br/>", "word", " 7 ", "<!-- note -->", "\n", "#+BEGIN_SRC python\n",
+                     "\n#+end_src", "\n #+END_QUOTE\n", "#+begin:", "#+TITLE: x", "#+"])),
+    max_size=16).map("".join)
 
 
 @settings(max_examples=2000, deadline=None)

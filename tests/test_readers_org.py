@@ -1,0 +1,164 @@
+"""Org mode: headlines, the header's keywords, blocks, tables; offsets into the file."""
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chunkwise
+from chunkwise.readers import parse, read_path, sniff_format
+from chunkwise.readers.org import headline_text
+
+from helpers import assert_invariants, by_text
+
+DATA = Path(__file__).resolve().parent / "data" / "org"
+
+
+def _held(doc):
+    first = doc.blocks[0] if doc.blocks else None
+    return first.end if first is not None and first.kind == "front_matter" \
+        and first.metadata.get("held") else 0
+
+
+def test_a_doom_emacs_modules_readme_has_its_headlines_blocks_and_tables():
+    """Doom Emacs documents every module in Org: read as plain text, ``** macOS``
+    was a line of a paragraph (no chunk said which system a command was for), the
+    ``#+title:`` lines a chunk of their own, and a ``#+begin_src`` block prose a cut
+    could fall inside."""
+    path = DATA / "doom-dired-README.org"
+    assert sniff_format(path.read_bytes(), path.name) == "org"
+    doc = read_path(path)
+    assert doc.metadata["format"] == "org"
+    assert doc.title == ":emacs dired"
+    assert doc.metadata["subtitle"] == "Making dired pretty [functional]"
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert heads[:6] == [(1, "Description"), (2, "Maintainers"), (2, "Module flags"),
+                         (2, "Packages"), (2, "TODO Hacks"), (2, "TODO Changelog")]
+    assert (2, "Debian-based") in heads and (3, "Basics") in heads
+    codes = [b for b in doc.blocks if b.kind == "code"]
+    assert len(codes) == 6 and all(doc.text[b.start:b.end].endswith("#+end_src") for b in codes)
+    assert [b.metadata.get("language") for b in codes] == ["bash"] * 5 + ["emacs-lisp"]
+    assert sum(b.kind == "quote" for b in doc.blocks) == 2
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert [t.metadata["columns"] for t in tables][:2] == [("Keybind", "Description"),
+                                                           ("Command", "Description")]
+    assert tables[-1].metadata["columns"] == ()  # no rule under its first row: no header
+    assert tables[0].metadata["cells"][0] == ("[[kbd:][SPC f d]]", "Find directory with dired")
+    chunks = chunkwise.chunk(doc)
+    assert_invariants(doc.text, chunks, 254, held=_held(doc))
+    assert all("#+title:" not in c.text for c in chunks)  # the header is metadata
+    apt = by_text(chunks, "$ apt install fd-find")[0]
+    assert apt.headings == ("Installation", "Debian-based")
+    assert apt.context.startswith(":emacs dired > Installation > Debian-based")
+    assert "#+begin_src bash" in apt.text and "#+end_src" in apt.text  # whole
+    assert {c.metadata["strategy"] for c in chunks} == {"section"}
+
+
+def test_headlines_keywords_blocks_drawers_and_tables():
+    text = ("#+TITLE: Research notes\n#+AUTHOR: A. Writer\n#+FILETAGS: :lab:\n"
+            "#+OPTIONS: toc:nil\n#+OPTIONS: num:nil\n\n"
+            "* TODO [#A] Run the assay [1/2] :lab:urgent:\n"
+            "SCHEDULED: <2026-12-07 Mon>\n:PROPERTIES:\n:ID: 5b1c9e3e\n:END:\n"
+            "The assay needs the buffer at pH 7.4.\n\n"
+            "#+NAME: prepare\n#+BEGIN_SRC python :results output\nprint('* not a headline')\n"
+            "#+END_SRC\n\n"
+            ": $ make assay\n: done\n\n"
+            "#+CAPTION: Readings\n| sample | value |\n|--------+-------|\n| a | 1 |\n|--------+-------|\n"
+            "| b | 2 |\n#+TBLFM: $2=$1*2\n\n"
+            "** COMMENT Draft [[https://example.org/x][the protocol]]\n"
+            "#+begin_quote\nMeasure twice.\n#+end_quote\n\n"
+            "#+BEGIN_SRC sh\nnever closed, so no block\n"
+            "* Results =final=\nAll good.\n")
+    doc = parse(text, "notes.org")
+    assert doc.title == "Research notes"
+    assert doc.metadata["author"] == "A. Writer" and doc.metadata["options"] == ["toc:nil", "num:nil"]
+    assert _held(doc) == text.index("\n\n* TODO")  # every header line is metadata
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert heads == [(1, "TODO Run the assay"), (2, "Draft the protocol"), (1, "Results final")]
+    first = next(b for b in doc.blocks if b.kind == "heading")
+    assert text[first.start:first.end].endswith(":END:")  # planning line and drawer with it
+    kinds = [(b.kind, text[b.start:b.end].split("\n")[0]) for b in doc.blocks[1:]]
+    assert kinds == [("heading", "* TODO [#A] Run the assay [1/2] :lab:urgent:"),
+                     ("paragraph", "The assay needs the buffer at pH 7.4."),
+                     ("code", "#+NAME: prepare"), ("code", ": $ make assay"),
+                     ("table", "#+CAPTION: Readings"),
+                     ("heading", "** COMMENT Draft [[https://example.org/x][the protocol]]"),
+                     ("quote", "#+begin_quote"), ("paragraph", "#+BEGIN_SRC sh"),
+                     ("heading", "* Results =final="), ("paragraph", "All good.")]
+    code = next(b for b in doc.blocks if b.kind == "code")
+    assert code.metadata["language"] == "python"
+    table = next(b for b in doc.blocks if b.kind == "table")
+    assert table.metadata["columns"] == ("sample", "value")
+    assert table.metadata["cells"] == (("a", "1"), ("b", "2"))
+    assert text[table.start:table.end].endswith("#+TBLFM: $2=$1*2")
+    for size in (24, 64):  # (a table's row group with its header may take up to 254)
+        chunks = chunkwise.chunk(doc, strategy="section", size=size)
+        assert_invariants(text, chunks, 254, held=_held(doc))
+        assert all(c.token_count <= size for c in chunks if c.kind != "table")
+    # a comment among the header's lines: the header stays text (no word of it lost)
+    commented = parse("#+TITLE: T\n# a note\n\n* H\nBody.\n", "c.org")
+    assert commented.title == "T" and _held(commented) == 0
+    assert_invariants(commented.text, chunkwise.chunk(commented), 254)
+
+
+def test_an_org_roam_notes_property_drawer_and_title_are_metadata():
+    """org-roam opens every note with a property drawer holding its id, then its
+    title: both metadata, the note's body its chunks, the title their trail."""
+    text = (":PROPERTIES:\n:ID:       8d0c3c64-1f0e-4c2b-9a54-5a0f2b0c7e11\n:END:\n"
+            "#+title: Zettelkasten\n\nA note links to other notes by their id.\n")
+    doc = parse(text, "20261206-zettelkasten.org")
+    assert doc.title == "Zettelkasten"
+    assert doc.metadata["properties"]["ID"] == "8d0c3c64-1f0e-4c2b-9a54-5a0f2b0c7e11"
+    (chunk,) = chunkwise.chunk(doc)
+    assert chunk.text == "A note links to other notes by their id."
+    assert chunk.context.startswith("Zettelkasten")
+    # the metadata every chunk carries is written as JSON (the drawer's mapping was not)
+    row = json.loads(json.dumps(chunk.to_dict()))
+    assert row["metadata"]["doc"]["properties"] == {"ID": "8d0c3c64-1f0e-4c2b-9a54-5a0f2b0c7e11"}
+
+
+def test_headline_text_is_what_orgs_export_shows():
+    assert headline_text("TODO [#B] Call the lab [2/3] :work:phone:") == "TODO Call the lab"
+    assert headline_text("DONE Ship it [100%]") == "DONE Ship it"
+    assert headline_text("Use =setq= with ~M-x~ and [[https://gnu.org][GNU]]") == "Use setq with M-x and GNU"
+    assert headline_text("See [[file:other.org]]") == "See file:other.org"
+    assert headline_text("a :: b") == "a :: b"  # a description list's separator, no tags
+
+
+_WORDS = st.from_regex(r"[A-Z][a-z]{1,8}( [a-z]{1,8}){0,4}", fullmatch=True)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.one_of(
+    st.tuples(st.just("headline"), st.integers(1, 4), _WORDS),
+    st.tuples(st.just("para"), st.just(0), _WORDS.map(lambda w: w + " " + w.lower() + ".")),
+    st.tuples(st.just("src"), st.just(0), st.from_regex(r"\* [a-z]{1,6} = [0-9]{1,3}", fullmatch=True)),
+    st.tuples(st.just("table"), st.integers(1, 3), _WORDS),
+    st.tuples(st.just("fixed"), st.just(0), _WORDS)), min_size=1, max_size=12),
+    st.booleans())
+def test_org_property(parts, header):
+    """Generated Org documents: each headline a heading of its level, a source block's
+    lines (escaped ``,*`` as Org writes them) no headline, a table a table (its first
+    row over a rule its header), fixed-width lines code, and chunks that keep the
+    invariants, the header (when there is one) metadata."""
+    out = ["#+TITLE: Generated\n#+AUTHOR: Test"] if header else []
+    for kind, level, body in parts:
+        out.append(f"{'*' * level} {body}" if kind == "headline" else
+                   f"#+BEGIN_SRC python\n,{body}\n#+END_SRC" if kind == "src" else
+                   f": {body}" if kind == "fixed" else
+                   "| " + " | ".join(f"h{i}" for i in range(level + 1)) + " |\n|---|\n" + "\n".join(
+                       f"| {body} {r} | " + " | ".join(str(r) * (i + 1) for i in range(level)) + " |"
+                       for r in range(3)) if kind == "table" else body)
+    text = "\n\n".join(out) + "\n"
+    doc = parse(text, "gen.org")
+    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
+    assert heads == [(level, body) for kind, level, body in parts if kind == "headline"]
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert [(t.metadata["columns"], len(t.metadata["cells"])) for t in tables] == [
+        (tuple(f"h{i}" for i in range(level + 1)), 3) for kind, level, _ in parts if kind == "table"]
+    assert sum(b.kind == "code" for b in doc.blocks) == sum(k in ("src", "fixed") for k, _, _ in parts)
+    assert doc.title == ("Generated" if header else None)
+    chunks = chunkwise.chunk(doc, strategy="section", size=48)
+    assert_invariants(text, chunks, 254, held=_held(doc))
+    assert all(c.token_count <= 48 for c in chunks if c.kind != "table")
