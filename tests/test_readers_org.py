@@ -96,6 +96,14 @@ def test_headlines_keywords_blocks_drawers_and_tables():
         chunks = chunkwise.chunk(doc, strategy="section", size=size)
         assert_invariants(text, chunks, 254, held=_held(doc))
         assert all(c.token_count <= size for c in chunks if c.kind != "table")
+    # a named block right under the header is the body's (its name is no metadata);
+    # a title over two lines is one, as Org joins them
+    named = parse("#+TITLE: Babel\n#+TITLE: tests\n#+FORMAT: x\n\n#+NAME: showvar\n"
+                  "#+BEGIN_SRC emacs-lisp\n(+ 1 2)\n#+END_SRC\n", "b.org")
+    assert named.title == "Babel tests" and named.metadata["format"] == "org"
+    (code,) = [b for b in named.blocks if b.kind == "code"]
+    assert named.text[code.start:code.end].startswith("#+NAME: showvar\n#+BEGIN_SRC")
+    assert code.metadata["language"] == "emacs-lisp" and "name" not in named.metadata
     # a comment among the header's lines: the header stays text (no word of it lost)
     commented = parse("#+TITLE: T\n# a note\n\n* H\nBody.\n", "c.org")
     assert commented.title == "T" and _held(commented) == 0

@@ -32,6 +32,10 @@ _FIXED_WIDTH = re.compile(r"[ \t]*:(?:[ \t]|$)")
 _TABLE_LINE = re.compile(r"[ \t]*\|")
 _TABLE_RULE = re.compile(r"[ \t]*\|[-+:| \t]*")
 _TBLFM = re.compile(r"[ \t]*#\+tblfm:", re.I)
+#: keyword lines of the body, never the header's: a block's or table's name and
+#: caption (and ``#+ATTR_HTML:``), a formula, a call and its results
+_BODY_KEYWORDS = frozenset(("name", "caption", "results", "header", "headers", "plot", "tblname",
+                            "srcname", "resname", "source", "data", "label", "call", "tblfm"))
 #: blocks whose lines are code, and the block that is a quote
 _CODE_BLOCKS = frozenset(("src", "example", "export"))
 _PRIORITY = re.compile(r"(?:^|(?<=[ \t]))\[#[A-Za-z0-9]+\](?:[ \t]+|$)")
@@ -48,11 +52,13 @@ def parse_org(text: str, doc_id: str, source: str | None = None) -> Document:
     if body_from:
         blocks.append(Block("front_matter", 0, lines[body_from - 1][1],
                             metadata=FRONT_MATTER_HELD[held]))
-    title = meta.get("title") if isinstance(meta.get("title"), str) else None
+    title = meta.get("title")
+    if isinstance(title, list):  # a title over several #+TITLE: lines, as Org joins them
+        title = " ".join(title)
     _Walker(text, lines, blocks).walk(body_from)
     return Document(text=text, doc_id=doc_id, source=source, title=title or None,
                     blocks=tuple(blocks),
-                    metadata=MappingProxyType({"format": "org", **meta}))
+                    metadata=MappingProxyType({**meta, "format": "org"}))
 
 
 def _lines(text: str) -> list[tuple[int, int]]:
@@ -89,8 +95,10 @@ def _header(text: str, lines: list[tuple[int, int]]) -> tuple[dict[str, Any], in
             i = end = close + 1
             continue
         m = _KEYWORD.fullmatch(line)
-        if m is not None and not _BEGIN.match(line) and not _TBLFM.match(line):
-            key, value = m.group(1).lower(), m.group(3) or ""
+        key = m.group(1).lower() if m is not None else ""
+        if m is not None and not _BEGIN.match(line) and key not in _BODY_KEYWORDS \
+                and not key.startswith("attr_"):
+            value = m.group(3) or ""
             if key in meta:  # (#+LATEX_HEADER, #+OPTIONS, ... given more than once)
                 earlier = meta[key]
                 meta[key] = [*(earlier if isinstance(earlier, list) else [earlier]), value]
