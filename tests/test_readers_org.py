@@ -104,6 +104,14 @@ def test_headlines_keywords_blocks_drawers_and_tables():
     (code,) = [b for b in named.blocks if b.kind == "code"]
     assert named.text[code.start:code.end].startswith("#+NAME: showvar\n#+BEGIN_SRC")
     assert code.metadata["language"] == "emacs-lisp" and "name" not in named.metadata
+    # an inline task (15 stars) ends at its END line; a byte-order mark hides no header
+    task = parse("\ufeff#+TITLE: Tasks\n* Parent\ntext\n*************** TODO Inline\nbody\n"
+                 "*************** END\nmore\n", "t.org")
+    assert task.title == "Tasks"
+    assert [(task.text[b.start:b.end].split("\n")[0], b.headings) for b in task.blocks[1:]] == [
+        ("* Parent", ("Parent",)), ("text", ("Parent",)),
+        ("*************** TODO Inline", ("Parent", "TODO Inline")), ("body", ("Parent", "TODO Inline")),
+        ("more", ("Parent",))]
     # a comment among the header's lines: the header stays text (no word of it lost)
     commented = parse("#+TITLE: T\n# a note\n\n* H\nBody.\n", "c.org")
     assert commented.title == "T" and _held(commented) == 0

@@ -27,6 +27,9 @@ _BEGIN = re.compile(r"[ \t]*#\+begin(?:_(\w+)|:)(?:[ \t]+(.*?))?[ \t]*", re.I)
 _DRAWER = re.compile(r"[ \t]*:([\w-]+):[ \t]*")
 _DRAWER_END = re.compile(r"[ \t]*:end:[ \t]*", re.I)
 _PROPERTY = re.compile(r"[ \t]*:([^\s:]+?)\+?:(?:[ \t]+(.*?))?[ \t]*")
+#: the stars of an inline task (``org-inlinetask-min-level``), which a line of as
+#: many stars and ``END`` closes
+_INLINE_TASK = 15
 _PLANNING = re.compile(r"[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):")
 _FIXED_WIDTH = re.compile(r"[ \t]*:(?:[ \t]|$)")
 _TABLE_LINE = re.compile(r"[ \t]*\|")
@@ -77,7 +80,7 @@ def _header(text: str, lines: list[tuple[int, int]]) -> tuple[dict[str, Any], in
     meta: dict[str, Any] = {}
     held, end, i = True, 0, 0
     while i < len(lines):
-        line = text[lines[i][0]:lines[i][1]]
+        line = text[lines[i][0]:lines[i][1]].lstrip("\ufeff")  # (a byte-order mark first)
         if not line.strip():
             i += 1
             continue
@@ -138,7 +141,8 @@ class _Walker:
         self.para: list[int] = []  # the open paragraph's lines
 
     def line(self, i: int) -> str:
-        return self.text[self.lines[i][0]:self.lines[i][1]]
+        line = self.text[self.lines[i][0]:self.lines[i][1]]
+        return line.lstrip("\ufeff") if i == 0 else line
 
     def close_para(self) -> None:
         if self.para:
@@ -171,6 +175,12 @@ class _Walker:
                 self.close_para()
                 i += 1
             elif (m := _HEADLINE.fullmatch(line)) is not None:
+                if len(m.group(1)) >= _INLINE_TASK and m.group(2) == "END":
+                    self.para.append(i)  # an inline task's end: its last line; the text
+                    self.close_para()  # after it is its headline's again
+                    self.trail.end_at(len(m.group(1)))
+                    i += 1
+                    continue
                 i = self.headline(i, len(m.group(1)), m.group(2))
             elif (b := _BEGIN.fullmatch(line)) is not None:
                 i = self.block(i, (b.group(1) or "").lower(), b.group(2) or "")
