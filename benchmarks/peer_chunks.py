@@ -168,15 +168,20 @@ PEERS = {"langchain": split_langchain, "langchain-chroma": split_langchain_chrom
          "chonkie-recursive": split_chonkie_recursive}
 
 
-def documents(dataset: str):
+def documents(dataset: str, whole: bool = False):
     """(doc_id, text) of a Chroma folder's ``*.md`` (ids: the file stems) or of the
     documents a ``jsonl:FOLDER`` dataset's questions name (ids as they name them; the
     text as chunkwise's readers extract it from HTML, PDF and the rest, the text
-    ``eval`` scores offsets in)."""
+    ``eval`` scores offsets in); ``whole``: every document of the dataset, as ``eval``
+    searches them (a set whose questions name a few of its documents)."""
     if dataset.startswith("jsonl:"):
         from chunkwise.readers import read_path
 
         folder = Path(dataset.removeprefix("jsonl:"))
+        if whole:
+            from chunkwise.eval.data import load_jsonl
+
+            return sorted((doc_id, doc.text) for doc_id, doc in load_jsonl(folder).documents.items())
         ids = sorted({json.loads(line)["doc_id"] for line in
                       (folder / "questions.jsonl").read_text("utf-8").splitlines() if line})
         return [(doc_id, read_path(folder / doc_id).text) for doc_id in ids]
@@ -208,6 +213,8 @@ def main():
     ap.add_argument("--dataset", default="../shared/eval/chroma")
     ap.add_argument("--tokenizer", choices=["cl100k", "minilm"], default="cl100k")
     ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--whole-corpus", action="store_true",
+                    help="chunk every document of a jsonl: dataset, not only those its questions name")
     args = ap.parse_args()
     global TOKENIZER
     TOKENIZER = args.tokenizer
@@ -215,7 +222,7 @@ def main():
     out.parent.mkdir(parents=True, exist_ok=True)
     n = lost = 0
     with open(out, "w", encoding="utf-8") as f:
-        for doc_id, text in documents(args.dataset):
+        for doc_id, text in documents(args.dataset, args.whole_corpus):
             pieces = (CODE_PEERS[args.peer](text, args.size, args.overlap, doc_id)
                       if args.peer in CODE_PEERS else PEERS[args.peer](text, args.size, args.overlap))
             located = list(locate(text, pieces))

@@ -285,6 +285,22 @@ def test_the_sphinx_sets_load_their_pages_alone_and_are_rebuilt_exactly(tmp_path
     _rebuilt_exactly(tmp_path, folder)
 
 
+def test_the_org_set_loads_its_pages_alone_and_is_rebuilt_exactly(tmp_path):
+    """benchmarks/org_eval: Doom Emacs's module pages in Org mode, questions about
+    five of them; the corpus is docs/ alone (all 159 pages, read as Org: every page
+    titled by its #+title: line), and questions.jsonl is what eval_sets.py writes."""
+    from helpers import ROOT
+
+    folder = ROOT / "benchmarks" / "org_eval"
+    ds = load_jsonl(folder)
+    assert len(ds.questions) == 16 and len(ds.documents) == 159
+    assert all(d.startswith("docs/") and d.endswith("/README.org") for d in ds.documents)
+    assert all(doc.metadata["format"] == "org" and doc.title for doc in ds.documents.values())
+    assert {t for q in ds.questions for t in q.tags} == {
+        "procedure", "heading-dependent", "prose", "table"}
+    _rebuilt_exactly(tmp_path, folder)
+
+
 def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exactly(
         tmp_path):
     """Issue 21: a second documentation set (HTML and PDF of projects not used
