@@ -235,6 +235,13 @@ def test_heuristic_questions_skip_markup_and_cut_words():
                           "words.") == "A real sentence with five words."
     assert plain_sentence("Run `pip install x.y` first. It works on every machine here.") == \
         "It works on every machine here."
+    # Org's links and code marks are markup too (Doom Emacs's module pages)
+    assert plain_sentence("Alter [[var:][dape-adapter-dir]] to change this one. Enable LSP "
+                          "support for ~kotlin-mode~ here. Copy =init.el= to your own config "
+                          "folder. Every other plain sentence is fine then.") == \
+        "Every other plain sentence is fine then."
+    assert plain_sentence("Set x = 1 before the loop starts here.") == \
+        "Set x = 1 before the loop starts here."
 
 
 def test_heuristic_questions_come_from_source_files_and_transcripts(tmp_path, capsys):
@@ -482,6 +489,19 @@ def test_a_heuristic_table_question_names_cells_without_their_markup():
     assert [q["question"] for q in made.questions] == ["What is the Linux of sys_platform?"]
     assert made.questions[0]["references"][0]["content"] == \
         "| `sys_platform` | `'linux'` | `'darwin'` |"
+    # Org's tables (Doom Emacs's keybindings): a link as its description, else its
+    # target; ~code~ and =verbatim= as their text; a placeholder such as <leader> is
+    # no HTML tag (it was dropped: "What is the Description of  t s?")
+    page = ("* Keys\n\n| Keybind | Description |\n|---+---|\n"
+            "| [[kbd:][<localleader> t s]] | run the test at point |\n"
+            "| ~exunit-rerun~ | [[kbd:][<localleader> t r]] |\n"
+            "| [[doom-module::lang python]] | python-mode |\n")
+    chunks = chunkwise.chunk({"k.org": page}, "section", size=24, format="org")
+    made = heuristic([c for c in chunks if c.kind == "table"], {"k.org": "k.org"}, corpus=chunks)
+    assert sorted(q["question"] for q in made.questions) == [
+        "What is the Description of <localleader> t s?",
+        "What is the Description of doom-module::lang python?",
+        "What is the Description of exunit-rerun?"]
 
 
 def test_a_folder_walk_reads_no_questions_file_and_says_when_nothing_is_left(tmp_path, capsys):

@@ -158,18 +158,31 @@ def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
 
 
 #: what makes a sentence no evidence for a heuristic question: link, image or HTML
-#: syntax, a URL, table pipes, code spans, emphasis and heading marks
-_MARKUP = re.compile(r"\]\(|!\[|</?[A-Za-z!][^>]*>|https?://|www\.|\||`|\*\*|__|^\s*#|\{#")
+#: syntax, a URL, table pipes, code spans, emphasis and heading marks; Org's links
+#: (``[[target][text]]``) and code (``~M-x~``, ``=init.el=``)
+_MARKUP = re.compile(r"\]\(|!\[|</?[A-Za-z!][^>]*>|https?://|www\.|\||`|\*\*|__|^\s*#|\{#"
+                     r"|\[\[|(?:^|(?<=[\s(]))[~=](?=[^\s~=])")
 _LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]*>|`[^`\n]*`|https?://\S+")
 _MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>")
 _CELL_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
-_MARKUP_IN_CELL = re.compile(r"`|\*\*|<[^>]*>")
+_ORG_LINK = re.compile(r"\[\[([^\]\n]*)\](?:\[([^\]\n]*)\])?\]")
+_ORG_CODE = re.compile(r"(?<![\w~=])([~=])(\S(?:[^\n]*?\S)?)\1(?![\w~=])")
+#: the HTML elements a table cell's text is marked up with (a placeholder such as
+#: ``<leader>`` or ``<url>`` is text)
+_CELL_TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|i|img|ins|kbd|mark|p|s|small|span|strong|"
+                       r"sub|sup|u)\b[^<>]*>", re.I)
+_MARKUP_IN_CELL = re.compile(r"`|\*\*")
 
 
 def _plain_cell(cell: str) -> str:
-    """A table cell as a question names it: a link as its text, without code marks,
-    strong emphasis or HTML tags (``__init__`` kept whole)."""
-    return _MARKUP_IN_CELL.sub("", _CELL_LINK.sub(r"\1", cell)).strip()
+    """A table cell as a question names it: a link as its text (an Org link's
+    description, else its target), without code marks (Org's ``~x~`` and ``=x=``
+    too), strong emphasis or HTML tags (``__init__`` and ``<leader>`` kept whole)."""
+    cell = _CELL_LINK.sub(r"\1", cell)
+    if "[[" in cell:
+        cell = _ORG_LINK.sub(lambda m: m.group(2) or m.group(1), cell)
+    cell = _ORG_CODE.sub(r"\2", cell)
+    return _MARKUP_IN_CELL.sub("", _CELL_TAG.sub("", cell)).strip()
 
 
 def plain_sentence(text: str, words: int = 5) -> str | None:
@@ -229,8 +242,8 @@ def _header_and_rows(rows: list[str], context: str) -> tuple[list[str], list[str
     row, or, for a part after the first (rows alone), the header its context repeats
     (``Constant | Description``): its first data row was taken for the header, asking
     "What is the Attempts to use the server's preferences ... of SSL_OP_...?"."""
-    def delimiter(row: str) -> bool:
-        return set(row.strip()) <= set("|-: ")
+    def delimiter(row: str) -> bool:  # (Org's rules cross at "+": |---+---|)
+        return set(row.strip()) <= set("|-:+ ")
 
     if len(rows) >= 2 and delimiter(rows[1]):
         return [h.strip() for h in rows[0].strip().strip("|").split("|")], \
