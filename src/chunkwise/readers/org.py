@@ -139,6 +139,10 @@ class _Walker:
         self.text, self.lines, self.blocks = text, lines, blocks
         self.trail = HeadingTrail()
         self.para: list[int] = []  # the open paragraph's lines
+        #: a block name -> the line (a headline, or the end) that a search for its
+        #: closing line reached without one: a block of that name opened before that
+        #: line is not closed either (thousands of unclosed blocks, one search each)
+        self.unclosed: dict[str, int] = {}
 
     def line(self, i: int) -> str:
         line = self.text[self.lines[i][0]:self.lines[i][1]]
@@ -220,13 +224,18 @@ class _Walker:
         end = re.compile(r"[ \t]*#\+end" + (f"_{re.escape(name)}" if name else ":") + r"[ \t]*",
                          re.I)
         close = None
-        for j in range(i + 1, len(self.lines)):
-            line = self.line(j)
-            if end.fullmatch(line):
-                close = j
-                break
-            if _HEADLINE.fullmatch(line):
-                break
+        if i >= self.unclosed.get(name, -1):
+            j = i + 1
+            while j < len(self.lines):
+                line = self.line(j)
+                if end.fullmatch(line):
+                    close = j
+                    break
+                if _HEADLINE.fullmatch(line):
+                    break
+                j += 1
+            if close is None:
+                self.unclosed[name] = j
         if close is None:
             self.para.append(i)
             return i + 1
