@@ -144,6 +144,13 @@ def test_thousands_of_unclosed_blocks_are_one_paragraph_not_a_hang():
     doc = parse(text, "unclosed.org")
     assert [b.kind for b in doc.blocks] == ["paragraph", "heading", "code"]
     assert_invariants(text, chunkwise.chunk(doc), 254)
+    # long runs in a line: spaces before a value (1.5 s for 20 kB: a lazy match went
+    # back over every space), "[[" and "=" never closed (25 s and 11 s)
+    for line in ("* a" + " " * 50_000 + "b :tag:", "#+TITLE: a" + " " * 50_000 + "b",
+                 "* " + "[[a" * 50_000, "* " + "=a " * 50_000, "#+BEGIN_SRC a" + " " * 50_000 + "b"):
+        doc = parse(line + "\n", "long.org")
+        assert doc.blocks
+    assert headline_text("a" + " " * 50_000 + "b :tag:") == "a b"
 
 
 def test_headline_text_is_what_orgs_export_shows():

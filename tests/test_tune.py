@@ -7,7 +7,7 @@ import tarfile
 import tomllib
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chunkwise
@@ -223,6 +223,39 @@ def test_heuristic_evidence_is_a_whole_plain_sentence(pieces):
     for bad in ("](", "http", "www.", "`", "**", "|", "<", "{#"):
         assert bad not in found, (bad, found)
     assert len(found.split()) >= 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("ab Z.!?\n ,19[]()<>`|é") + ["word ", "e.g. ", "x.txt "]),
+                max_size=40).map("".join))
+def test_heuristic_sentences_are_those_of_the_sentence_pattern(text):
+    """The sentence search fails fast on a line with no sentence end (it took 21 s for
+    one 2,560-character chunk): the sentences it yields are still those the pattern
+    ``[^.!?\\n]*[A-Za-z][^.!?\\n]*[.!?]`` finds."""
+    import re
+
+    from chunkwise import questions
+
+    fast = questions._SENTENCE
+    got = list(questions.plain_sentences(text, 1))
+    try:  # the definition (whose every match passes the loop's own filter)
+        questions._SENTENCE = re.compile(r"[^.!?\n]*[A-Za-z][^.!?\n]*[.!?]")
+        defined = list(questions.plain_sentences(text, 1))
+    finally:
+        questions._SENTENCE = fast
+    assert got == defined
+
+
+@pytest.mark.timeout(30)
+def test_a_long_line_with_no_sentence_end_is_no_hang():
+    """A chunk of 2,560 characters on one line with no full stop (a list written on
+    one line, a long identifier) took 21 s to find no sentence in; `questions
+    --heuristic` and `tune` ask about every passage."""
+    from chunkwise.questions import plain_sentences
+
+    assert list(plain_sentences("word " * 4096)) == []
+    assert list(plain_sentences("Word " * 4096 + "and then it ends here.")) == [
+        ("Word " * 4096 + "and then it ends here.")]
 
 
 def test_heuristic_questions_skip_markup_and_cut_words():
