@@ -159,6 +159,9 @@ def test_headline_text_is_what_orgs_export_shows():
     assert headline_text("Use =setq= with ~M-x~ and [[https://gnu.org][GNU]]") == "Use setq with M-x and GNU"
     assert headline_text("See [[file:other.org]]") == "See file:other.org"
     assert headline_text("a :: b") == "a :: b"  # a description list's separator, no tags
+    # code holding the other mark (a question of Doom's FAQ)
+    assert headline_text('"The directory =~/.emacs.d/server= is unsafe" error') == \
+        '"The directory ~/.emacs.d/server is unsafe" error'
 
 
 _WORDS = st.from_regex(r"[A-Z][a-z]{1,8}( [a-z]{1,8}){0,4}", fullmatch=True)

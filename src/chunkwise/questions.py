@@ -171,7 +171,8 @@ _LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]*>|`[^`\n]*`|https?://\S+")
 _MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>")
 _CELL_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 _ORG_LINK = re.compile(r"\[\[([^\[\]\n]*)\](?:\[([^\[\]\n]*)\])?\]")
-_ORG_CODE = re.compile(r"(?<![\w~=])([~=])([^\s~=](?:[^~=\n]*[^\s~=])?)\1(?![\w~=])")
+_ORG_CODE = re.compile(r"(?<![\w=~])(?:=([^\s=](?:[^=\n]*[^\s=])?)=|~([^\s~](?:[^~\n]*[^\s~])?)~)"
+                       r"(?![\w=~])")
 #: the HTML elements a table cell's text is marked up with (a placeholder such as
 #: ``<leader>`` or ``<url>`` is text)
 _CELL_TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|i|img|ins|kbd|mark|p|s|small|span|strong|"
@@ -186,7 +187,7 @@ def _plain_cell(cell: str) -> str:
     cell = _CELL_LINK.sub(r"\1", cell)
     if "[[" in cell:
         cell = _ORG_LINK.sub(lambda m: m.group(2) or m.group(1), cell)
-    cell = _ORG_CODE.sub(r"\2", cell)
+    cell = _ORG_CODE.sub(lambda m: m.group(1) or m.group(2), cell)
     return _MARKUP_IN_CELL.sub("", _CELL_TAG.sub("", cell)).strip()
 
 

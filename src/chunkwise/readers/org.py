@@ -49,7 +49,8 @@ _COOKIE = re.compile(r"\[\d*(?:%|/\d*)\]")
 # (a link's target and text hold no bracket, code no marker: a search from each "[["
 # or "=" stops at the next one, not at the line's end)
 _LINK = re.compile(r"\[\[((?:[^\[\]\\]|\\.)+)\](?:\[([^\[\]]+)\])?\]")
-_VERBATIM = re.compile(r"(?<![\w=~])([=~])([^\s=~](?:[^=~\n]*[^\s=~])?)\1(?![\w=~])")
+_VERBATIM = re.compile(r"(?<![\w=~])(?:=([^\s=](?:[^=\n]*[^\s=])?)=|~([^\s~](?:[^~\n]*[^\s~])?)~)"
+                       r"(?![\w=~])")
 
 
 def parse_org(text: str, doc_id: str, source: str | None = None) -> Document:
@@ -132,7 +133,7 @@ def headline_text(raw: str) -> str:
     raw = _COOKIE.sub("", raw)
     if "[[" in raw:
         raw = _LINK.sub(lambda m: m.group(2) or m.group(1), raw)
-    raw = _VERBATIM.sub(r"\2", raw)
+    raw = _VERBATIM.sub(lambda m: m.group(1) or m.group(2), raw)
     return " ".join(raw.split())
 
 
