@@ -188,6 +188,21 @@ def test_a_heading_inside_a_block_quote_is_part_of_the_quote(parser):
     assert "wrapping" in overflow.text or len(overflow.text) > 400  # the quote's body with it
 
 
+@pytest.mark.timeout(60)
+def test_comments_never_closed_are_markup_to_the_end_not_a_hang():
+    """An HTML block of 20,000 "<!--" lines (or a text file of them) took 8 s: whether
+    it is markup alone searched for a "-->" from each one to the end. Its end is looked
+    for up to the next one's start now; one never closed is still no markup."""
+    from chunkwise.readers.structure import markup_only
+
+    for name in ("x.md", "x.txt"):
+        text = "<!--\n" * 40_000 + "\nSome text after.\n"
+        assert_invariants(text, chunkwise.chunk({name: text}), 254)
+    assert not markup_only("<!-- never closed\nand more") and not markup_only("<script>x = 1")
+    assert not markup_only("<!-- a note -->\nReal words.") and markup_only("<!-- a -->\n<a id='x'></a>")
+    assert markup_only("<!-- a -->" * 20_000) and markup_only("<script>1</script>" * 20_000)
+
+
 @pytest.mark.parametrize("parser", [parse_markdown, reference_parse])
 def test_markup_only_anchors_start_the_next_section_not_a_chunk(parser):
     for name in ("ch16-03-shared-state.md", "ch03-02-data-types.md"):

@@ -78,8 +78,10 @@ def links_as_text(text: str) -> str:
     return _LINK.sub(text_of, text)
 
 
-_MARKUP = re.compile(r"<!--.*?-->|(?i:<(script|style)\b[^<>]*>.*?</\1\s*>)"
-                     r"|<[A-Za-z/!][^<>]*>|\{/\*.*?\*/\}"
+#: (a comment's, script's or MDX comment's end is looked for up to the next one's
+#: start, no further: from every "<!--" to the end, 20,000 never closed took 8 s)
+_MARKUP = re.compile(r"<!--(?:(?!<!--).)*?-->|(?i:<(script|style)\b[^<>]*>(?:(?!<(?:script|style)\b).)*?"
+                     r"</\1\s*>)|<[A-Za-z/!][^<>]*>|\{/\*(?:(?!\{/\*).)*?\*/\}"
                      # MDX's ESM: imports (of components, of data) and re-exports
                      r"|^import[ \t]+(?:type[ \t]+)?(?:(?:[\w$]+[ \t]*,[ \t]*)?(?:\{[^{}]*\}|\*[ \t]*as"
                      r"[ \t]+[\w$]+)|[\w$]+)[ \t]+from[ \t]*(['\"])[^'\"\n]+\2[ \t]*;?[ \t]*$"
