@@ -30,6 +30,7 @@ from .boilerplate import boilerplate_ids, collapsed
 from .errors import ChunkwiseError
 from .ids import name_of
 from .llm import LLM, LLMCache, Reply, escape_tags, get_llm, text_hash
+from .readers.org import inline_text as org_inline_text
 from .types import Chunk
 
 QUESTION_PROMPT = (
@@ -170,9 +171,6 @@ _MARKUP = re.compile(r"\]\(|!\[|</?[A-Za-z!][^>]*>|https?://|www\.|\||`|\*\*|__|
 _LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]*>|`[^`\n]*`|https?://\S+")
 _MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>")
 _CELL_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
-_ORG_LINK = re.compile(r"\[\[([^\[\]\n]*)\](?:\[([^\[\]\n]*)\])?\]")
-_ORG_CODE = re.compile(r"(?<![\w=~])(?:=([^\s=](?:[^=\n]*[^\s=])?)=|~([^\s~](?:[^~\n]*[^\s~])?)~)"
-                       r"(?![\w=~])")
 #: the HTML elements a table cell's text is marked up with (a placeholder such as
 #: ``<leader>`` or ``<url>`` is text)
 _CELL_TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|i|img|ins|kbd|mark|p|s|small|span|strong|"
@@ -184,10 +182,7 @@ def _plain_cell(cell: str) -> str:
     """A table cell as a question names it: a link as its text (an Org link's
     description, else its target), without code marks (Org's ``~x~`` and ``=x=``
     too), strong emphasis or HTML tags (``__init__`` and ``<leader>`` kept whole)."""
-    cell = _CELL_LINK.sub(r"\1", cell)
-    if "[[" in cell:
-        cell = _ORG_LINK.sub(lambda m: m.group(2) or m.group(1), cell)
-    cell = _ORG_CODE.sub(lambda m: m.group(1) or m.group(2), cell)
+    cell = org_inline_text(_CELL_LINK.sub(r"\1", cell))
     return _MARKUP_IN_CELL.sub("", _CELL_TAG.sub("", cell)).strip()
 
 

@@ -131,10 +131,15 @@ def headline_text(raw: str) -> str:
         raw = _PRIORITY.sub("", raw, count=1)
     raw = _TAGS.sub("", raw)
     raw = _COOKIE.sub("", raw)
-    if "[[" in raw:
-        raw = _LINK.sub(lambda m: m.group(2) or m.group(1), raw)
-    raw = _VERBATIM.sub(lambda m: m.group(1) or m.group(2), raw)
-    return " ".join(raw.split())
+    return " ".join(inline_text(raw).split())
+
+
+def inline_text(text: str) -> str:
+    """Org's links as their description (else their target) and ``=code=`` and
+    ``~verbatim~`` as their text (a headline's title, a table cell a question names)."""
+    if "[[" in text:
+        text = _LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    return _VERBATIM.sub(lambda m: m.group(1) or m.group(2), text)
 
 
 class _Walker:
