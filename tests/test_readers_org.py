@@ -153,6 +153,25 @@ def test_thousands_of_unclosed_blocks_are_one_paragraph_not_a_hang():
     assert headline_text("a" + " " * 50_000 + "b :tag:") == "a b"
 
 
+def test_a_list_item_is_a_block_with_the_lines_under_it():
+    """A list's items are blocks (as Markdown's are): the section packer cuts between
+    items before it cuts inside one; a deeper item and a line indented under an
+    item are that item's, a line indented no further ends it; ``*`` is a bullet only
+    indented (at the line's start it is a headline)."""
+    text = ("* Module flags\nThis module offers:\n- +lsp ::\n  Enable LSP support.\n  - needs a server\n"
+            "- +tree-sitter :: better highlighting\n+ plus bullet\n1. numbered\n   more of it\n"
+            "After the list.\n\n * star bullet\n")
+    doc = parse(text, "flags.org")
+    assert [(b.kind, text[b.start:b.end]) for b in doc.blocks] == [
+        ("heading", "* Module flags"), ("paragraph", "This module offers:"),
+        ("list_item", "- +lsp ::\n  Enable LSP support.\n  - needs a server"),
+        ("list_item", "- +tree-sitter :: better highlighting"), ("list_item", "+ plus bullet"),
+        ("list_item", "1. numbered\n   more of it"), ("paragraph", "After the list."),
+        ("list_item", " * star bullet")]
+    assert all(b.headings == ("Module flags",) for b in doc.blocks)
+    assert_invariants(text, chunkwise.chunk(doc, strategy="section", size=16), 254)
+
+
 def test_headline_text_is_what_orgs_export_shows():
     assert headline_text("TODO [#B] Call the lab [2/3] :work:phone:") == "TODO Call the lab"
     assert headline_text("DONE Ship it [100%]") == "DONE Ship it"

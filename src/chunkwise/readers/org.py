@@ -33,6 +33,9 @@ _PROPERTY = re.compile(r"[ \t]*:([^\s:]+?)\+?:(?:[ \t]+(\S(?:.*\S)?))?[ \t]*")
 #: many stars and ``END`` closes
 _INLINE_TASK = 15
 _PLANNING = re.compile(r"[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):")
+#: a list item's bullet: ``-``, ``+``, ``1.``, ``1)``, or ``*`` indented (at the line's
+#: start it is a headline's)
+_BULLET = re.compile(r"[ \t]*(?:[-+]|\d{1,9}[.)])(?:[ \t]|$)|[ \t]+\*(?:[ \t]|$)")
 _FIXED_WIDTH = re.compile(r"[ \t]*:(?:[ \t]|$)")
 _TABLE_LINE = re.compile(r"[ \t]*\|")
 _TABLE_RULE = re.compile(r"[ \t]*\|[-+:| \t]*")
@@ -149,6 +152,8 @@ class _Walker:
         self.text, self.lines, self.blocks = text, lines, blocks
         self.trail = HeadingTrail()
         self.para: list[int] = []  # the open paragraph's lines
+        #: the indent of the list item the open paragraph is (None: no item)
+        self.item: int | None = None
         #: a block name -> the line (a headline, or the end) that a search for its
         #: closing line reached without one: a block of that name opened before that
         #: line is not closed either (thousands of unclosed blocks, one search each)
@@ -160,8 +165,24 @@ class _Walker:
 
     def close_para(self) -> None:
         if self.para:
-            self.add("paragraph", self.para[0], self.para[-1])
+            self.add("paragraph" if self.item is None else "list_item", self.para[0], self.para[-1])
             self.para = []
+        self.item = None
+
+    def text_line(self, i: int, line: str) -> None:
+        """A line of text: a list item's bullet starts an item (a block of its own, a
+        deeper one's lines part of it), a line indented less than an item's text ends
+        it."""
+        bullet = _BULLET.match(line)
+        indent = len(line) - len(line.lstrip(" \t"))
+        if self.item is not None and indent > self.item:
+            self.para.append(i)  # the item's own lines, and items under it
+            return
+        if bullet is not None or self.item is not None:
+            self.close_para()
+        self.para.append(i)
+        if bullet is not None:
+            self.item = indent
 
     def add(self, kind: str, first: int, last: int, **metadata: Any) -> None:
         block = Block(kind, self.lines[first][0], self.lines[last][1], self.trail.path)
@@ -176,7 +197,7 @@ class _Walker:
         open paragraph's every line."""
         if self.para and all(_KEYWORD.fullmatch(self.line(j)) for j in self.para):
             first = self.para[0]
-            self.para = []
+            self.para, self.item = [], None
             return first
         self.close_para()
         return i
@@ -207,7 +228,7 @@ class _Walker:
                 self.add("code", first, i)
                 i += 1
             else:
-                self.para.append(i)
+                self.text_line(i, line)
                 i += 1
         self.close_para()
 
