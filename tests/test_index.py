@@ -235,6 +235,63 @@ def test_an_interrupted_run_says_what_it_left(tmp_path, static_embedder, how):
            "rest" in err and "no partial output" not in err and "Traceback" not in err
 
 
+def test_a_ctrl_c_while_a_batch_embeds_keeps_it_and_never_embeds_twice_at_once(tmp_path,
+                                                                               monkeypatch):
+    """Ctrl-C while `index` waited for the batch the model was embedding (MiniLM, the
+    Rust book's pages): the batch was dropped (its documents never written) and, still
+    embedding on the worker, raced the clean-up's embedding of the rest through the
+    same tokenizer: "IndexError: index 3561 is out of bounds" and a traceback. Now the
+    interrupted wait keeps the batch, the clean-up waits for it and writes it, then
+    embeds the rest, one embedding at a time."""
+    import signal
+    import threading
+
+    import numpy as np
+
+    import chunkwise
+    from chunkwise.index import open_store, sync_documents
+    from chunkwise.index import sync as sync_module
+    from chunkwise.readers import parse
+
+    monkeypatch.setattr(sync_module, "BATCH_ROWS", 1)  # a batch a document
+    main = threading.get_ident()
+
+    class Slow:
+        name, dim = "slow", 4
+
+        def __init__(self):
+            self.busy, self.overlapped, self.calls = threading.Lock(), False, 0
+
+        def embed(self, texts):
+            if not self.busy.acquire(blocking=False):
+                self.overlapped = True
+                self.busy.acquire()
+            try:
+                self.calls += 1
+                if self.calls == 1:  # the first batch: Ctrl-C while the caller waits for it
+                    time.sleep(0.5)
+                    signal.pthread_kill(main, signal.SIGINT)
+                    time.sleep(0.5)
+                return np.ones((len(texts), 4), dtype=np.float32)
+            finally:
+                self.busy.release()
+
+    def documents():
+        for i in range(4):
+            doc = parse(f"# Page {i}\n\nThe text of page {i}.\n", f"p{i}.md")
+            yield doc, chunkwise.chunk(doc)
+
+    store, model = open_store(f"lancedb://{tmp_path}/idx"), Slow()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sync_documents(store, model, documents())
+        written = set(store.state())
+    finally:
+        store.close()
+    assert not model.overlapped
+    assert {"p0.md", "p1.md"} <= written  # the batch embedding, and the one gathered
+
+
 def test_expand_returns_parents_of_a_hierarchical_index(capsys, tmp_path, static_embedder):
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -356,10 +356,16 @@ class _Pipeline:
         self._job = (pending, self._worker().submit(embed_rows, self.embedder, pending.fresh))
 
     def drain(self) -> None:
-        """Waits for the batch embedding, and writes it."""
-        job, self._job = self._job, None
+        """Waits for the batch embedding, and writes it. A wait interrupted (Ctrl-C)
+        keeps the batch for the next drain: it was dropped, its documents never
+        written, and the model went on embedding it on the worker while the caller's
+        clean-up embedded the rest with the same tokenizer (an IndexError from its
+        word cache, and a traceback)."""
+        job = self._job
         if job is not None:
-            write_rows(self.store, job[0], job[1].result())
+            vectors = job[1].result()
+            self._job = None
+            write_rows(self.store, job[0], vectors)
             self.report.written += job[0].rows
 
     def close(self) -> None:
