@@ -37,6 +37,21 @@ def test_onnx_export_agrees_with_torch(minilm):
     assert np.min(np.sum(a * b, axis=1)) > 0.99
 
 
+def test_an_embedders_token_counter_is_never_the_chunkers():
+    """`index` embeds on a worker thread while the caller chunks; the ONNX embedder
+    counted its batches' tokens with the chunker's own MiniLM counter, whose word cache
+    the chunker grows meanwhile (not safe from two threads: the IndexError a Ctrl-C
+    race showed). Each embedder has its own counter, counting alike."""
+    from chunkwise.tokens import get_tokenizer
+
+    shared = get_tokenizer("minilm")
+    for spec in ("minilm", "minilm-onnx"):
+        counter = get_embedder(spec).token_counter()
+        assert counter is not None and counter is not shared
+        assert counter.name == shared.name
+        assert [counter.count(t) for t in TEXTS] == [shared.count(t) for t in TEXTS]
+
+
 def test_cache_reuses_vectors_on_disk(minilm, tmp_path):
     path = tmp_path / "cache.sqlite"
     cached = CachedEmbedder(minilm, path)

