@@ -92,7 +92,7 @@ def _header(text: str, lines: list[tuple[int, int]]) -> tuple[dict[str, Any], in
         if not line.strip():
             i += 1
             continue
-        if _DRAWER.fullmatch(line) and line.strip().lower() == ":properties:":
+        if line.strip().lower() == ":properties:":
             close = next((j for j in range(i + 1, len(lines))
                           if _DRAWER_END.fullmatch(text[lines[j][0]:lines[j][1]])), None)
             if close is None:
@@ -185,11 +185,8 @@ class _Walker:
             self.item = indent
 
     def add(self, kind: str, first: int, last: int, **metadata: Any) -> None:
-        block = Block(kind, self.lines[first][0], self.lines[last][1], self.trail.path)
-        if metadata:
-            block = Block(kind, block.start, block.end, block.headings,
-                          metadata=MappingProxyType(metadata))
-        self.blocks.append(block)
+        self.blocks.append(Block(kind, self.lines[first][0], self.lines[last][1], self.trail.path,
+                                 metadata=MappingProxyType(metadata)))
 
     def opening(self, i: int) -> int:
         """Where a block or table opening at line ``i`` starts: at the keyword lines
