@@ -219,6 +219,8 @@ class _Walker:
             meta = self.tei_header(root)
             for child in root:
                 self.block(child)
+        elif _local(root) in _SKIP:  # a file that is an index or a table of contents
+            self.flow(root, "paragraph")
         else:
             self.block(root)
         return meta
@@ -297,12 +299,13 @@ class _Walker:
         elif name == "refnamediv":  # a reference page's names and purpose, as man shows them
             names = ", ".join(t for c in el if _local(c) == "refname" and (t := _clean(self.inline(c))))
             purpose = " ".join(_clean(self.inline(c)) for c in el if _local(c) == "refpurpose")
-            self.add("paragraph", " — ".join(t for t in (names, purpose) if t))
+            other = " ".join(t for c in el if _local(c) not in ("refname", "refpurpose")
+                             and (t := _clean(self.inline(c))))
+            self.add("paragraph", " — ".join(t for t in (names, purpose, other) if t))
         elif name in _LINES:
             self.add("paragraph", _verbatim(self.inline(el, keep=True)))
-        elif name in _LISTS:
-            for child in el:
-                (self.item if _local(child) in _ITEMS else self.block)(child)
+        elif name in _LISTS:  # its items (and any text between them)
+            self.flow(el, "paragraph")
         elif name in _ITEMS:
             self.item(el)
         elif name in _TABLES:
@@ -376,7 +379,7 @@ class _Walker:
     def prefixed(self, prefix: str, el: Any, kind: str) -> None:
         """``el``'s content as :meth:`flow` adds it, ``prefix`` before its first text
         (a term before its definition, ``Warning:`` before a warning's)."""
-        self.prefix = prefix
+        self.prefix += prefix  # (after a term's, a note's in its definition)
         self.flow(el, kind)
         if self.prefix:  # nothing followed it
             self.add(kind, self.prefix.rstrip(": "))
@@ -454,7 +457,9 @@ class _Walker:
             terms = [c for c in el if _local(c) in ("term", "dt", "pt", "glossterm")]
             head = ", ".join(t for c in terms if (t := _clean(self.inline(c))))
             body = [c for c in el if c not in terms]
-            self.prefixed(head + ": " if head else "", _holder(el, body), "list_item")
+            holder = _holder(el, body)
+            holder.text = (el.text or "") + "".join(t.tail or "" for t in terms)
+            self.prefixed(head + ": " if head else "", holder, "list_item")
         else:
             self.flow(el, "list_item")
 
@@ -501,16 +506,15 @@ class _Walker:
 def _rows(table: Any) -> Iterator[Any]:
     """A table's rows in order, a nested table's left to its cell; text between rows
     (an entity the file does not define, standing for rows) a row of its own."""
-    in_group = _local(table) in _ROW_GROUPS
+    if (table.text or "").strip():
+        yield _clean(_ws(table.text, False))
     for child in table:
         name = _local(child)
         if name in _ROWS:
             yield child
         elif name in _ROW_GROUPS or name == "table":
-            if (child.text or "").strip():
-                yield _clean(_ws(child.text, False))
             yield from _rows(child)
-        if in_group and (child.tail or "").strip():
+        if (child.tail or "").strip():
             yield _clean(_ws(child.tail, False))
 
 
