@@ -301,6 +301,25 @@ def test_the_org_set_loads_its_pages_alone_and_is_rebuilt_exactly(tmp_path):
     _rebuilt_exactly(tmp_path, folder)
 
 
+def test_the_docbook_set_loads_its_pages_alone_and_is_rebuilt_exactly(tmp_path):
+    """benchmarks/docbook_eval: the PHP manual's array functions in DocBook 5, read by
+    the xml reader (every page a reference page titled by its function's name);
+    questions.jsonl is what eval_sets.py writes from the reader's text, so a change
+    to that text fails here until the set is rebuilt."""
+    from helpers import ROOT
+
+    folder = ROOT / "benchmarks" / "docbook_eval"
+    ds = load_jsonl(folder)
+    assert len(ds.questions) == 16 and len(ds.documents) == 88
+    assert all(d.startswith("docs/") and d.endswith(".xml") for d in ds.documents)
+    assert all(doc.metadata["xml_vocabulary"] == "docbook" and doc.title
+               for doc in ds.documents.values())
+    assert ds.documents["docs/usort.xml"].title == "usort"
+    assert {t for q in ds.questions for t in q.tags} == {
+        "procedure", "heading-dependent", "prose", "table", "code"}
+    _rebuilt_exactly(tmp_path, folder)
+
+
 def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exactly(
         tmp_path):
     """Issue 21: a second documentation set (HTML and PDF of projects not used
