@@ -193,6 +193,7 @@ def test_a_jats_article_its_metadata_abstract_sections_and_references():
     assert ("paragraph", "Darwin wrote about varieties (Darwin, 1876).") in blocks
     assert ("paragraph", "A note.") in blocks
     assert ("paragraph", "Energy is E=mc^2.") in blocks  # TeX, not MathML's letters too
+    assert ("paragraph", "Table 1. Yields.") in blocks  # the label before its caption
     table = next(b for b in doc.blocks if b.kind == "table")
     assert table.metadata["columns"] == ("Line", "Yield")
     assert table.headings[-1] == "Background"
@@ -253,6 +254,11 @@ def test_entities_that_grow_without_bound_are_no_hang():
     many = "<chapter><title>t</title><para>" + "<![CDATA[x" * 20_000 + "</para></chapter>"
     parse(many, "many.xml")
     parse("<!--" * 20_000 + "<chapter/>", "comments.xml")
+    # a paragraph of 50,000 elements and no text of its own: their texts a space apart
+    # (the space was decided by joining everything before each one: 50,000 joins)
+    wide = "<article><title>t</title><para>" + "<b>w</b>" * 50_000 + "</para></article>"
+    doc = parse(wide, "wide.xml")
+    assert doc.text.count("w w w") > 10_000
 
 
 _WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)

@@ -75,6 +75,9 @@ _TABLES = frozenset(("table", "informaltable", "simpletable", "choicetable", "pr
 _ROWS = frozenset(("row", "tr", "strow", "sthead", "chrow", "chhead", "property", "prophead"))
 _ROW_GROUPS = frozenset(("tgroup", "thead", "tbody", "tfoot"))
 _HEADER_ROWS = frozenset(("sthead", "chhead", "prophead"))
+#: JATS blocks whose ``label`` (``Figure 1.``) comes before their caption
+_LABELLED = frozenset(("fig", "table-wrap", "boxed-text", "supplementary-material",
+                       "disp-formula", "media", "fig-group", "statement"))
 _QUOTES = frozenset(("blockquote", "disp-quote", "lq", "epigraph"))
 _ADMONITIONS = {"note": "Note", "tip": "Tip", "warning": "Warning", "caution": "Caution",
                 "important": "Important", "danger": "Danger"}
@@ -160,10 +163,28 @@ def _tree(text: str) -> Any | None:
 
 
 def _local(el: Any) -> str:
+    """An element's name without its namespace, in lower case ("" for an entity)."""
     tag = el.tag
     if not isinstance(tag, str):
-        return ""  # an entity left unexpanded
-    return tag.rpartition("}")[2].lower()
+        return ""
+    name = _LOCAL_NAMES.get(tag)
+    if name is None:
+        if len(_LOCAL_NAMES) > 10_000:  # (a file of made-up names: the cache stays small)
+            _LOCAL_NAMES.clear()
+        name = _LOCAL_NAMES[tag] = tag.rpartition("}")[2].lower()
+    return name
+
+
+_LOCAL_NAMES: dict[str, str] = {}
+
+
+def _ends_in_text(parts: list[str]) -> bool:
+    """Whether the text so far ends in something other than whitespace (the last
+    part that is not empty decides; empty tails are skipped)."""
+    for part in reversed(parts):
+        if part:
+            return not part[-1].isspace()
+    return False
 
 
 def _vocabulary(root: Any) -> str | None:
@@ -314,6 +335,11 @@ class _Walker:
             self.quote(el)
         elif name in _ADMONITIONS:
             self.admonition(el, _ADMONITIONS[name])
+        elif name in _LABELLED and (label := _first(el, "label")) is not None:
+            # a JATS figure's or table's label before its caption: "Figure 1. Title"
+            number = _clean(self.inline(label))
+            self.prefixed(number + " " if number else "",
+                          _holder(el, [c for c in el if c is not label]), "paragraph")
         elif name in _TITLES:  # a figure's, table's or example's title
             self.add("paragraph", self.inline(el))
         else:
@@ -353,7 +379,7 @@ class _Walker:
                     kind, added = "paragraph", True
             else:
                 text = self.inline(child)
-                if spaced and text and run and not run[-1][-1:].isspace() and "".join(run):
+                if spaced and text and _ends_in_text(run):
                     run.append(" ")
                 run.append(text)
             run.append(_ws(child.tail, False))
@@ -431,7 +457,7 @@ class _Walker:
         for child in el:
             if _local(child) not in _SKIP and _local(child):
                 text = self.inline(child, keep)
-                if spaced and text and not "".join(parts)[-1:].isspace() and "".join(parts):
+                if spaced and text and _ends_in_text(parts):
                     parts.append(" ")
                 parts.append(text)
             parts.append(_ws(child.tail, keep))
