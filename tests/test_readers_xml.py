@@ -261,6 +261,17 @@ def test_entities_that_grow_without_bound_are_no_hang():
     assert doc.text.count("w w w") > 10_000
 
 
+@pytest.mark.parametrize("text", [
+    '<?xml version="1.0"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title>'
+    "</head><body><h1>Intro</h1><p>Some text.</p></body></html>",
+    "<!DOCTYPE html><html><body><h1>Intro</h1><p>Some text.<br></p></body></html>",  # not XML
+])
+def test_a_web_page_saved_as_xml_is_read_as_html(text):
+    doc = parse(text, "page.xml")
+    assert doc.metadata["format"] == "html"
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == ["Intro"]
+
+
 _WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
 
 

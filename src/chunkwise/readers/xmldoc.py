@@ -121,8 +121,10 @@ def parse_xml(text: str, doc_id: str, source: str | None = None) -> Document:
     root = _tree(text)
     vocabulary = _vocabulary(root) if root is not None else None
     if root is None or vocabulary is None:
-        if root is not None and _local(root) == "html":
-            from .html import parse_html
+        head = _XML_DECLARATION.sub("", text[:4096], count=1).lstrip().lower()
+        if (root is not None and _local(root) == "html"
+                or root is None and head.startswith(("<!doctype html", "<html"))):
+            from .html import parse_html  # XHTML, or a web page saved as .xml
 
             return parse_html(text, doc_id, source)
         return parse_text(text, doc_id, source)
