@@ -161,6 +161,7 @@ JATS = """<?xml version="1.0" encoding="UTF-8"?>
   <sec id="s1"><label>1.</label><title>Introduction</title>
     <p>Darwin wrote about varieties (<xref ref-type="bibr" rid="b1">Darwin, 1876</xref>).<fn><p>A note.</p></fn></p>
     <sec><title>Background</title>
+      <list list-type="order"><list-item><label>a.</label><p>Sow.</p></list-item></list>
       <p>Energy is <inline-formula><alternatives><tex-math>E=mc^2</tex-math><mml:math><mml:mi>E</mml:mi></mml:math></alternatives></inline-formula>.</p>
       <table-wrap id="t1"><label>Table 1.</label><caption><title>Yields.</title></caption>
         <table><thead><tr><th>Line</th><th>Yield</th></tr></thead>
@@ -192,7 +193,8 @@ def test_a_jats_article_its_metadata_abstract_sections_and_references():
     blocks = _blocks(doc)
     assert ("paragraph", "Darwin wrote about varieties (Darwin, 1876).") in blocks
     assert ("paragraph", "A note.") in blocks
-    assert ("paragraph", "Energy is E=mc^2.") in blocks  # TeX, not MathML's letters too
+    assert ("paragraph", "Energy is E=mc^2.") in blocks
+    assert ("list_item", "a. Sow.") in blocks  # an item's label before its text  # TeX, not MathML's letters too
     assert ("paragraph", "Table 1. Yields.") in blocks  # the label before its caption
     table = next(b for b in doc.blocks if b.kind == "table")
     assert table.metadata["columns"] == ("Line", "Yield")
@@ -206,12 +208,13 @@ def test_a_dita_concept_and_a_tei_text():
     dita = """<?xml version="1.0"?>
 <!DOCTYPE concept PUBLIC "-//OASIS//DTD DITA Concept//EN" "concept.dtd">
 <concept id="c"><title>Keys</title><shortdesc>Keys name resources.</shortdesc>
-<conbody><p>Define keys in a map.</p><section><title>Scopes</title><p>Scopes limit keys.</p>
+<conbody><p>Define <term>keys</term> in a map.</p><section><title>Scopes</title><p>Scopes limit keys.</p>
 <dl><dlentry><dt>keyref</dt><dd>Refers to a key.</dd></dlentry></dl></section></conbody></concept>"""
     doc = parse(dita, "keys.dita")
     assert doc.metadata["xml_vocabulary"] == "dita"
     assert _heads(doc) == [(1, "Keys"), (2, "Scopes")]
     assert ("list_item", "keyref: Refers to a key.") in _blocks(doc)
+    assert ("paragraph", "Define keys in a map.") in _blocks(doc)  # DITA's term is inline
     tei = """<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><titleStmt>
 <title>Poems</title></titleStmt></fileDesc><profileDesc><abstract><p>Two poems.</p></abstract>
 </profileDesc></teiHeader><text><body><div><head>First</head>
@@ -223,6 +226,40 @@ def test_a_dita_concept_and_a_tei_text():
     blocks = _blocks(doc)
     assert ("paragraph", "Line one,\nline two.") in blocks  # a verse's lines kept
     assert blocks.index(("paragraph", "Prose here.")) + 1 == blocks.index(("paragraph", "a note"))
+
+
+GROBID = """<?xml version="1.0" encoding="UTF-8"?>
+<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><titleStmt><title level="a" type="main">Calibrating sensors</title></titleStmt></fileDesc>
+<profileDesc><abstract><div><p>We compare two strategies.</p></div></abstract></profileDesc></teiHeader>
+<text xml:lang="en"><body>
+<div><head n="1.">Introduction</head><p>Sensors drift <ref type="bibr" target="#b0">(Smith, 2020)</ref>.</p></div>
+<div><head n="2.">Methods</head><p>We measured.</p></div>
+<div><head n="2.1.">Calibration</head><p>Twice a day.</p>
+<figure><head>Figure 1. Setup</head><figDesc>The rig.</figDesc></figure>
+<formula xml:id="formula_0">E = mc 2 (1)</formula></div>
+<div><head n="3.">Results</head><p>It works.</p></div>
+</body><back><div type="acknowledgement"><div><head>Acknowledgements</head><p>Thanks.</p></div></div>
+<div type="references"><listBibl><biblStruct xml:id="b0"><analytic><title level="a">On drift</title><author><persName><forename>J</forename><surname>Smith</surname></persName></author></analytic><monogr><title level="j">Sensors</title><imprint><date when="2020">2020</date></imprint></monogr></biblStruct></listBibl></div></back></text></TEI>
+"""
+
+
+def test_grobids_tei_for_a_pdf_its_numbered_sections_and_references():
+    """GROBID turns a paper's PDF into TEI: its sections one flat list of divs whose
+    heads are numbered (``n="2.1."``), a citation an inline ``<ref>``, the references
+    a ``listBibl`` of structured entries."""
+    doc = parse(GROBID, "paper.tei.xml")
+    assert doc.metadata["xml_vocabulary"] == "tei" and doc.title == "Calibrating sensors"
+    assert _heads(doc) == [(0, "Calibrating sensors"), (1, "Abstract"), (1, "1. Introduction"),
+                           (1, "2. Methods"), (2, "2.1. Calibration"), (1, "3. Results"),
+                           (1, "Acknowledgements"), (1, "References")]
+    blocks = _blocks(doc)
+    assert ("paragraph", "Sensors drift (Smith, 2020).") in blocks  # the citation inline
+    calibration = next(b for b in doc.blocks if doc.text[b.start:b.end] == "Twice a day.")
+    assert calibration.headings[-2:] == ("2. Methods", "2.1. Calibration")
+    results = next(b for b in doc.blocks if doc.text[b.start:b.end] == "It works.")
+    assert results.headings[-1] == "3. Results"
+    assert ("list_item", "On drift J Smith Sensors 2020") in blocks
+    assert_invariants(doc.text, chunkwise.chunk(doc), 254)
 
 
 @pytest.mark.parametrize("text", [

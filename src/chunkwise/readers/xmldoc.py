@@ -75,6 +75,10 @@ _TABLES = frozenset(("table", "informaltable", "simpletable", "choicetable", "pr
 _ROWS = frozenset(("row", "tr", "strow", "sthead", "chrow", "chhead", "property", "prophead"))
 _ROW_GROUPS = frozenset(("tgroup", "thead", "tbody", "tfoot"))
 _HEADER_ROWS = frozenset(("sthead", "chhead", "prophead"))
+#: elements another vocabulary has as blocks that are a run's in this one (TEI's
+#: ``<ref target="#b0">``, a link; JATS's ``<ref>``, a reference list's entry)
+_INLINE = {"tei": frozenset(("ref", "item-ref")), "dita": frozenset(("ref",)),
+           "docbook": frozenset(("ref",))}
 #: JATS blocks whose ``label`` (``Figure 1.``) comes before their caption
 _LABELLED = frozenset(("fig", "table-wrap", "boxed-text", "supplementary-material",
                        "disp-formula", "media", "fig-group", "statement"))
@@ -83,8 +87,8 @@ _ADMONITIONS = {"note": "Note", "tip": "Tip", "warning": "Warning", "caution": "
                 "important": "Important", "danger": "Danger"}
 #: blocks of paragraphs' kind (a container that holds blocks is walked instead)
 _PARAGRAPHS = frozenset(("para", "simpara", "p", "ab", "shortdesc", "refpurpose", "attribution",
-                         "subtitle", "cmd", "speaker", "lg", "sp", "figdesc", "dt", "pt",
-                         "term", "glossterm", "question", "label", "mixed-citation",
+                         "subtitle", "cmd", "speaker", "lg", "sp", "figdesc", "question",
+                         "mixed-citation",
                          "element-citation", "caption", "stepresult"))
 #: never the document's text
 _SKIP = frozenset((
@@ -101,6 +105,7 @@ _BLOCKS = (_SECTIONS | _CODE | _LISTS | _ITEMS | _TABLES | _QUOTES | frozenset(_
 #: a section's children that :meth:`_Walker.titled` reads first (and its ``*info``)
 _TITLED_SKIP = frozenset(("title", "head", "label"))
 _XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+_SECTION_NUMBER = re.compile(r"\d{1,4}(?:\.\d{1,4}){0,8}\.?")
 _BREAKS = frozenset(("sbr", "lb", "br", "break"))
 _NOTES = frozenset(("footnote", "fn", "note"))
 _XML_DECLARATION = re.compile(r"\A\ufeff?\s*<\?xml[^>]*\?>")
@@ -281,9 +286,12 @@ class _Walker:
 
     def titled(self, el: Any, default: str | None = None) -> None:
         """A section: its heading (a title, a reference page's name, or ``default``)
-        one level below the enclosing section's, its content under it."""
-        text = self.section_title(el) or default or ""
-        level = self.depth + 1
+        one level below the enclosing section's, its content under it. A TEI head
+        numbered ``n="2.1"`` (GROBID's sections, one flat list of divs) is at the
+        level its number says, and lasts to the next heading as a Markdown one does."""
+        text = self.section_title(el) or default or self.typed(el)
+        saved, numbered = self.depth, self.numbered(el)
+        level = max(self.depth + 1, numbered)
         if text:
             self.heading(text, level)
             self.depth = level
@@ -291,9 +299,23 @@ class _Walker:
             for abstract in _all(info, "abstract"):
                 self.flow(abstract, "paragraph")
         self.flow(el, "paragraph", _TITLED_SKIP)
-        if text:
+        if text and not numbered:
             self.trail.end_at(level)
-            self.depth = level - 1
+        self.depth = saved
+
+    def numbered(self, el: Any) -> int:
+        """A TEI head's number's depth (``2.1``: 2), else 0."""
+        head = _first(el, "head") if self.vocabulary == "tei" else None
+        number = (head.get("n") or "") if head is not None else ""
+        return number.rstrip(".").count(".") + 1 if _SECTION_NUMBER.fullmatch(number) else 0
+
+    def typed(self, el: Any) -> str:
+        """A TEI division's type as its title where it has no head (GROBID's
+        ``<div type="references">``, ``acknowledgement``, ``annex``)."""
+        kind = el.get("type") or "" if self.vocabulary == "tei" else ""
+        if any(_local(c) in _SECTIONS and _first(c, "head") is not None for c in el):
+            return ""  # (the divisions in it have heads of their own)
+        return kind.capitalize() if kind.isalpha() else ""
 
     def section_title(self, el: Any) -> str:
         title = next((c for c in el if _local(c) in _TITLES), None)
@@ -303,7 +325,8 @@ class _Walker:
         if title is not None:
             text = self.inline(title)
             label = next((c for c in el if _local(c) == "label"), None)
-            if label is not None and (number := self.inline(label)):
+            number = self.inline(label) if label is not None else title.get("n") or ""
+            if number and self.vocabulary in ("jats", "tei") and not text.startswith(number):
                 text = f"{number} {text}".strip()
             return text
         if _local(el) == "refentry":  # a reference page: its names
@@ -352,6 +375,8 @@ class _Walker:
         DITA ``taskbody``); else its text is inline in the run around it."""
         name = _local(el)
         if name in _NOTES and (name != "note" or self.vocabulary == "tei") or name in _BREAKS:
+            return False
+        if name in _INLINE.get(self.vocabulary, ()):
             return False
         if name in _BLOCKS:
             return True
@@ -489,7 +514,11 @@ class _Walker:
             holder.text = (el.text or "") + "".join(t.tail or "" for t in terms)
             self.prefixed(head + ": " if head else "", holder, "list_item")
         else:
-            self.flow(el, "list_item")
+            label = _first(el, "label")  # a JATS item's "a." or "1."
+            number = _clean(self.inline(label)) if label is not None else ""
+            self.prefixed(number + " " if number else "",
+                          el if label is None else _holder(el, [c for c in el if c is not label]),
+                          "list_item")
 
     def quote(self, el: Any) -> None:
         start = len(self.out.blocks)
