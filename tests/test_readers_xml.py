@@ -262,6 +262,33 @@ def test_grobids_tei_for_a_pdf_its_numbered_sections_and_references():
     assert_invariants(doc.text, chunkwise.chunk(doc), 254)
 
 
+def test_postgresqls_sgml_sources_are_xml_and_real_sgml_stays_text():
+    """PostgreSQL's documentation sources are ``.sgml`` files that are XML (a
+    reference page per command); a LinuxDoc HOWTO is SGML with unclosed tags."""
+    page = """<!-- PostgreSQL documentation -->
+<refentry id="sql-abort">
+ <refmeta><refentrytitle>ABORT</refentrytitle><manvolnum>7</manvolnum></refmeta>
+ <refnamediv><refname>ABORT</refname><refpurpose>abort the current transaction</refpurpose></refnamediv>
+ <refsynopsisdiv><synopsis>
+ABORT [ WORK | TRANSACTION ] [ AND [ NO ] CHAIN ]
+</synopsis></refsynopsisdiv>
+ <refsect1><title>Description</title>
+  <para><command>ABORT</command> rolls back the current transaction &mdash; see &cite;.</para>
+ </refsect1>
+</refentry>"""
+    assert sniff_format(page.encode(), "abort.sgml") == "xml"
+    doc = parse(page, "ref/abort.sgml")
+    assert doc.metadata["xml_vocabulary"] == "docbook" and doc.title == "ABORT"
+    assert _heads(doc) == [(1, "ABORT"), (2, "Synopsis"), (2, "Description")]
+    assert _blocks(doc)[1:4] == [
+        ("paragraph", "ABORT — abort the current transaction"), ("heading", "Synopsis"),
+        ("code", "ABORT [ WORK | TRANSACTION ] [ AND [ NO ] CHAIN ]")]
+    assert ("paragraph", "ABORT rolls back the current transaction — see &cite;.") in _blocks(doc)
+    howto = "<!doctype linuxdoc system>\n<article>\n<title>Old HOWTO\n<sect>Intro<p>\nText.\n"
+    doc = parse(howto, "old.sgml")
+    assert doc.text == howto and "xml_vocabulary" not in doc.metadata
+
+
 @pytest.mark.parametrize("text", [
     # a build file, a configuration, a feed: their element names are their meaning
     '<?xml version="1.0"?>\n<project><groupId>org.example</groupId>\n'

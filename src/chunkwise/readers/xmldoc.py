@@ -2,8 +2,9 @@
 DocBook (4 and 5: the PHP manual, KDE's and GNOME's handbooks, *DocBook: The
 Definitive Guide*), DITA topics (DITA-OT's documentation), JATS/NLM articles
 (PubMed Central's and eLife's papers, ``.nxml``) and TEI (digitised texts, GROBID's
-output for PDFs). Sections as headings (a section's ``title``, TEI's ``head``, a
-reference page's name, a JATS section's ``label`` before its title), paragraphs,
+output for PDFs); ``.sgml`` files that are XML (PostgreSQL's documentation).
+Sections as headings (a section's ``title``, TEI's ``head``, a reference page's
+name, a JATS section's ``label`` before its title), paragraphs,
 program listings and synopses as code with their language, lists' items (a variable
 list's term with its text, a reference list's citations), CALS, HTML-style and DITA
 simple tables as pipe tables, block quotes, admonitions (``Warning: ...``), figure
@@ -332,7 +333,7 @@ class _Walker:
         if _local(el) == "refentry":  # a reference page: its names
             names = [self.inline(n) for n in el.iter("{*}refname", "refname")]
             return ", ".join(n for n in names if n)
-        return ""
+        return "Synopsis" if _local(el) == "refsynopsisdiv" else ""  # as DocBook shows it
 
     def block(self, el: Any) -> None:
         name = _local(el)
@@ -659,4 +660,4 @@ def _verbatim(text: str) -> str:
     return "\n".join(x[indent:].rstrip() for x in lines).strip("\n")
 
 
-XML = Reader(parse_xml, (".xml", ".dbk", ".docbook", ".dita", ".nxml", ".tei"))
+XML = Reader(parse_xml, (".xml", ".dbk", ".docbook", ".dita", ".nxml", ".tei", ".sgml"))
