@@ -320,6 +320,21 @@ def test_the_docbook_set_loads_its_pages_alone_and_is_rebuilt_exactly(tmp_path):
     _rebuilt_exactly(tmp_path, folder)
 
 
+def test_the_jats_set_loads_its_papers_alone_and_is_rebuilt_exactly(tmp_path):
+    """benchmarks/jats_eval: six eLife papers in JATS, read by the xml reader (each
+    titled by its article title, its authors and DOI metadata)."""
+    from helpers import ROOT
+
+    folder = ROOT / "benchmarks" / "jats_eval"
+    ds = load_jsonl(folder)
+    assert len(ds.questions) == 16 and len(ds.documents) == 6
+    assert all(doc.metadata["xml_vocabulary"] == "jats" and doc.metadata["doi"]
+               .startswith("10.7554/eLife.") and doc.metadata["authors"]
+               for doc in ds.documents.values())
+    assert {t for q in ds.questions for t in q.tags} == {"procedure", "heading-dependent", "prose"}
+    _rebuilt_exactly(tmp_path, folder)
+
+
 def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exactly(
         tmp_path):
     """Issue 21: a second documentation set (HTML and PDF of projects not used
