@@ -336,6 +336,20 @@ def test_a_web_page_saved_as_xml_is_read_as_html(text):
     assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == ["Intro"]
 
 
+@pytest.mark.parametrize("data", [
+    "\ufeff<article xmlns='http://docbook.org/ns/docbook'><title>T</title><para>café</para>"
+    "</article>".encode(),
+    '<?xml version="1.0" encoding="ISO-8859-1"?>\n<article xmlns="http://docbook.org/ns/docbook">'
+    "<title>T</title><para>café</para></article>".encode("latin-1"),
+    '<?xml version="1.0" encoding="UTF-16"?><article xmlns="http://docbook.org/ns/docbook">'
+    "<title>T</title><para>café</para></article>".encode("utf-16"),
+])
+def test_an_xml_files_encoding_is_the_one_it_declares(data):
+    doc = parse(data, "doc.xml")
+    assert doc.metadata["xml_vocabulary"] == "docbook"
+    assert doc.text == "T\n\ncafé"
+
+
 _WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
 
 

@@ -105,6 +105,11 @@ _BLOCKS = (_SECTIONS | _CODE | _LISTS | _ITEMS | _TABLES | _QUOTES | frozenset(_
            | _PARAGRAPHS | _LINES | {"refnamediv"})
 #: a section's children that :meth:`_Walker.titled` reads first (and its ``*info``)
 _TITLED_SKIP = frozenset(("title", "head", "label"))
+#: a doctype's public identifier naming its vocabulary ("-//OASIS//DTD DocBook XML V4.5//EN",
+#: "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD ...")
+_PUBLIC_ID = re.compile(r"\b(?:docbook|dita|tei|jats|journal publishing|journal archiving"
+                        r"|archiving and interchange)\b")
+_BY_PUBLIC_ID = {"docbook": "docbook", "dita": "dita", "tei": "tei"}
 _XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 _SECTION_NUMBER = re.compile(r"\d{1,4}(?:\.\d{1,4}){0,8}\.?")
 _BREAKS = frozenset(("sbr", "lb", "br", "break"))
@@ -202,11 +207,8 @@ def _vocabulary(root: Any) -> str | None:
     if ns == _TEI_NS or name in ("tei", "teicorpus"):
         return "tei"
     public = (root.getroottree().docinfo.public_id or "").lower()
-    for marker, vocabulary in (("docbook", "docbook"), ("dita", "dita"), ("jats", "jats"),
-                               ("journal publishing", "jats"), ("archiving and interchange", "jats"),
-                               ("journal archiving", "jats"), ("tei", "tei")):
-        if marker in public:
-            return vocabulary
+    if (marker := _PUBLIC_ID.search(public)) is not None:
+        return _BY_PUBLIC_ID.get(marker.group(0), "jats")
     children = {_local(c) for c in root}
     if name == "article" and children & {"front", "body", "back"} or name == "pmc-articleset":
         return "jats"
