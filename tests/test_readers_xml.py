@@ -160,6 +160,7 @@ JATS = """<?xml version="1.0" encoding="UTF-8"?>
 <body>
   <sec id="s1"><label>1.</label><title>Introduction</title>
     <p>Darwin wrote about varieties (<xref ref-type="bibr" rid="b1">Darwin, 1876</xref>).<fn><p>A note.</p></fn></p>
+    <sec><label>1.1</label><p>Numbered only.</p></sec>
     <sec><title>Background</title>
       <list list-type="order"><list-item><label>a.</label><p>Sow.</p></list-item></list>
       <p>Energy is <inline-formula><alternatives><tex-math>E=mc^2</tex-math><mml:math><mml:mi>E</mml:mi></mml:math></alternatives></inline-formula>.</p>
@@ -188,7 +189,7 @@ def test_a_jats_article_its_metadata_abstract_sections_and_references():
     assert meta["authors"] == ["Meredith C Schuman"] and meta["doi"] == "10.7554/eLife.00001"
     assert meta["journal"] == "eLife" and meta["keywords"] == ["volatiles", "Nicotiana"]
     assert _heads(doc) == [(0, "Plants talk to neighbours"), (1, "Abstract"),
-                           (1, "1. Introduction"), (2, "Background"),
+                           (1, "1. Introduction"), (2, "1.1"), (2, "Background"),
                            (1, "Acknowledgements"), (1, "References")]
     blocks = _blocks(doc)
     assert ("paragraph", "Darwin wrote about varieties (Darwin, 1876).") in blocks

@@ -332,6 +332,9 @@ class _Walker:
             if number and self.vocabulary in ("jats", "tei") and not text.startswith(number):
                 text = f"{number} {text}".strip()
             return text
+        label = _first(el, "label")
+        if label is not None and self.vocabulary == "jats":  # a section numbered, not titled
+            return _clean(self.inline(label))
         if _local(el) == "refentry":  # a reference page: its names
             names = [self.inline(n) for n in el.iter("{*}refname", "refname")]
             return ", ".join(n for n in names if n)
