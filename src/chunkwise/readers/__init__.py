@@ -26,7 +26,7 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
            "asciidoc", "epub", "man", "odt", "info", "latex", "spreadsheet", "pptx", "doc", "rtf",
-           "odp", "ppt", "eml", "mbox", "msg", "org", "xml")
+           "odp", "ppt", "eml", "mbox", "msg", "org", "xml", "mediawiki")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 

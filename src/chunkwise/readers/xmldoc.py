@@ -202,6 +202,8 @@ def _ends_in_text(parts: list[str]) -> bool:
 
 def _vocabulary(root: Any) -> str | None:
     name, ns = _local(root), root.tag.partition("}")[0].lstrip("{")
+    if name == "mediawiki" and any(_local(c) == "page" for c in root):
+        return "mediawiki"
     if ns == _DOCBOOK_NS:
         return "docbook"
     if ns == _TEI_NS or name in ("tei", "teicorpus"):
@@ -246,6 +248,8 @@ class _Walker:
             for article in ([root] if _local(root) == "article" else _all(root, "article")):
                 meta = meta or _jats_meta(article)
                 self.jats(article)
+        elif self.vocabulary == "mediawiki":
+            meta = self.wiki_pages(root)
         elif self.vocabulary == "tei":
             meta = self.tei_header(root)
             for child in root:
@@ -271,6 +275,26 @@ class _Walker:
         for child in article:
             if _local(child) not in ("front", "front-stub"):
                 self.block(child)
+
+    def wiki_pages(self, root: Any) -> dict[str, Any]:
+        """A MediaWiki XML export (Special:Export, a dump): each page a section
+        titled by its title, its latest revision's wikitext read by
+        :mod:`chunkwise.readers.wikitext`."""
+        from .wikitext import add_wikitext
+
+        categories: list[str] = []
+        pages = 0
+        for page in (c for c in root if _local(c) == "page"):
+            title = _clean(_text_of(_first(page, "title")))
+            revisions = _all(page, "revision")
+            wikitext = _text_of(_first(revisions[-1], "text")) if revisions else ""
+            if title:
+                self.heading(title, 1)
+            found = add_wikitext(self.out, self.trail, wikitext, 1)
+            categories += [c for c in found.get("categories", ()) if c not in categories]
+            self.trail.end_at(1)
+            pages += 1
+        return {"pages": pages, **({"categories": categories} if categories else {})}
 
     def tei_header(self, root: Any) -> dict[str, Any]:
         header = _first(root, "teiheader")
