@@ -13,8 +13,10 @@ from chunkwise.readers.wikitext import PIECE, pieces
 
 from helpers import assert_invariants
 
-PAGE = """'''Widget''' is a [[tool|small tool]] for [[Cutting]] things.<ref>Smith, 2020.</ref> It
+PAGE = """{{Short description|A cutting tool}}{{Infobox tool|name=Widget|maker=Acme}}
+'''Widget''' is a [[tool|small tool]] for [[Cutting]] things.<ref>Smith, 2020.</ref> It
 was made in 1990.{{cite web|url=http://example.org}} See [http://example.org the site].
+It weighs {{convert|5|kg|lb}}.{{citation needed|date=May 2020}}{{DEFAULTSORT:Widget}}
 
 == History ==
 Early [[File:Widget.png|thumb|200px|A widget in 1990]] models were steel &amp; wood.
@@ -59,8 +61,8 @@ def test_a_wiki_page_is_headings_paragraphs_lists_tables_and_code():
     assert doc.metadata["categories"] == ["Tools", "Steel"]
     blocks = _blocks(doc)
     assert blocks[:3] == [
-        ("paragraph", "Widget is a small tool for Cutting things. It was made in 1990. "
-                      "See the site."),
+        ("paragraph", "A cutting tool Widget is a small tool for Cutting things. It was "
+                      "made in 1990. See the site. It weighs 5 kg lb."),
         ("paragraph", "Smith, 2020."),  # the reference, after the paragraph citing it
         ("heading", "History")]
     assert ("paragraph", "Early A widget in 1990 models were steel & wood.") in blocks
@@ -76,7 +78,8 @@ def test_a_wiki_page_is_headings_paragraphs_lists_tables_and_code():
     code = next(b for b in doc.blocks if b.kind == "code" and "widget.cut" in doc.text[b.start:b.end])
     assert doc.text[code.start:code.end] == "import widget\n\nwidget.cut()"
     assert code.metadata["language"] == "python"
-    for markup in ("{{", "[[", "{|", "<ref", "<!--", "Category:", "thumb", "'''"):
+    for markup in ("{{", "[[", "{|", "<ref", "<!--", "Category:", "thumb", "'''", "Acme",
+                   "May 2020", "DEFAULTSORT"):
         assert markup not in doc.text
     assert_invariants(doc.text, chunkwise.chunk(doc), 254)
 

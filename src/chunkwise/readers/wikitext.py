@@ -7,9 +7,10 @@ the ``|+`` caption a paragraph before it), preformatted lines and
 ``<syntaxhighlight lang=...>``/``<source>``/``<pre>`` as code, links as their text
 (``[[Target|label]]``: label; an image's caption; ``[[Category:X]]`` the page's
 ``categories`` metadata), references (``<ref>``) after the paragraph that cites them.
-Templates (``{{Infobox ...}}``, ``{{cite web}}``), comments and parameters are left
-out, as MediaWiki's plain-text export (and mwparserfromhell's ``strip_code``) leaves
-them: their content is a call, not the page's text. Parsed by mwparserfromhell;
+An inline template's unnamed arguments are text (``{{convert|5|km}}``: ``5 km``);
+named arguments (an infobox's fields), citation, note, hatnote and navigation
+templates, parser functions, comments and parameters are left out, as MediaWiki's
+plain-text rendering leaves them. Parsed by mwparserfromhell;
 offsets are into the extracted text."""
 
 from __future__ import annotations
@@ -28,6 +29,15 @@ _IMAGE_OPTION = re.compile(r"(?:thumb|thumbnail|frame|frameless|border|left|righ
                            r"centre|none|upright(?:=[\d.]+)?|baseline|middle|sub|super|top|"
                            r"text-top|bottom|text-bottom|\d*x?\d+px|(?:alt|link|page|class|lang)=.*)",
                            re.I)
+#: templates whose arguments are a citation, a note, a link to another page or page
+#: furniture, not the page's running text: names that start so, and whole names
+_UNSPOKEN_PREFIXES = ("cite", "citation", "sfn", "efn", "refn", "harv", "pp-", "infobox",
+                      "taxobox", "navbox", "use ", "coord")
+_UNSPOKEN_NAMES = frozenset((
+    "reflist", "notelist", "rp", "r", "anchor", "good article", "featured article",
+    "authority control", "commons", "commons category", "portal", "sidebar", "clear", "main",
+    "see also", "further", "redirect", "about", "for", "distinguish", "other uses", "stub",
+    "cn", "dead link", "when", "who", "toc", "tocright", "-", "!"))
 _REDIRECT = re.compile(r"\s*#redirect\s*:?\s*\[\[([^\]|]+)", re.I)
 _LIST_MARKS = re.compile(r"[*#;:]+")
 
@@ -169,11 +179,24 @@ class _Page:
             return self.plain(node.title.nodes) if node.title is not None else str(node.url)
         if isinstance(node, HTMLEntity):
             return str(node.normalize())
-        if isinstance(node, (Template, Comment)):
+        if isinstance(node, Template):
+            return self.template(node)
+        if isinstance(node, Comment):
             return ""
         if isinstance(node, Tag):
             return self.tag(node)
         return ""  # a template's parameter ({{{1}}}) outside a template
+
+    def template(self, node: Any) -> str:
+        """An inline template's unnamed arguments, a space apart (``{{convert|5|km}}``:
+        ``5 km``; ``{{lang|fr|texte}}``: ``fr texte``), their words being the page's;
+        named arguments (an infobox's fields, a citation's) and citation and note
+        templates left out, as MediaWiki's plain-text rendering leaves them."""
+        name = str(node.name).strip().lower()
+        if name.startswith(_UNSPOKEN_PREFIXES) or name in _UNSPOKEN_NAMES or ":" in name:
+            return ""  # (``{{DEFAULTSORT:...}}``, ``{{#if:...}}``: parser functions)
+        words = [_clean(self.plain(p.value.nodes)) for p in node.params if not p.showkey]
+        return " ".join(w for w in words if w)
 
     def link(self, node: Any) -> str:
         target = str(node.title).strip()
