@@ -76,10 +76,6 @@ _TABLES = frozenset(("table", "informaltable", "simpletable", "choicetable", "pr
 _ROWS = frozenset(("row", "tr", "strow", "sthead", "chrow", "chhead", "property", "prophead"))
 _ROW_GROUPS = frozenset(("tgroup", "thead", "tbody", "tfoot"))
 _HEADER_ROWS = frozenset(("sthead", "chhead", "prophead"))
-#: elements another vocabulary has as blocks that are a run's in this one (TEI's
-#: ``<ref target="#b0">``, a link; JATS's ``<ref>``, a reference list's entry)
-_INLINE = {"tei": frozenset(("ref", "item-ref")), "dita": frozenset(("ref",)),
-           "docbook": frozenset(("ref",))}
 #: JATS blocks whose ``label`` (``Figure 1.``) comes before their caption
 _LABELLED = frozenset(("fig", "table-wrap", "boxed-text", "supplementary-material",
                        "disp-formula", "media", "fig-group", "statement"))
@@ -105,6 +101,9 @@ _BLOCKS = (_SECTIONS | _CODE | _LISTS | _ITEMS | _TABLES | _QUOTES | frozenset(_
            | _PARAGRAPHS | _LINES | {"refnamediv"})
 #: a section's children that :meth:`_Walker.titled` reads first (and its ``*info``)
 _TITLED_SKIP = frozenset(("title", "head", "label"))
+#: a definition list entry's terms, read before its definition
+_TERMS = frozenset(("term", "dt", "pt", "glossterm"))
+_LABEL = frozenset(("label",))
 #: a doctype's public identifier naming its vocabulary ("-//OASIS//DTD DocBook XML V4.5//EN",
 #: "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD ...")
 _PUBLIC_ID = re.compile(r"\b(?:docbook|dita|tei|jats|journal publishing|journal archiving"
@@ -325,7 +324,7 @@ class _Walker:
         for info in (c for c in el if _INFO.match(_local(c))):
             for abstract in _all(info, "abstract"):
                 self.flow(abstract, "paragraph")
-        self.flow(el, "paragraph", _TITLED_SKIP)
+        self.flow(el, "paragraph", _TITLED_SKIP, skip_info=True)
         if text and not numbered:
             self.trail.end_at(level)
         self.depth = saved
@@ -393,8 +392,7 @@ class _Walker:
         elif name in _LABELLED and (label := _first(el, "label")) is not None:
             # a JATS figure's or table's label before its caption: "Figure 1. Title"
             number = _clean(self.inline(label))
-            self.prefixed(number + " " if number else "",
-                          _holder(el, [c for c in el if c is not label]), "paragraph")
+            self.prefixed(number + " " if number else "", el, "paragraph", _LABEL)
         elif name in _TITLES:  # a figure's, table's or example's title
             self.add("paragraph", self.inline(el))
         else:
@@ -404,9 +402,9 @@ class _Walker:
         """Whether ``el`` is a block (a paragraph, list, table, ...) or holds one (a
         DITA ``taskbody``); else its text is inline in the run around it."""
         name = _local(el)
-        if name in _NOTES and (name != "note" or self.vocabulary == "tei") or name in _BREAKS:
+        if self.is_note(name) or name in _BREAKS:
             return False
-        if name in _INLINE.get(self.vocabulary, ()):
+        if name == "ref" and self.vocabulary != "jats":  # TEI's <ref target="#b0">: a link
             return False
         if name in _BLOCKS:
             return True
@@ -417,16 +415,24 @@ class _Walker:
             known = self.blocky[el] = any(self.is_block(c) for c in el)
         return known
 
-    def flow(self, el: Any, kind: str, skip: frozenset[str] = frozenset()) -> bool:
+    def is_note(self, name: str) -> bool:
+        """A footnote, read after the block citing it (a DocBook ``note`` is an
+        admonition; TEI's is a note)."""
+        return name in _NOTES and (name != "note" or self.vocabulary == "tei")
+
+    def flow(self, el: Any, kind: str, skip: frozenset[str] = frozenset(),
+             skip_info: bool = False) -> bool:
         """Mixed content: runs of text and inline elements become blocks of ``kind``
         (the first; ``paragraph`` after), block elements are walked in their place (a
-        paragraph's first taking ``kind``). Whether a block was added."""
+        paragraph's first taking ``kind``); children named in ``skip`` (and ``*info``
+        ones with ``skip_info``) are left out, their tails kept. Whether a block was
+        added."""
         run: list[str] = [_ws(el.text, False)]
         added = False
         spaced = _only_elements(el)
         for child in el:
             name = _local(child)
-            if name in _SKIP or not name or name in skip or skip and _INFO.match(name):
+            if name in _SKIP or not name or name in skip or skip_info and _INFO.match(name):
                 pass
             elif self.is_block(child):
                 if self.add(kind, _clean("".join(run))):
@@ -459,11 +465,11 @@ class _Walker:
             self.out.add_block("paragraph", note, self.trail.path)
         return added
 
-    def prefixed(self, prefix: str, el: Any, kind: str) -> None:
-        """``el``'s content as :meth:`flow` adds it, ``prefix`` before its first text
-        (a term before its definition, ``Warning:`` before a warning's)."""
+    def prefixed(self, prefix: str, el: Any, kind: str, skip: frozenset[str] = frozenset()) -> None:
+        """``el``'s content as :meth:`flow` adds it (less ``skip``), ``prefix`` before
+        its first text (a term before its definition, ``Warning:`` before a warning's)."""
         self.prefix += prefix  # (after a term's, a note's in its definition)
-        self.flow(el, kind)
+        self.flow(el, kind, skip)
         if self.prefix:  # nothing followed it
             self.add(kind, self.prefix.rstrip(": "))
             self.prefix = ""
@@ -475,7 +481,7 @@ class _Walker:
         name = _local(el)
         if name in _BREAKS:
             return "\n"
-        if name in _NOTES and not keep and (name != "note" or self.vocabulary == "tei"):
+        if not keep and self.is_note(name):
             note = _clean(self.inline_children(el, keep))
             if note:
                 self.notes.append(note)
@@ -529,26 +535,19 @@ class _Walker:
         outputclass = el.get("outputclass") or ""
         if not language and outputclass.startswith("language-"):
             language = outputclass[len("language-"):]
-        added = self.out.add_block("code", text, self.trail.path,
-                                   metadata={"language": language} if language else None)
-        if added is not None:
-            self.add("paragraph", "")  # (footnotes inside it)
+        if self.out.add_block("code", text, self.trail.path,
+                              metadata={"language": language} if language else None):
+            self.add("paragraph", "")  # (no text: the footnotes inside it)
 
     def item(self, el: Any) -> None:
         name = _local(el)
         if name in ("varlistentry", "dlentry", "plentry", "def-item", "glossentry"):
-            terms = [c for c in el if _local(c) in ("term", "dt", "pt", "glossterm")]
-            head = ", ".join(t for c in terms if (t := _clean(self.inline(c))))
-            body = [c for c in el if c not in terms]
-            holder = _holder(el, body)
-            holder.text = (el.text or "") + "".join(t.tail or "" for t in terms)
-            self.prefixed(head + ": " if head else "", holder, "list_item")
+            head = ", ".join(t for c in el if _local(c) in _TERMS and (t := _clean(self.inline(c))))
+            self.prefixed(head + ": " if head else "", el, "list_item", _TERMS)
         else:
             label = _first(el, "label")  # a JATS item's "a." or "1."
             number = _clean(self.inline(label)) if label is not None else ""
-            self.prefixed(number + " " if number else "",
-                          el if label is None else _holder(el, [c for c in el if c is not label]),
-                          "list_item")
+            self.prefixed(number + " " if number else "", el, "list_item", _LABEL)
 
     def quote(self, el: Any) -> None:
         start = len(self.out.blocks)
@@ -564,9 +563,8 @@ class _Walker:
         title = next((c for c in el if _local(c) in _TITLES), None)
         heading = self.inline(title) if title is not None else ""
         kind_label = (el.get("type") or "").capitalize() or label  # DITA's <note type="tip">
-        body = _holder(el, [c for c in el if c is not title])
-        body.text = el.text
-        self.prefixed(f"{kind_label}: {heading + '. ' if heading else ''}", body, "paragraph")
+        self.prefixed(f"{kind_label}: {heading + '. ' if heading else ''}", el, "paragraph",
+                      _TITLES)
 
     def table(self, el: Any) -> None:
         title = next((c for c in el if _local(c) in _TITLES or _local(c) == "caption"), None)
@@ -603,18 +601,6 @@ def _rows(table: Any) -> Iterator[Any]:
             yield from _rows(child)
         if (child.tail or "").strip():
             yield _clean(_ws(child.tail, False))
-
-
-def _holder(el: Any, children: list[Any]) -> Any:
-    """A copy of ``el`` holding ``children`` (copies: the tree stays as it is)."""
-    import copy
-
-    from lxml import etree
-
-    holder = etree.Element(el.tag)
-    for child in children:
-        holder.append(copy.deepcopy(child))
-    return holder
 
 
 def _first(el: Any, *path: str) -> Any | None:
