@@ -879,6 +879,24 @@ def test_a_japanese_page_keeps_its_text_and_drops_the_site_around_it():
     assert "Keyboard shortcuts" not in doc.text and "Press" not in doc.text
 
 
+def test_text_in_decomposed_unicode_is_kept_by_the_main_content_extraction():
+    """A paragraph whose letters carry combining accents ("café" typed as "cafe" and
+    U+0301, as macOS and some editors keep it; Vietnamese; Korean jamo; a CJK
+    compatibility ideograph) was matched against the extractor's text, which is NFC:
+    none of its words was found, and the paragraph was left out of the page."""
+    paragraphs = ["The caf\u00e9 opens at eight.", "The cafe\u0301 closes at noon on Sundays.",
+                  "Vie\u0323\u0302t Nam uses decomposed marks here.",
+                  "\u1112\u1161\u11ab\u1100\u116e\u11a8\u110b\u1165 text in jamo.",
+                  "The sign read \uf900 alone."]
+    page = ("<html><head><title>Notes</title></head><body><nav><a href='/'>Home</a> "
+            "<a href='/about'>About</a></nav><article><h1>Notes</h1>"
+            + "".join(f"<p>{p}</p>" for p in paragraphs) + "</article><footer>Contact us"
+            "</footer></body></html>")
+    doc = parse(page, "notes.html", fmt="html")
+    assert doc.metadata["main_content"] == "trafilatura"
+    assert [doc.text[b.start:b.end] for b in doc.blocks] == ["Notes", *paragraphs]
+
+
 def test_what_the_page_hides_is_no_text():
     """rustdoc opens every item's text with ``<summary class="hideme"><span>Expand
     description</span></summary>``, hidden once open: it led the first chunk of every

@@ -24,6 +24,7 @@ index it; each block remembers its tag and element path in ``metadata``.
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from array import array
 from dataclasses import dataclass, field
@@ -682,6 +683,10 @@ def _word_ids(text: str, vocabulary: dict[str, int], add: bool,
     vocabulary is added (``add``) or -1."""
     get = vocabulary.get
     out = array("q") if out is None else out
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        # as the extractor writes it (a "café" typed with a combining accent, as macOS
+        # and some editors keep it, was no word of the extraction: its paragraph lost)
+        text = unicodedata.normalize("NFC", text)
     for m in _TEXT_WORD.finditer(text):
         word = m.group().lower()
         i = get(word)
