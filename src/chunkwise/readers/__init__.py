@@ -26,7 +26,8 @@ READERS: Registry[Reader] = Registry("chunkwise.readers", "format",
 FORMATS = ("text", "markdown", "html", "html-all", "pdf", "csv", "tsv", "docx", "code", "srt",
            "vtt", "transcript", "chat", "json", "jsonl", "ipynb",
            "asciidoc", "epub", "man", "odt", "info", "latex", "spreadsheet", "pptx", "doc", "rtf",
-           "odp", "ppt", "eml", "mbox", "msg", "org", "xml", "mediawiki")
+           "odp", "ppt", "eml", "mbox", "msg", "org", "xml", "mediawiki", "mhtml",
+           "webarchive")
 _by_extension: tuple[int, dict[str, str]] = (-1, {})
 T = TypeVar("T")
 
@@ -91,6 +92,10 @@ def sniff_format(data: bytes, name: str = "") -> str:
         return "rtf"
     if head.startswith((b"<!doctype html", b"<html")):
         return "html"
+    from .saved import looks_like_mhtml
+
+    if looks_like_mhtml(data[:16384]):
+        return "mhtml"  # a saved page's MIME (Confluence's "Export to Word" .doc)
     from .info import looks_like_info
 
     if looks_like_info(data[:65536]):

@@ -6,18 +6,17 @@ page's are into its extracted text. A folder walk passed books over as archives.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import posixpath
 import zipfile
-from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote
 from xml.etree import ElementTree
 
 from ..errors import InputError
-from ..types import Block, Document
+from ..types import Document
 from .reader import Reader
+from .structure import joined_documents
 
 _OPF = "{http://www.idpf.org/2007/opf}"
 _DC = "{http://purl.org/dc/elements/1.1/}"
@@ -42,25 +41,18 @@ def parse_epub(data: bytes, doc_id: str, source: str | None = None) -> Document:
     total = sum(book.getinfo(p).file_size for p in items if p in book.NameToInfo)
     if total > MAX_BYTES:
         raise InputError(name, f"its documents hold more than {MAX_BYTES >> 20} MB")
-    parts: list[str] = []
-    blocks: list[Block] = []
-    offset = 0
+    chapters = []
     for path in items:
         if path not in book.NameToInfo:
             continue  # listed but missing: the rest of the book is still read
         chapter = parse_html(book.read(path).decode("utf-8", "replace"), doc_id, source,
                              main_content=False)
-        if not chapter.text.strip():
-            continue
-        if parts:
-            offset += 2
-        blocks.extend(_shifted(b, offset) for b in chapter.blocks)
-        parts.append(chapter.text)
-        offset += len(chapter.text)
+        if chapter.text.strip():
+            chapters.append(chapter)
+    text, blocks = joined_documents(chapters)
     meta = _metadata(package)
-    return Document(text="\n\n".join(parts), doc_id=doc_id, source=source,
-                    title=meta.get("title"), blocks=tuple(blocks),
-                    metadata={**meta, "format": "epub", "documents": len(parts)})
+    return Document(text=text, doc_id=doc_id, source=source, title=meta.get("title"),
+                    blocks=blocks, metadata={**meta, "format": "epub", "documents": len(chapters)})
 
 
 def _rootfile(book: zipfile.ZipFile) -> str:
@@ -98,19 +90,6 @@ def _metadata(package: Any) -> dict[str, Any]:
     if authors := texts("creator"):
         meta["authors"] = authors
     return meta
-
-
-def _shifted(block: Block, offset: int) -> Block:
-    """A chapter's block moved to where the chapter starts in the book's text (a
-    table's header and row spans with it)."""
-    meta = block.metadata
-    if block.kind == "table" and "rows" in meta:
-        header = meta.get("header")
-        meta = MappingProxyType({
-            **meta, "header": (header[0] + offset, header[1] + offset) if header else header,
-            "rows": tuple((s + offset, e + offset) for s, e in meta["rows"])})
-    return dataclasses.replace(block, start=block.start + offset, end=block.end + offset,
-                               metadata=meta)
 
 
 EPUB = Reader(parse_epub, (".epub",), binary=True)

@@ -40,7 +40,7 @@ OFFICE_SUFFIXES = (".docx", ".docm", ".dotx", ".dotm", ".xlsx", ".xlsm", ".xlsb"
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".text", ".html", ".htm", ".pdf", ".rst", ".csv",
                      ".tsv", ".json", ".jsonl", ".xml", ".srt", ".vtt", ".py", ".js",
                      ".ts", ".ipynb", ".adoc", ".epub", ".odt", ".odp", ".doc", ".rtf", ".ppt", ".pps",
-                     ".eml", ".mbox", ".msg", *OFFICE_SUFFIXES)
+                     ".eml", ".mbox", ".msg", ".mht", ".mhtml", ".webarchive", *OFFICE_SUFFIXES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +151,7 @@ NOT_DOCUMENTS = frozenset({
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
 #: skipped for the NUL bytes they hold
 _BINARY_DOCUMENTS = (".pdf", ".epub", ".odt", ".odp", ".info", ".doc", ".rtf", ".ppt", ".pps",
-                     ".eml", ".mbox", ".msg", *OFFICE_SUFFIXES)
+                     ".eml", ".mbox", ".msg", ".mht", ".mhtml", ".webarchive", *OFFICE_SUFFIXES)
 
 
 @dataclass(frozen=True)

@@ -235,6 +235,33 @@ class HeadingTrail:
         return self._path
 
 
+def joined_documents(parts: Sequence[Any]) -> tuple[str, tuple[Block, ...]]:
+    """The text and blocks of documents read one after another as one (an EPUB's
+    chapters, a saved frameset's pages): their texts a blank line apart, each one's
+    blocks moved to where it starts (a table's header and row spans with them)."""
+    texts: list[str] = []
+    blocks: list[Block] = []
+    offset = 0
+    for doc in parts:
+        if texts:
+            offset += 2
+        blocks.extend(_shifted(b, offset) for b in doc.blocks)
+        texts.append(doc.text)
+        offset += len(doc.text)
+    return "\n\n".join(texts), tuple(blocks)
+
+
+def _shifted(block: Block, offset: int) -> Block:
+    meta = block.metadata
+    if block.kind == "table" and "rows" in meta:
+        header = meta.get("header")
+        meta = MappingProxyType({
+            **meta, "header": (header[0] + offset, header[1] + offset) if header else header,
+            "rows": tuple((s + offset, e + offset) for s, e in meta["rows"])})
+    return dataclasses.replace(block, start=block.start + offset, end=block.end + offset,
+                               metadata=meta)
+
+
 def table_block(start: int, end: int, header: tuple[int, int] | None,
                 rows: Sequence[tuple[int, int]], columns: Sequence[str],
                 cells: Sequence[Sequence[str]], headings: tuple[str, ...],
