@@ -25,11 +25,12 @@ from hypothesis import strategies as st
 import chunkwise
 from chunkwise.errors import InputError
 from chunkwise.readers import parse, read_path, sniff_format
-from chunkwise.readers.saved import looks_like_mhtml
+from chunkwise.readers.decoding import looks_like_mhtml
 
 from helpers import assert_invariants, independent_minilm_count
 
 DATA = Path(__file__).resolve().parent / "data" / "mhtml"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _texts(doc):
@@ -69,6 +70,20 @@ def test_a_saved_page_is_chunked_with_its_headings_as_any_page():
     assert all(c.metadata["doc"]["format"] == "mhtml" for c in chunks)
     table = next(c for c in chunks if "| grace | no | yes |" in c.text)
     assert table.context.startswith("Rotating the signing keys > Steps")
+
+
+def test_a_page_chrome_saved_reads_exactly_as_the_page_itself():
+    """Flask's Sphinx-built "Signals" page and the same page saved by Chromium: the
+    same text and blocks. Chrome writes a link into the page with the page's address
+    (``href="http://host/signals.html#signals"``); read so, each heading's permalink
+    was no permalink and every heading ended in "¶"."""
+    page = read_path(ROOT / "benchmarks" / "sphinx_html_eval" / "docs" / "signals.html")
+    saved = read_path(DATA / "flask-signals.mhtml")
+    assert saved.text == page.text
+    assert [(b.kind, b.start, b.end, b.headings) for b in saved.blocks] == \
+        [(b.kind, b.start, b.end, b.headings) for b in page.blocks]
+    assert saved.title == page.title == "Signals"
+    assert not any(saved.text[b.start:b.end].endswith("¶") for b in saved.blocks)
 
 
 def test_a_saved_frameset_reads_as_its_frames_pages_in_order():

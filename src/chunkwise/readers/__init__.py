@@ -92,7 +92,7 @@ def sniff_format(data: bytes, name: str = "") -> str:
         return "rtf"
     if head.startswith((b"<!doctype html", b"<html")):
         return "html"
-    from .saved import looks_like_mhtml
+    from .decoding import looks_like_mhtml
 
     if looks_like_mhtml(data[:16384]):
         return "mhtml"  # a saved page's MIME (Confluence's "Export to Word" .doc)

@@ -289,3 +289,26 @@ def binary_problem(sample: str) -> str | None:
                 "prints bold and underlined words), not plain text; remove them first, "
                 "e.g. sed 's/\\x1b\\[[0-9;]*[A-Za-z]//g' FILE | col -bx > FILE.txt")
     return "binary file (control characters), not text"
+
+
+#: a MIME header block that opens a multipart/related message (what sniffing looks for)
+_RELATED = re.compile(rb"^content-type:[ \t]*(?:\r?\n[ \t]+)?multipart/related\b", re.I | re.M)
+_RECIPIENT = re.compile(rb"^(?:to|cc|received):", re.I | re.M)
+_HEADER_LINE = re.compile(rb"[!-9;-~]+:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*")
+
+
+def looks_like_mhtml(head: bytes) -> bool:
+    """Whether a file's first bytes are a saved web page's MIME header (read by
+    ``readers.saved``; sniffed here, below the readers): header lines
+    from the first byte to the first blank line, ``Content-Type: multipart/related``
+    among them and no recipient (a message with an HTML body and pictures is an
+    e-mail, not a page)."""
+    end = re.search(rb"\r?\n\r?\n", head)
+    if end is None:
+        return False
+    header = head[:end.end()].lstrip(b"\xef\xbb\xbf")
+    at = 0
+    while at < len(header) and (m := _HEADER_LINE.match(header, at)) is not None:
+        at = m.end()
+    return header[at:].strip() == b"" and _RELATED.search(header) is not None \
+        and _RECIPIENT.search(header) is None

@@ -24,6 +24,7 @@ binary data."""
 
 from __future__ import annotations
 
+import html
 import plistlib
 import re
 from email.errors import MessageError
@@ -40,28 +41,8 @@ from .structure import joined_documents
 
 #: the most frames a frameset page's frames are followed through
 MAX_FRAME_DEPTH = 4
-#: a MIME header block that opens a multipart/related message (what sniffing looks for)
-_RELATED = re.compile(rb"^content-type:[ \t]*(?:\r?\n[ \t]+)?multipart/related\b", re.I | re.M)
-_TO = re.compile(rb"^(?:to|cc|received):", re.I | re.M)
-_HEADER_LINE = re.compile(rb"[!-9;-~]+:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*")
 _HTML_TYPES = ("text/html", "application/xhtml+xml")
 _FRAMESET = re.compile(r"<frameset\b", re.I)
-
-
-def looks_like_mhtml(head: bytes) -> bool:
-    """Whether a file's first bytes are a saved web page's MIME header: header lines
-    from the first byte to the first blank line, ``Content-Type: multipart/related``
-    among them and no recipient (a message with an HTML body and pictures is an
-    e-mail, not a page)."""
-    end = re.search(rb"\r?\n\r?\n", head)
-    if end is None:
-        return False
-    header = head[:end.end()].lstrip(b"\xef\xbb\xbf")
-    at = 0
-    while at < len(header) and (m := _HEADER_LINE.match(header, at)) is not None:
-        at = m.end()
-    return header[at:].strip() == b"" and _RELATED.search(header) is not None \
-        and _TO.search(header) is None
 
 
 def parse_mhtml(data: bytes, doc_id: str, source: str | None = None) -> Document:
@@ -121,7 +102,7 @@ def _with_frames(part: Message, leaves: list[Message], doc_id: str, source: str 
     """A page, or, for a frameset page with no text of its own, its frames' pages."""
     seen.add(id(part))
     raw = _payload(part)
-    doc = _page(raw, _charset(part), doc_id, source)
+    doc = _page(raw, _charset(part), doc_id, source, _header(part, "Content-Location"))
     if doc.text.strip() or depth >= MAX_FRAME_DEPTH:
         return doc
     html = raw.decode("utf-8", "replace")
@@ -161,11 +142,21 @@ def _part_for(src: str, base: str, leaves: list[Message]) -> Message | None:
     return next((p for p in leaves if _header(p, "Content-Location") in addresses), None)
 
 
-def _page(raw: bytes, charset: str | None, doc_id: str, source: str | None) -> Document:
+def _page(raw: bytes, charset: str | None, doc_id: str, source: str | None,
+          url: str = "") -> Document:
     """One HTML part read by the HTML reader, decoded as the part's charset says,
-    else as the page's ``<meta charset>`` says (Chrome names no charset in the part)."""
+    else as the page's ``<meta charset>`` says (Chrome names no charset in the part).
+    A link to a place in the page itself, which the browser wrote with the page's
+    address (``href="https://host/page.html#usage"``), is written as the page had it
+    (``href="#usage"``): the HTML reader knows a heading's permalink (Sphinx's ``¶``)
+    by it."""
     from . import parse
 
+    if url and "#" not in url:
+        for address in {url, html.escape(url)}:
+            for quote in (b'"', b"'"):
+                raw = raw.replace(b"href=" + quote + address.encode("utf-8", "replace") + b"#",
+                                  b"href=" + quote + b"#")
     return parse(raw, source or doc_id, "html", charset, doc_id)
 
 
@@ -247,7 +238,8 @@ def _archived_page(archive: dict[str, Any], doc_id: str, source: str | None,
         if not mime.startswith("text/"):
             raise InputError(source or doc_id, f"no web page in this web archive (its page is {mime})")
         return parse(raw, source or doc_id, "text", charset, doc_id)
-    doc = _page(raw, charset, doc_id, source)
+    url = main.get("WebResourceURL")
+    doc = _page(raw, charset, doc_id, source, url if isinstance(url, str) else "")
     frames_archived = archive.get("WebSubframeArchives")
     if doc.text.strip() or depth >= MAX_FRAME_DEPTH or not isinstance(frames_archived, list) \
             or _FRAMESET.search(raw.decode("utf-8", "replace")) is None:
@@ -264,4 +256,4 @@ def _archived_page(archive: dict[str, Any], doc_id: str, source: str | None,
 MHTML = Reader(parse_mhtml, (".mhtml", ".mht"), binary=True)
 WEBARCHIVE = Reader(parse_webarchive, (".webarchive",), binary=True)
 
-__all__ = ["MHTML", "WEBARCHIVE", "looks_like_mhtml", "parse_mhtml", "parse_webarchive"]
+__all__ = ["MHTML", "WEBARCHIVE", "parse_mhtml", "parse_webarchive"]
