@@ -393,6 +393,20 @@ def test_bm25_over_texts_without_a_term_scores_zero_not_crashes():
     assert sorted(r.rank(["the"], ["a.md"], 3)[0]) == [0, 1, 2]
 
 
+def test_bm25_finds_a_word_written_with_combining_marks_as_typed_and_the_other_way():
+    """A chunk that writes "café" as "cafe" and U+0301 (macOS's way, some editors',
+    Korean jamo) was two BM25 words, "cafe" and nothing: a question typed "café"
+    scored it 0. Texts and questions are composed (NFC) before BM25 reads words."""
+    from chunkwise.retrieval import Retriever
+
+    texts = ["The cafe\u0301 opens at eight.", "Trains leave every hour.",
+             "\u1112\u1161\u11ab\u1100\u116e\u11a8 menus are printed.", "Tea is served."]
+    r = Retriever(texts, ["a", "b", "c", "d"], "bm25")
+    scores = r.bm25_scores(["caf\u00e9", "\ud55c\uad6d", "cafe\u0301 hours"])
+    assert [int(row.argmax()) for row in scores] == [0, 2, 0]
+    assert all(row.max() > 0 for row in scores)
+
+
 def test_a_run_is_named_with_the_sizes_auto_gave_each_kind():
     """eval's name for the defaults says what each kind of document got (auto 160 alone
     would hide that documentation is cut at 224); a given size names that size only."""

@@ -12,6 +12,7 @@ import os
 import sys
 import threading
 import types
+import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,7 @@ class Retriever:
         bm25s = import_bm25s()
         assert self._bm25 is not None
         model, vocab = self._bm25
-        q_tokens = bm25s.tokenize(list(questions), stopwords="en", show_progress=False,
+        q_tokens = bm25s.tokenize(composed(questions), stopwords="en", show_progress=False,
                                   return_ids=False)
         scores = np.zeros((len(questions), len(self.chunk_docs)), dtype=np.float32)
         for i, toks in enumerate(q_tokens):
@@ -130,7 +131,7 @@ class Retriever:
 
 def _build_bm25(texts: Sequence[str]) -> tuple[Any, Any]:
     bm25s = import_bm25s()
-    tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
+    tokens = bm25s.tokenize(composed(texts), stopwords="en", show_progress=False)
     if not tokens.vocab:  # no text has a term (rules, stop words only): every score is 0
         return None, {}
     model = bm25s.BM25()
@@ -142,7 +143,16 @@ def _build_bm25(texts: Sequence[str]) -> tuple[Any, Any]:
 #: built them from every row's text: ~2 s for 19,000 rows on a slow 2-core machine)
 BM25_DIR = "chunkwise-bm25"
 #: what the statistics depend on besides the rows: a change makes them be built again
-BM25_RULE = {"stopwords": "en", "layout": 1}
+BM25_RULE = {"stopwords": "en", "layout": 1, "unicode": "NFC"}
+
+
+def composed(texts: Sequence[str]) -> list[str]:
+    """The texts in Unicode's composed form (NFC) for BM25's words: a text written
+    with combining marks ("cafe" and U+0301, as macOS and some editors store it, Korean
+    jamo) split "café" into "cafe" and a mark no question holds, so a question typed
+    as keyboards type it matched nothing."""
+    return [t if t.isascii() or unicodedata.is_normalized("NFC", t)
+            else unicodedata.normalize("NFC", t) for t in texts]
 
 
 def cached_bm25(folder: Path, ids: Sequence[str], texts: Sequence[str]) -> tuple[Any, Any]:
