@@ -314,7 +314,8 @@ def test_a_safari_web_archive_reads_as_its_page():
     doc = parse(data, "rotate.webarchive")
     assert doc.metadata["format"] == "webarchive"
     assert doc.metadata["url"] == "https://example.org/rotate.html"
-    # the archive's UTF-8 wins over the page's stale <meta charset> (Safari stores the DOM)
+    # the encoding the archive names (Safari's reading of the page) wins over a <meta>
+    # charset that says otherwise
     assert _texts(doc) == [*_texts(html)[:2], "Naïve scripts that cache the public key must re-read it."]
     assert "Blog" not in doc.text and "Privacy" not in doc.text and "GIF89a" not in doc.text
     latin = plistlib.dumps(_archive("<p>Caf\u00e9 cr\u00e8me</p>".encode("cp1252"), "https://x.org/",

@@ -105,12 +105,12 @@ def _with_frames(part: Message, leaves: list[Message], doc_id: str, source: str 
     doc = _page(raw, _charset(part), doc_id, source, _header(part, "Content-Location"))
     if doc.text.strip() or depth >= MAX_FRAME_DEPTH:
         return doc
-    html = raw.decode("utf-8", "replace")
-    if _FRAMESET.search(html) is None:
+    markup = raw.decode("utf-8", "replace")
+    if _FRAMESET.search(markup) is None:
         return doc
     base = _header(part, "Content-Location") or ""
     frames = []
-    for src in _frame_sources(html):
+    for src in _frame_sources(markup):
         target = _part_for(src, base, leaves)
         if target is not None and id(target) not in seen \
                 and target.get_content_type() in _HTML_TYPES:
@@ -124,10 +124,10 @@ def _with_frames(part: Message, leaves: list[Message], doc_id: str, source: str 
                     blocks=blocks, metadata={**doc.metadata, "frames": len(frames)})
 
 
-def _frame_sources(html: str) -> list[str]:
+def _frame_sources(markup: str) -> list[str]:
     from selectolax.lexbor import LexborHTMLParser
 
-    tree = LexborHTMLParser(html)
+    tree = LexborHTMLParser(markup)
     return [src for node in tree.css("frame") if (src := (node.attributes.get("src") or "").strip())]
 
 

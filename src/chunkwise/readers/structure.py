@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
 
-from ..types import Block
+from ..types import Block, Document
 
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
@@ -235,7 +235,7 @@ class HeadingTrail:
         return self._path
 
 
-def joined_documents(parts: Sequence[Any]) -> tuple[str, tuple[Block, ...]]:
+def joined_documents(parts: Sequence[Document]) -> tuple[str, tuple[Block, ...]]:
     """The text and blocks of documents read one after another as one (an EPUB's
     chapters, a saved frameset's pages): their texts a blank line apart, each one's
     blocks moved to where it starts (a table's header and row spans with them)."""
