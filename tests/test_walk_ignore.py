@@ -329,3 +329,27 @@ def test_an_index_kept_beside_the_documents_is_no_document(tmp_path, capsys, sta
     (docs / "qdrant" / "meta.json").write_text('{"collections": {}}')
     assert _read(docs, base=docs) == {"guide.md", "sub/notes.md"}
     assert "qdrant/meta.json" in _read(docs, walk=Walk(ignore_rules=False), base=docs)
+
+
+def test_the_folder_a_browser_writes_beside_a_saved_page_is_left_out(tmp_path, capsys):
+    """A page saved "complete" by a browser (or as a web page by Office) is
+    ``Page.html`` and a ``Page_files`` folder of its pictures, style sheets, scripts
+    and frames' pages: the scripts were read as code (15 of a saved page's 21 chunks
+    were its analytics script) and an advertisement's frame as a page. The folder is
+    left out as a dependency folder is; a frameset page's folder holds its pages
+    (Excel's sheets) and is read, as is a ``_files`` folder no page stands beside."""
+    _tree(tmp_path, ["Rotating keys.html", "Rotating keys_files/analytics.js",
+                     "Rotating keys_files/saved_resource.html",
+                     "Schlüssel.HTM", "Schlüssel-Dateien/script.js",
+                     "Budget.htm", "Budget_files/sheet001.htm",
+                     "upload_files/notes.md", "_files/readme.md"])
+    (tmp_path / "Budget.htm").write_text('<html><frameset rows="*,39"><frame src="Budget_files/'
+                                         'sheet001.htm"></frameset></html>')
+    kept = {"Rotating keys.html", "Schlüssel.HTM", "Budget.htm", "Budget_files/sheet001.htm",
+            "upload_files/notes.md", "_files/readme.md"}
+    assert _read(tmp_path, base=tmp_path) == kept
+    assert _read(tmp_path, walk=Walk(ignore_rules=False), base=tmp_path) == kept | {
+        "Rotating keys_files/analytics.js", "Rotating keys_files/saved_resource.html",
+        "Schlüssel-Dateien/script.js"}
+    code, _, err = _run(capsys, "chunk", tmp_path, "--summary")
+    assert code == 0 and "ignored 2 folders: saved page's files 2 (--no-ignore reads them)" in err

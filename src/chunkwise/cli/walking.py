@@ -16,8 +16,8 @@ def add_walk_flags(p: argparse.ArgumentParser, links: bool = False) -> None:
     p.add_argument("--no-ignore", action="store_true",
                    help="also read what .gitignore, .ignore and .chunkwiseignore files name, "
                         "folders of installed packages (node_modules, virtual environments) "
-                        "and of chunkwise indexes, and backup copies (notes.md~, .bak), "
-                        "left out by default")
+                        "and of chunkwise indexes, a saved page's files (Page_files beside "
+                        "Page.html), and backup copies (notes.md~, .bak), left out by default")
     if links:
         p.add_argument("--follow-links", action="store_true",
                        help="follow links to files outside the folders given (not followed "

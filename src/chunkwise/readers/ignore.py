@@ -24,6 +24,11 @@ installed packages, and the user's ``--exclude`` patterns.
 - **Backup copies** (:data:`BACKUP_COPY`): ``notes.md~``, ``#notes.md#``, ``.bak``,
   ``.orig``, ``.rej``, ``.swp``: a document read twice, or a fragment of one (``index
   --watch`` never woke for them, yet the run it started read them).
+- **A saved page's files** (:func:`saved_page_files`): the folder a browser
+  ("Webpage, Complete") or Office ("Web Page") writes beside a saved page for its
+  pictures, style sheets, scripts and frames' pages (``Page_files`` beside
+  ``Page.html``): its scripts were read as code, its advertisements' frames as pages.
+  A frameset page's folder is read (Excel's sheets are its pages).
 - **``--exclude``** patterns, in the same syntax, relative to each folder given;
   applied with or without the rules above.
 
@@ -69,6 +74,15 @@ AN_INDEX = "chunkwise index"
 BACKUP_COPY = re.compile(r"~\Z|\A#.*#\Z|\.(?:bak|orig|rej|swp|swo)\Z", re.IGNORECASE)
 #: the reason given for what :data:`BACKUP_COPY` leaves out
 BACKUPS = "backup copy"
+#: the endings of the folder a browser or Office writes beside a saved page (its
+#: name, then one of these): English, and as the German, French, Spanish,
+#: Portuguese, Dutch, Italian and Scandinavian versions of Office and browsers name it
+SAVED_FILES_ENDINGS = ("_files", "-dateien", "_fichiers", "_archivos", "_arquivos",
+                       "_bestanden", "_file", "-filer", "_filer")
+#: the pages such a folder belongs to
+_SAVED_PAGES = (".html", ".htm", ".xhtml", ".shtml")
+#: the reason given for such a folder
+SAVED_PAGE_FILES = "saved page's files"
 #: ignore files read in each folder, weakest first
 IGNORE_FILES = (".gitignore", ".ignore", ".chunkwiseignore")
 #: the reason given for what ``--exclude`` leaves out
@@ -331,6 +345,33 @@ class _Rules:
         return None
 
 
+def saved_page_files(folder: Path) -> bool:
+    """Whether ``folder`` is the one a browser or Office wrote beside a saved page
+    (``Page_files`` beside ``Page.html``, the name's case aside: see
+    :data:`SAVED_FILES_ENDINGS`), for a page that is not a frameset (a frameset's
+    pages are in it: Excel's "Web Page" keeps its sheets there)."""
+    name = folder.name.lower()
+    ending = next((e for e in SAVED_FILES_ENDINGS if name.endswith(e)), None)
+    if ending is None or len(name) == len(ending):
+        return False
+    wanted = {name[:-len(ending)] + ext for ext in _SAVED_PAGES}
+    try:
+        pages = [folder.parent / n for n in os.listdir(folder.parent) if n.lower() in wanted]
+    except OSError:
+        return False
+    pages = [p for p in pages if os.path.isfile(p)]
+    return bool(pages) and not any(_frameset(p) for p in pages)
+
+
+def _frameset(page: Path) -> bool:
+    try:
+        with open(page, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    return re.search(rb"<frameset\b", head, re.IGNORECASE) is not None
+
+
 class Ignorer:
     """What a walk of one folder leaves out (:func:`reason`), its rules read as the
     walk meets them. ``top``: the walked folder, resolved (links, ``..``).
@@ -415,6 +456,8 @@ class Ignorer:
                 return VENDORED
             if any(os.path.lexists(where / m) for m in INDEX_MARKERS):
                 return AN_INDEX
+            if saved_page_files(where):
+                return SAVED_PAGE_FILES
         # the deepest folder whose patterns match decides (git's precedence)
         cut = len(rel)
         while cut > 0:
