@@ -1,5 +1,6 @@
 import gzip
 import json
+import os
 import re
 import subprocess
 import sys
@@ -169,6 +170,32 @@ def test_a_folder_walk_passes_over_what_is_not_a_document(capsys, tmp_path):
     assert code == 0 and "skipped 4 files that are not documents: aux 1, bbl 1, sty 1, synctex 1" in err
     read = sorted({Path(json.loads(line)["doc_id"]).name for line in out.splitlines()})
     assert read == ["good.txt", "paper.bib", "paper.tex"]
+
+
+def test_a_folder_walk_passes_over_office_owner_files_folder_settings_and_shortcuts(capsys, tmp_path):
+    """A folder synced from Windows: Word writes ``~$port.docx`` beside a document it
+    has open (162 bytes, no zip: a failed input and an error line on every run),
+    Explorer ``desktop.ini`` (its icon settings were a chunk), a browser ``.url``
+    shortcuts (an address, never the page). Passed over and counted; ``index --watch``
+    sleeps through them (Word writes and removes its owner file as it opens and
+    closes); a file named is read as any other."""
+    from chunkwise.readers.sources import passed_over_by_name
+
+    (tmp_path / "~$port.docx").write_bytes(b"\x05Ana Garc\xeda" + b" " * 40 + b"\x05\x00A\x00n\x00a")
+    (tmp_path / "~$dget.xlsx").write_bytes(os.urandom(162))
+    (tmp_path / "desktop.ini").write_text("[.ShellClassInfo]\r\nIconResource=C:\\Windows\\"
+                                          "System32\\imageres.dll,-112\r\n")
+    (tmp_path / "Handbook.url").write_text("[InternetShortcut]\r\nURL=https://example.org/handbook\r\n")
+    (tmp_path / "report.md").write_text("# Report\n\nSales grew in the third quarter.\n")
+    code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
+    assert code == 0 and "error" not in err
+    assert "skipped 4 files that are not documents: Office owner file 2, folder settings 1, url 1" in err
+    assert {Path(json.loads(line)["doc_id"]).name for line in out.splitlines()} == {"report.md"}
+    assert [passed_over_by_name(n) for n in ("~$port.docx", "Desktop.ini", "a.webloc", "a.lnk",
+                                             "report.docx", "$money.md")] == \
+        ["Office owner file", "folder settings", "webloc", "lnk", None, None]
+    code, out, err = run(capsys, "chunk", str(tmp_path / "desktop.ini"))
+    assert code == 0 and "ShellClassInfo" in out
 
 
 def test_a_folder_walk_passes_over_an_mdbook_sites_print_edition(capsys, tmp_path):

@@ -147,7 +147,16 @@ NOT_DOCUMENTS = frozenset({
     # key stores (binary; a PEM file is told by its first line), public keys (an SSH
     # key's one line of base64) and Publisher's documents
     "p12", "pfx", "jks", "keystore", "pub",
+    # shortcuts to a page or a file (Windows' Internet shortcuts and links, macOS's
+    # .webloc): an address or a path, never the page
+    "url", "webloc", "lnk",
 })
+#: what an office suite writes beside a document it has open, and the file manager's
+#: settings of a folder: no document's text (a Word document open while its folder
+#: was indexed made ``~$port.docx`` a failed input; ``desktop.ini`` in every folder
+#: copied from Windows was a chunk of icon settings)
+OFFICE_OWNER_FILE = "Office owner file"
+FOLDER_SETTINGS = "folder settings"
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
 #: skipped for the NUL bytes they hold
 _BINARY_DOCUMENTS = (".pdf", ".epub", ".odt", ".odp", ".info", ".doc", ".rtf", ".ppt", ".pps",
@@ -406,6 +415,10 @@ def passed_over_by_name(name: str) -> str | None:
         return ext
     if lock_file(name):
         return LOCK_FILE
+    if name.startswith("~$"):  # Word's, Excel's, PowerPoint's "~$port.docx" (162 bytes)
+        return OFFICE_OWNER_FILE
+    if name.lower() == "desktop.ini":
+        return FOLDER_SETTINGS
     return None
 
 
