@@ -353,3 +353,15 @@ def test_the_folder_a_browser_writes_beside_a_saved_page_is_left_out(tmp_path, c
         "Schlüssel-Dateien/script.js"}
     code, _, err = _run(capsys, "chunk", tmp_path, "--summary")
     assert code == 0 and "ignored 2 folders: saved page's files 2 (--no-ignore reads them)" in err
+
+
+def test_a_drives_recycle_bin_and_system_folders_are_left_out(tmp_path, capsys):
+    """Indexing a USB drive or a mounted Windows disk read its recycle bin: deleted
+    documents, renamed ``$R3XK2PQ.md``, served as live pages (and ``RECYCLER`` on XP's
+    drives, restore points, what fsck recovered into ``lost+found``)."""
+    _tree(tmp_path, ["report.md", "$RECYCLE.BIN/S-1-5-21-1004/$R3XK2PQ.md",
+                     "RECYCLER/S-1-5-21/Dc1.md", "System Volume Information/tracking.md",
+                     "lost+found/#12345.md", "recycler-notes/keep.md"])
+    assert _read(tmp_path, base=tmp_path) == {"report.md", "recycler-notes/keep.md"}
+    code, _, err = _run(capsys, "chunk", tmp_path, "--summary")
+    assert code == 0 and "ignored 4 folders: recycle bin or system folder 4" in err

@@ -17,7 +17,8 @@ def add_walk_flags(p: argparse.ArgumentParser, links: bool = False) -> None:
                    help="also read what .gitignore, .ignore and .chunkwiseignore files name, "
                         "folders of installed packages (node_modules, virtual environments) "
                         "and of chunkwise indexes, a saved page's files (Page_files beside "
-                        "Page.html), and backup copies (notes.md~, .bak), left out by default")
+                        "Page.html), a drive's recycle bin and system folders, and backup "
+                        "copies (notes.md~, .bak), left out by default")
     if links:
         p.add_argument("--follow-links", action="store_true",
                        help="follow links to files outside the folders given (not followed "

@@ -24,6 +24,8 @@ installed packages, and the user's ``--exclude`` patterns.
 - **Backup copies** (:data:`BACKUP_COPY`): ``notes.md~``, ``#notes.md#``, ``.bak``,
   ``.orig``, ``.rej``, ``.swp``: a document read twice, or a fragment of one (``index
   --watch`` never woke for them, yet the run it started read them).
+- **A drive's recycle bin and system folders** (:data:`SYSTEM_FOLDERS`): deleted
+  documents (``$RECYCLE.BIN``), restore points, ``lost+found``.
 - **A saved page's files** (:func:`saved_page_files`): the folder a browser
   ("Webpage, Complete") or Office ("Web Page") writes beside a saved page for its
   pictures, style sheets, scripts and frames' pages (``Page_files`` beside
@@ -74,6 +76,14 @@ AN_INDEX = "chunkwise index"
 BACKUP_COPY = re.compile(r"~\Z|\A#.*#\Z|\.(?:bak|orig|rej|swp|swo)\Z", re.IGNORECASE)
 #: the reason given for what :data:`BACKUP_COPY` leaves out
 BACKUPS = "backup copy"
+#: a drive's own folders (lower case): Windows' recycle bins (``$RECYCLE.BIN``, XP's
+#: ``RECYCLER``) hold deleted documents under new names, which an index of a USB drive
+#: or a mounted disk served as live ones; ``System Volume Information`` holds restore
+#: points, ``lost+found`` what a file system check recovered
+SYSTEM_FOLDERS = frozenset({"$recycle.bin", "recycler", "system volume information",
+                            "lost+found"})
+#: the reason given for such a folder
+SYSTEM_FOLDER = "recycle bin or system folder"
 #: the endings of the folder a browser or Office writes beside a saved page (its
 #: name, then one of these): English, and as the German, French, Spanish,
 #: Portuguese, Dutch, Italian and Scandinavian versions of Office and browsers name it
@@ -449,6 +459,8 @@ class Ignorer:
         if is_dir:
             if name in DEPENDENCY_FOLDERS:
                 return name
+            if name.lower() in SYSTEM_FOLDERS:
+                return SYSTEM_FOLDER
             where = self.top / rel
             if any(os.path.lexists(where / m) for m in ENVIRONMENT_MARKERS):
                 return "Python environment"
