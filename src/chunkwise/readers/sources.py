@@ -148,13 +148,16 @@ NOT_DOCUMENTS = frozenset({
     # key's one line of base64) and Publisher's documents
     "p12", "pfx", "jks", "keystore", "pub",
     # shortcuts to a page or a file (Windows' Internet shortcuts and links, macOS's
-    # .webloc): an address or a path, never the page
-    "url", "webloc", "lnk",
+    # .webloc): an address or a path, never the page; downloads still under way
+    # (Chrome's, Firefox's): part of a file
+    "url", "webloc", "lnk", "crdownload", "part",
 })
 #: what an office suite writes beside a document it has open, and the file manager's
-#: settings of a folder: no document's text (a Word document open while its folder
-#: was indexed made ``~$port.docx`` a failed input; ``desktop.ini`` in every folder
-#: copied from Windows was a chunk of icon settings)
+#: settings of a folder and marks on a file: no document's text (a Word document open
+#: while its folder was indexed made ``~$port.docx`` a failed input; ``desktop.ini``
+#: in every folder copied from Windows was a chunk of icon settings, and
+#: ``report.pdf:Zone.Identifier``, the stream saying where a download came from that
+#: copying out of Windows into WSL leaves as a file, one of its address)
 OFFICE_OWNER_FILE = "Office owner file"
 FOLDER_SETTINGS = "folder settings"
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
@@ -418,6 +421,8 @@ def passed_over_by_name(name: str) -> str | None:
     if name.startswith("~$"):  # Word's, Excel's, PowerPoint's "~$port.docx" (162 bytes)
         return OFFICE_OWNER_FILE
     if name.lower() == "desktop.ini":
+        return FOLDER_SETTINGS
+    if name.lower().endswith(":zone.identifier"):  # a download's origin, as WSL copies it
         return FOLDER_SETTINGS
     return None
 
