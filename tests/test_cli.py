@@ -193,8 +193,8 @@ def test_a_folder_walk_passes_over_office_owner_files_folder_settings_and_shortc
     (tmp_path / "manual.pdf.crdownload").write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj")
     code, out, err = run(capsys, "chunk", str(tmp_path), "--no-progress")
     assert code == 0 and "error" not in err
-    assert ("skipped 6 files that are not documents: Office owner file 2, folder settings 2, "
-            "crdownload 1, url 1") in err
+    assert ("skipped 6 files that are not documents: Office owner file 2, crdownload 1, "
+            "download's origin 1, folder settings 1, url 1") in err
     assert {Path(json.loads(line)["doc_id"]).name for line in out.splitlines()} == {"report.md"}
     assert [passed_over_by_name(n) for n in ("~$port.docx", "Desktop.ini", "a.webloc", "a.lnk",
                                              "report.docx", "$money.md")] == \

@@ -77,8 +77,8 @@ BACKUP_COPY = re.compile(r"~\Z|\A#.*#\Z|\.(?:bak|orig|rej|swp|swo)\Z", re.IGNORE
 #: the reason given for what :data:`BACKUP_COPY` leaves out
 BACKUPS = "backup copy"
 #: a drive's own folders (lower case): Windows' recycle bins (``$RECYCLE.BIN``, XP's
-#: ``RECYCLER``) hold deleted documents under new names, which an index of a USB drive
-#: or a mounted disk served as live ones; ``System Volume Information`` holds restore
+#: ``RECYCLER``) hold deleted documents under new names, which a walk of a USB drive
+#: or a mounted disk read as documents; ``System Volume Information`` holds restore
 #: points, ``lost+found`` what a file system check recovered
 SYSTEM_FOLDERS = frozenset({"$recycle.bin", "recycler", "system volume information",
                             "lost+found"})

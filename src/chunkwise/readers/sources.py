@@ -160,6 +160,7 @@ NOT_DOCUMENTS = frozenset({
 #: copying out of Windows into WSL leaves as a file, one of its address)
 OFFICE_OWNER_FILE = "Office owner file"
 FOLDER_SETTINGS = "folder settings"
+DOWNLOAD_ORIGIN = "download's origin"
 #: formats whose reader takes NUL bytes (binary ones, and Info's index markers): never
 #: skipped for the NUL bytes they hold
 _BINARY_DOCUMENTS = (".pdf", ".epub", ".odt", ".odp", ".info", ".doc", ".rtf", ".ppt", ".pps",
@@ -422,8 +423,8 @@ def passed_over_by_name(name: str) -> str | None:
         return OFFICE_OWNER_FILE
     if name.lower() == "desktop.ini":
         return FOLDER_SETTINGS
-    if name.lower().endswith(":zone.identifier"):  # a download's origin, as WSL copies it
-        return FOLDER_SETTINGS
+    if name.lower().endswith(":zone.identifier"):  # (as WSL copies it out of Windows)
+        return DOWNLOAD_ORIGIN
     return None
 
 
