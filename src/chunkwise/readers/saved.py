@@ -36,6 +36,7 @@ from urllib.parse import urljoin
 
 from ..errors import InputError
 from ..types import Document
+from .decoding import codec
 from .reader import Reader
 from .structure import joined_documents
 
@@ -117,11 +118,17 @@ def _with_frames(part: Message, leaves: list[Message], doc_id: str, source: str 
             frame = _with_frames(target, leaves, doc_id, source, depth + 1, seen)
             if frame.text.strip():
                 frames.append(frame)
+    return _framed(doc, frames)
+
+
+def _framed(page: Document, frames: list[Document]) -> Document:
+    """A frameset page as its frames' pages one after another (the page itself when
+    none has text)."""
     if not frames:
-        return doc
+        return page
     text, blocks = joined_documents(frames)
-    return Document(text=text, doc_id=doc_id, source=source, title=doc.title,
-                    blocks=blocks, metadata={**doc.metadata, "frames": len(frames)})
+    return Document(text=text, doc_id=page.doc_id, source=page.source, title=page.title,
+                    blocks=blocks, metadata={**page.metadata, "frames": len(frames)})
 
 
 def _frame_sources(markup: str) -> list[str]:
@@ -175,18 +182,12 @@ def _charset(part: Message) -> str | None:
 
 
 def _known_charset(charset: str | None) -> str | None:
-    """A charset a page's container names, when Python knows it; none for US-ASCII,
-    which the MIME default and careless writers give to pages in UTF-8 or
+    """Python's codec for the charset a page's container names (``decoding.codec``);
+    none for an unknown label (the page's own ``<meta charset>`` decides) and for
+    US-ASCII, which the MIME default and careless writers give to pages in UTF-8 or
     Windows-1252."""
-    if not charset or charset.replace("-", "").lower() in ("usascii", "ascii"):
-        return None
-    import codecs
-
-    try:
-        codecs.lookup(charset)
-    except LookupError:  # an unknown label: the page's own <meta charset> decides
-        return None
-    return charset
+    name = codec(charset) if charset else None
+    return None if name in (None, "ascii") else name
 
 
 def _header(part: Message, name: str) -> str:
@@ -244,13 +245,8 @@ def _archived_page(archive: dict[str, Any], doc_id: str, source: str | None,
     if doc.text.strip() or depth >= MAX_FRAME_DEPTH or not isinstance(frames_archived, list) \
             or _FRAMESET.search(raw.decode("utf-8", "replace")) is None:
         return doc
-    frames = [frame for sub in frames_archived if isinstance(sub, dict)
-              and (frame := _archived_page(sub, doc_id, source, depth + 1)).text.strip()]
-    if not frames:
-        return doc
-    text, blocks = joined_documents(frames)
-    return Document(text=text, doc_id=doc_id, source=source, title=doc.title, blocks=blocks,
-                    metadata={**doc.metadata, "frames": len(frames)})
+    return _framed(doc, [frame for sub in frames_archived if isinstance(sub, dict)
+                         and (frame := _archived_page(sub, doc_id, source, depth + 1)).text.strip()])
 
 
 MHTML = Reader(parse_mhtml, (".mhtml", ".mht"), binary=True)
