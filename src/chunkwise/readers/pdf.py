@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..types import Document
+from .pdf_outline import outline, outline_headings
 from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
 from .text import NUMBERED_HEADING, TOC_LEADER
@@ -44,6 +45,8 @@ class _Para:
 
 
 _DIGITS = re.compile(r"\d+")
+#: a heading's section number, "2.4" of "2.4. Results" (or of "2.4Results")
+_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){0,4})\.?(?![\d.])")
 
 #: what a PDF's text holds where a font maps its glyphs to no character (a font without
 #: a ToUnicode map and with made-up glyph names: TeX's Type 3 fonts, subsets): pdfium's
@@ -108,7 +111,7 @@ def _page_lines(pdf: Any) -> list[list[str]]:
     for i in range(len(pdf)):
         page = pdf[i]
         textpage = page.get_textpage()
-        text = textpage.get_text_range()
+        text = _visible_text(page, textpage)
         textpage.close()
         page.close()
         # pdfium marks a hyphen found at a line end with U+FFFE/U+0002 and may join the
@@ -116,6 +119,52 @@ def _page_lines(pdf: Any) -> list[list[str]]:
         text = _PDFIUM_HYPHEN.sub(lambda m: "" if m.group(1) else "-", text)
         pages.append([line.rstrip() for line in re.split(r"\r\n|\r|\n", text)])
     return pages
+
+
+#: the most of a page's characters that may lie outside its crop box and be left out
+#: as a printer's marks; beyond it the crop box is a clip of the page and all is read
+_MARGIN_SHARE = 0.25
+
+
+def _visible_text(page: Any, textpage: Any) -> str:
+    """A page's text as pdfium reads it, less what lies outside the page's crop box:
+    a printer's proof prints crop marks, a slug line (``14773_01_1-174_r9jm.qxd
+    2/10/04 3:51 PM Page 20``) and line numbers in the margin that no viewer shows;
+    read, they had pushed the running headers off the page's last lines (kept as
+    headings on every other page of a book) and joined its paragraphs. Where more
+    than a quarter of the page's characters lie outside (a crop box over a few words
+    of a paper), nothing is left out: no text is lost to a crop box."""
+    text: str = textpage.get_text_range()
+    try:
+        crop = page.get_cropbox()
+        if crop == page.get_mediabox():
+            return text
+        left, bottom, right, top = crop
+
+        def inside(box: tuple[float, float, float, float]) -> bool:
+            x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            return left - 1 <= x <= right + 1 and bottom - 1 <= y <= top + 1
+
+        if all(inside(textpage.get_rect(i)) for i in range(textpage.count_rects())):
+            return text
+        keep = [inside(textpage.get_charbox(i)) for i in range(textpage.count_chars())]
+    except Exception:  # (the boxes are a refinement: the text as read stands)
+        return text
+    if keep.count(False) > _MARGIN_SHARE * len(keep):
+        return text  # a crop box over a part of the page's text (a clip): all is read
+    parts: list[str] = []
+    i = 0
+    while i < len(keep):
+        j = i
+        while j < len(keep) and keep[j] == keep[i]:
+            j += 1
+        if keep[i]:
+            run: str = textpage.get_text_range(i, j - i)
+            if parts and run[:1].strip() and parts[-1][-1:].strip():
+                parts.append("\n")  # (what stood between them was the line's end)
+            parts.append(run)
+        i = j
+    return "".join(parts)
 
 
 Layout = tuple[dict[int, list[Any]], dict[int, dict[str, int]], dict[int, list[str]]]
@@ -463,7 +512,7 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
             paras.append(_Para(_join(current), page))
             current.clear()
 
-    for raw in lines:
+    for n, raw in enumerate(lines):
         line = raw.strip()
         if not line:
             close()
@@ -474,7 +523,8 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
             paras.append(_Para(line, page, "heading", by_size))
             continue
         heading = NUMBERED_HEADING.match(line)
-        if heading and not line.endswith(_TERMINAL) and len(line) < 80:
+        if heading and not line.endswith(_TERMINAL) and len(line) < 80 \
+                and not _runs_on(line, lines[n + 1:n + 2], typical):
             close()
             paras.append(_Para(line, page, "heading", heading.group("num").count(".") + 1,
                                numbered=True))
@@ -486,6 +536,25 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
             close()  # a short line that ends a sentence ends its paragraph
     close()
     return paras
+
+
+#: words no heading ends with, a wrapped sentence's line often does
+_MID_PHRASE = frozenset("a an the of in on to for and or with by from at as that which "
+                        "is are was were be".split())
+
+
+def _runs_on(line: str, after: list[str], typical: int) -> bool:
+    """A numbered line set as wide as the page's lines whose sentence goes on in the
+    next line (``1. Before our films can be broadcast, the network requires`` over
+    ``that all music be cleared``; ``9. See Jessica Litman, Digital Copyright (New
+    York: Prometheus Books,`` over ``2001)``): a numbered note or list item, no
+    heading."""
+    if not typical or len(line) < 0.8 * typical:
+        return False
+    nxt = after[0].strip()[:1] if after else ""
+    last = line.rsplit(None, 1)[-1].lower()
+    return nxt.islower() or nxt.isdigit() or nxt in ("(", "[") or \
+        line.endswith((",", "(", "-", "\u2013", "\u2014")) or last in _MID_PHRASE
 
 
 def _join(lines: list[str]) -> str:
@@ -507,6 +576,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
     try:
         info = _info(pdf)
         pages = _page_lines(pdf)
+        marks = outline(pdf)
     except Exception as exc:
         raise InputError(name, f"cannot extract text from PDF ({exc})") from None
     finally:
@@ -520,6 +590,9 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
             else:
                 lines.append(("table", value))
         pages[i] = lines
+    outlined = outline_headings(pages, marks, headings) if marks else {}
+    for i, found in outlined.items():
+        headings.setdefault(i, {}).update(found)
     text_only = [[line for line in p if isinstance(line, str)] for p in pages]
     drop = _running_lines(text_only)
 
@@ -568,6 +641,10 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
             level = (p.level or 1) + sized if p.numbered else (p.level or 1)
             if not p.numbered:
                 sized = level
+                if p.text in outlined.get(p.page - 1, ()) and (num := _NUMBER.match(p.text)):
+                    # an outline's "2. Methods" at level 1: a numbered line under it
+                    # that the outline leaves out ("2.4 Results") is level 2, not 3
+                    sized = max(0, level - num.group(1).count(".") - 1)
             trail.push(level, p.text)
             out.add_block("heading", p.text, trail.path, page=p.page, level=level)
         elif p.kind == "fields":

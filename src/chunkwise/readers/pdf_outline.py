@@ -1,0 +1,144 @@
+"""A PDF's outline (its bookmarks, the panel a viewer shows beside the pages) as
+headings.
+
+LaTeX (hyperref), Word, LibreOffice, InDesign and Chrome's "Save as PDF" write one
+naming the document's sections and the page each starts on. Where an entry's title
+is a line of its page as printed (compared as words, case and punctuation aside,
+and a leading enumeration on either side: ``I Introduction`` is the line ``I.
+INTRODUCTION``, ``III-A Google DeepDream`` the line ``A. Google DeepDream``; a title
+wrapped over two or three lines is those lines), that line is a heading at the
+entry's depth, whatever its font size: the font-size rule alone had found 1 of a
+paper's 20 sections (set in small capitals of the body's size) and none of a
+report's numbered chapters set in its body font. The heading's text is the line as
+printed; an entry whose title is no line of its page (``Chapter 1: Creators`` over a
+page that prints ``CHAPTER ONE: Creators``) adds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Any
+
+#: bookmarks read at most (a malformed outline may loop or hold millions)
+MAX_ENTRIES = 20_000
+#: the longest title read as a heading, as for headings told by font size
+MAX_TITLE = 120
+#: lines of a page a wrapped title may take
+_WRAP = 3
+_WORD = re.compile(r"\w+")
+#: a section's number, a roman numeral, a lone letter: "III", "A", "2", "1a"
+_ENUMERATION = re.compile(r"^(?:\d{1,3}[a-z]?|[ivxlcdm]{1,6}|[a-z])$")
+
+Entry = tuple[int, str, int]  # level (1 = outermost), title, 0-based page
+
+
+def outline(pdf: Any) -> list[Entry]:
+    """The entries of a pypdfium2 document's outline that point at one of its pages,
+    in the outline's order; none where it has no outline or cannot be read."""
+    out: list[Entry] = []
+    n_pages = len(pdf)
+    try:
+        for mark in pdf.get_toc(max_depth=16):
+            if len(out) >= MAX_ENTRIES:
+                break
+            dest = mark.get_dest()
+            page = dest.get_index() if dest is not None else None
+            title = " ".join((mark.get_title() or "").split())
+            if page is None or not 0 <= page < n_pages or not _words(title) \
+                    or len(title) > MAX_TITLE:  # (a bookmarked paragraph is no heading)
+                continue
+            out.append((mark.level + 1, title, page))
+    except Exception:  # a damaged outline costs the document its bookmarks only
+        return []
+    return out
+
+
+#: numbers spelled out, as a chapter's opening page may print its number while the
+#: outline gives digits ("CHAPTER ONE: Creators" under "Chapter 1: Creators")
+_SPELLED = {w: str(n) for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+
+
+def _words(text: str) -> tuple[str, ...]:
+    words = _WORD.findall(unicodedata.normalize("NFKC", text).casefold().replace("_", " "))
+    return tuple(_SPELLED.get(w, w) for w in words)
+
+
+def _unnumbered(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words less a leading enumeration ("iii a google deepdream" -> "google
+    deepdream"); as they are where nothing else would be left."""
+    i = 0
+    while i < len(words) - 1 and i < 3 and _ENUMERATION.match(words[i]):
+        i += 1
+    return words[i:]
+
+
+def _same(title: tuple[str, ...], line: tuple[str, ...]) -> bool:
+    if title == line:
+        return True
+    rest = _unnumbered(title)
+    # (what is left must say something: two words, or one of four letters or more)
+    return rest == _unnumbered(line) and (len(rest) > 1 or len(rest[0]) >= 4)
+
+
+def _find(lines: list[Any], title: tuple[str, ...], start: int) -> tuple[int, int] | None:
+    """Where on a page (its lines, tables as tuples) a title is printed, from line
+    ``start`` on: (first line, number of lines)."""
+    for i in range(start, len(lines)):
+        if not isinstance(lines[i], str):
+            continue
+        words: tuple[str, ...] = ()
+        for n in range(_WRAP):
+            if i + n >= len(lines) or not isinstance(lines[i + n], str) or \
+                    not lines[i + n].strip():
+                break
+            words += _words(lines[i + n])
+            if _same(title, words):
+                return i, n + 1
+            if len(words) >= len(title):
+                break
+    return None
+
+
+def outline_headings(pages: list[list[Any]], entries: list[Entry],
+                     sized: dict[int, dict[str, int]]) -> dict[int, dict[str, int]]:
+    """The lines of ``pages`` (0-based; a page's lines, tables as tuples) that print
+    an outline entry's title, as {page: {line: level}}. A title wrapped over lines is
+    joined into one line of ``pages`` (changed in place). Levels follow the headings
+    found by font size (``sized``, same shape) where the two agree on an entry: an
+    entry at outline depth 2 whose line the font sizes made level 3 makes depth 2
+    level 3 throughout; else the depth is the level."""
+    found: list[tuple[int, int, int, int]] = []  # page, first line, lines, depth
+    after: dict[int, int] = {}  # per page, the line after the last title found there
+    for depth, title, page in entries:
+        words = _words(title)
+        for p in (page, page + 1):  # (a destination may be the page before the title)
+            if p >= len(pages):
+                break
+            at = _find(pages[p], words, after.get(p, 0))
+            if at is not None:
+                found.append((p, at[0], at[1], depth))
+                after[p] = at[0] + at[1]
+                break
+    agree: dict[int, Counter[int]] = {}
+    lines = []
+    for p, first, n, depth in found:
+        text = " ".join(" ".join(pages[p][first:first + n]).split())
+        lines.append((p, text, depth))
+        if text in sized.get(p, {}):
+            agree.setdefault(depth, Counter())[sized[p][text]] += 1
+    # wrapped titles joined, last first so that the lines above keep their places
+    for p, first, n, _ in sorted(found, reverse=True):
+        if n > 1:
+            pages[p][first:first + n] = [" ".join(line.strip() for line in pages[p][first:first + n])]
+    shift = {depth: counts.most_common(1)[0][0] - depth for depth, counts in agree.items()}
+    out: dict[int, dict[str, int]] = {}
+    for p, text, depth in lines:
+        known = sized.get(p, {}).get(text)
+        nearest = min(shift, key=lambda d: (abs(d - depth), d), default=None)
+        level = known or depth + (shift[nearest] if nearest is not None else 0)
+        out.setdefault(p, {})[text] = max(1, level)
+    return out
