@@ -1,6 +1,10 @@
 """Structure: readers, section chunking with heading trails, tables kept whole."""
 
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.readers import read_path
@@ -480,3 +484,307 @@ def test_the_values_filled_in_a_pdf_forms_fields_are_read(tmp_path):
     assert read_path(bare).text == "Applicant name: Ada Lovelace\ndate: 2026-12-06\ncountry: Norway"
     chunks = chunkwise.chunk(printed)
     assert any("Ada Lovelace" in c.text for c in chunks)
+
+
+def _paper_with_an_outline(path, outline=True):
+    """A paper set as IEEE sets one: section titles in the body's font and size, as
+    ``I. INTRODUCTION`` over the outline's ``I Introduction``, subsections as ``A.
+    Corpus`` under ``II-A Corpus``; a chapter opening with its number spelled out; a
+    title wrapped over two lines; an outline entry whose title no line prints."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.set_font("Helvetica", size=11)
+    body = ("The measurements below were taken on a quiet machine over three days, "
+            "and each figure is the median of five runs.")
+    sections = [  # (outline level, outline title, printed lines, paragraph)
+        (0, "I Introduction", ["I. INTRODUCTION"], "Retrieval needs passages that cite back."),
+        (0, "II Method", ["II. METHOD"], "Each document is cut by its structure first."),
+        (1, "II-A Corpus", ["A. Corpus"], "The corpus holds manuals and papers."),
+        (1, "II-B Questions", ["B. Questions"], "Questions were written by hand."),
+        (0, "Chapter 3: Results", ["CHAPTER THREE: Results"], "Recall rose by nine points."),
+        (1, "3.1 Effects of chunk size on recall for narrative prose",
+         ["3.1 Effects of chunk size on recall", "for narrative prose"],
+         "Larger chunks held whole scenes."),
+        (1, "Threats to validity", [], "Only one machine was used."),
+    ]
+    for level, title, printed, paragraph in sections:
+        pdf.add_page()
+        if outline:
+            pdf.start_section(title, level=level)
+        pdf.set_y(30)
+        for line in printed:
+            pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(4)
+        pdf.multi_cell(0, 6, f"{paragraph} {body}")
+    pdf.output(str(path))
+
+
+def test_a_pdfs_outline_names_its_headings_where_their_lines_print_the_titles(tmp_path):
+    """LaTeX, Word, LibreOffice and Chrome write an outline (bookmarks) naming each
+    section and its page. A paper whose section titles are set in the body's font (as
+    IEEE sets them: small capitals of the body's size) got 1 heading of 20 from the
+    font sizes, a French report none of its numbered chapters set in its body font
+    (pdfplumber's issue-982-example.pdf and chelsea_pdta.pdf): every chunk's context
+    was empty. An entry is a heading where a line (or two, wrapped) of its page prints
+    its title, compared as words, case, punctuation and a leading enumeration aside;
+    its level is its depth in the outline; the heading's text is the line as printed."""
+    path = tmp_path / "paper.pdf"
+    _paper_with_an_outline(path)
+    doc = read_path(path)
+    headings = [(b.level, doc.text[b.start:b.end], b.page) for b in doc.blocks if b.kind == "heading"]
+    assert headings == [
+        (1, "I. INTRODUCTION", 1), (1, "II. METHOD", 2), (2, "A. Corpus", 3),
+        (2, "B. Questions", 4), (1, "CHAPTER THREE: Results", 5),
+        (2, "3.1 Effects of chunk size on recall for narrative prose", 6)]
+    by_words = {doc.text[b.start:b.end].split(".")[0]: b.headings for b in doc.blocks
+                if b.kind == "paragraph"}
+    assert by_words["Questions were written by hand"] == ("II. METHOD", "B. Questions")
+    # the entry no line prints adds nothing: its page stays under the section before
+    assert by_words["Only one machine was used"] == (
+        "CHAPTER THREE: Results", "3.1 Effects of chunk size on recall for narrative prose")
+    assert "Threats to validity" not in doc.text
+    chunks = chunkwise.chunk(path, strategy="section", size=64)
+    corpus = by_text(chunks, "holds manuals and papers")[0]
+    assert corpus.context == "II. METHOD > A. Corpus\n\n"
+    assert_invariants(doc.text, chunks, 64)
+    # the same pages without an outline: the font sizes and numbers alone, as before
+    _paper_with_an_outline(tmp_path / "bare.pdf", outline=False)
+    bare = read_path(tmp_path / "bare.pdf")
+    assert [bare.text[b.start:b.end] for b in bare.blocks if b.kind == "heading"] == [
+        "3.1 Effects of chunk size on recall"]
+
+
+def test_outline_levels_follow_the_font_sizes_where_they_agree(tmp_path):
+    """A report whose chapters are set large (headings by size, level 1) and whose
+    sections are set in the body's font, both in its outline: the sections sit one
+    level under the chapters, and a numbered line the outline leaves out sits by its
+    number under the outline's numbered section ("2.4" under "2." at level 2, not
+    under the last heading's level plus its depth)."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    for chapter, sections in (("1. Context", ["1.1 Why revise the plan", "1.2 What changed"]),
+                              ("2. Method", ["2.1 Meetings", "2.4 Validation"])):
+        pdf.add_page()
+        pdf.start_section(chapter, level=0)
+        pdf.set_font("Helvetica", size=20)
+        pdf.cell(0, 12, chapter, new_x="LMARGIN", new_y="NEXT")
+        for section in sections:
+            if section != "2.4 Validation":
+                pdf.start_section(section, level=1)
+            pdf.set_font("Helvetica", size=11)
+            pdf.ln(4)
+            pdf.cell(0, 6, section, new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(0, 6, f"Text about {section.split(' ', 1)[1].lower()} in full sentences.")
+    pdf.output(str(tmp_path / "plan.pdf"))
+    doc = read_path(tmp_path / "plan.pdf")
+    headings = [(b.level, doc.text[b.start:b.end]) for b in doc.blocks if b.kind == "heading"]
+    assert headings == [(1, "1. Context"), (2, "1.1 Why revise the plan"), (2, "1.2 What changed"),
+                        (1, "2. Method"), (2, "2.1 Meetings"), (2, "2.4 Validation")]
+
+
+def test_an_unreadable_or_looping_outline_costs_nothing_but_itself(tmp_path):
+    """Outlines in the wild point nowhere (a URI, a page the file lacks), hold empty
+    titles or whole paragraphs (a bookmarked sentence of a report's annex), or loop:
+    such entries are passed over and the text is read as without them."""
+    from chunkwise.readers.pdf_outline import outline, outline_headings
+
+    class Dest:
+        def __init__(self, index):
+            self.index = index
+
+        def get_index(self):
+            return self.index
+
+    class Mark:
+        def __init__(self, level, title, page):
+            self.level, self.title, self.page = level, title, page
+
+        def get_title(self):
+            return self.title
+
+        def get_dest(self):
+            return None if self.page is None else Dest(self.page)
+
+    class Pdf:
+        def __init__(self, marks):
+            self.marks = marks
+
+        def __len__(self):
+            return 3
+
+        def get_toc(self, max_depth):
+            yield from self.marks
+
+    marks = [Mark(0, "Intro", 0), Mark(0, "", 1), Mark(0, "Web site", None), Mark(0, "Far", 9),
+             Mark(1, "A sentence a report bookmarked, " * 6, 1), Mark(0, "Results", 2)]
+    assert outline(Pdf(marks)) == [(1, "Intro", 0), (1, "Results", 2)]
+
+    class Broken(Pdf):
+        def get_toc(self, max_depth):
+            yield Mark(0, "Intro", 0)
+            raise RuntimeError("circular outline")
+
+    assert outline(Broken([])) == []
+    endless = Pdf(iter(lambda: Mark(0, "Again", 0), None))
+    assert len(outline(endless)) == 20_000
+    pages: list[list[Any]] = [["Intro", "Text of the intro."], ["Results alone here"],
+                              ["Results", ("table", [])]]
+    assert outline_headings(pages, [(1, "Intro", 0), (1, "Results", 1)], {}) == {
+        0: {"Intro": 1}, 2: {"Results": 1}}  # (a destination may be the page before)
+
+
+def _proof(path, pages, crop):
+    """A book's pages as a printer's proof: the page (its crop box) inside a larger
+    sheet whose margin holds line numbers and a slug line, written after the page's
+    text; ``crop``: the crop box as (left, bottom, right, top) in points."""
+    import pypdfium2 as pdfium
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="pt", format=(480, 678))
+    pdf.set_auto_page_break(False)
+    filler = " ".join(f"Sentence {w} of the page's own text is here." for w in (
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"))
+    for n, paragraphs in enumerate(pages, start=1):
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=10)
+        pdf.set_xy(90, 60)
+        # (a page of a book is full: the margin's marks are a small part of its text)
+        # (the first page ends in a sentence the second goes on with)
+        pdf.multi_cell(290, 14, "\n\n".join([filler, filler, *paragraphs] if n != 2
+                                            else [*paragraphs, filler, filler]))
+        pdf.set_xy(90, 560)
+        pdf.cell(200, 10, f"{n} FREE CULTURE" if n % 2 == 0 else f"CREATORS {n}")
+        pdf.set_font("Helvetica", size=6)
+        for line in range(1, 34):  # the proof's line numbers, left of the page
+            pdf.set_xy(12, 40 + line * 15)
+            pdf.cell(10, 6, str(line))
+        pdf.set_xy(90, 655)
+        pdf.cell(300, 6, f"14773_01_1-174_r9jm.qxd 2/10/04 3:51 PM Page {n}")
+    pdf.output(str(path))
+    doc = pdfium.PdfDocument(str(path))
+    for i in range(len(doc)):
+        doc[i].set_cropbox(*crop)
+    doc.save(str(path) + ".tmp")
+    doc.close()
+    import os
+
+    os.replace(str(path) + ".tmp", path)
+
+
+def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path):
+    """Lessig's *Free Culture* as pdf.js keeps it (freeculture.pdf) is a printer's
+    proof: around each page, outside its crop box and so in no viewer, line numbers
+    and a slug line (``14773_01_1-174_r9jm.qxd 2/10/04 3:51 PM Page 20``). Read, they
+    were the last lines of every page, so the running header above them (``20 FREE
+    CULTURE``) was no longer at the page's edge and stayed, as a heading on every
+    other page (276 headings, 176 of them the header), and the paragraph a page turn
+    splits was not joined. What lies outside the crop box is not read; where most of a
+    page's text does (a crop box over a few words of a paper: pdf.js's
+    issue16316.pdf), the page is read whole: no text is lost to a crop box."""
+    story = [
+        ["Walt Disney made the first cartoon with synchronized sound in 1928, and it "
+         "borrowed its story from a film by Buster Keaton that came out in the same year "
+         "and was itself inspired by a popular song of the day about a riverboat and",
+         ],
+        ["its captain. Disney's genius was to build on the work of others, as every "
+         "creator before him had done, and the law of his time let him."],
+        ["Copyright then lasted thirty years on average, so the culture a generation "
+         "old was free for anyone to take and change."],
+        ["That is what this book calls free culture, and it is disappearing."],
+    ]
+    path = tmp_path / "proof.pdf"
+    _proof(path, story, (41.76, 41.76, 438.24, 636.24))  # as freeculture.pdf's
+    doc = read_path(path)
+    assert "qxd" not in doc.text and "FREE CULTURE" not in doc.text and "CREATORS" not in doc.text
+    assert not [b for b in doc.blocks if b.kind == "heading"]
+    assert "riverboat and its captain. Disney's genius" in doc.text  # the page turn joined
+    assert not any(word.isdigit() and int(word) < 34 for word in doc.text.split())
+    assert all(p[0] in doc.text for p in story)
+    # a crop box over a few words: every page read whole
+    _proof(path, story, (90, 600, 200, 618))
+    clip = read_path(path)
+    assert all(p[0] in clip.text for p in story) and "1 2 3 4 5 6 7 8 9 10" in clip.text
+
+
+def test_a_numbered_line_whose_sentence_runs_on_is_no_heading(tmp_path):
+    """Numbered paragraphs of an old school reader (pdf.js's pdkids.pdf: ``1. The
+    beaver is found chiefly in North America. It is``) and a book's numbered notes
+    (``9. See Jessica Litman, Digital Copyright (New York: Prometheus Books,``) were
+    headings: a numbered line under 80 characters not ending a sentence. One set as
+    wide as the page's lines whose sentence goes on in the next line is a paragraph;
+    a short numbered title still heads its section."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.set_y(20)
+    lines = ["2 The Beaver",
+             "",
+             "1. The beaver is found chiefly in North America, and it lives in",
+             "colonies beside the rivers and lakes of the northern woods there.",
+             "",
+             "2. The long, shining hair on the back is chestnut-colored, and",
+             "the fur below it is soft and thick, which is why men hunt it so.",
+             "",
+             "3. See John Smith, The Beaver and Its Works (New York: Penguin,",
+             "1987), pages 34 and 35, for the dams they build across streams.",
+             "",
+             "3 The Otter",
+             "",
+             "Otters swim in the same rivers but build no dams of their own."]
+    for line in lines:
+        pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "reader.pdf"))
+    doc = read_path(tmp_path / "reader.pdf")
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == [
+        "2 The Beaver", "3 The Otter"]
+    assert "1. The beaver is found chiefly in North America, and it lives in colonies" in doc.text
+    assert "(New York: Penguin, 1987), pages 34" in doc.text
+
+
+_LINE_WORDS = ["Intro", "Method", "results", "2.1", "A.", "III", "the", "data", "Über", "naïve"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(pages=st.lists(st.lists(st.one_of(
+    st.lists(st.sampled_from(_LINE_WORDS), min_size=0, max_size=5).map(" ".join),
+    st.just(("table", []))), max_size=8), min_size=1, max_size=4),
+    picks=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 7), st.integers(1, 3),
+                             st.integers(1, 3)), max_size=6))
+def test_outline_matching_keeps_every_line_and_finds_printed_titles(pages, picks):
+    """Whatever the pages and entries: every word of every line stays, in order (a
+    wrapped title's lines are joined, nothing else changes); what is found is a line
+    of its page; and an entry whose title is a line of its page is found when it is
+    the only entry."""
+    import copy
+
+    from chunkwise.readers.pdf_outline import outline_headings
+
+    entries = []
+    for page, line, span, depth in picks:
+        if page < len(pages) and line < len(pages[page]):
+            printed = [x for x in pages[page][line:line + span] if isinstance(x, str)]
+            if " ".join(printed).strip():
+                entries.append((depth, " ".join(printed), page))
+    before = copy.deepcopy(pages)
+    found = outline_headings(pages, entries, {})
+
+    def words(ps):
+        return [w for p in ps for x in p if isinstance(x, str) for w in x.split()]
+
+    assert words(pages) == words(before)
+    assert sum(1 for p in pages for x in p if not isinstance(x, str)) == \
+        sum(1 for p in before for x in p if not isinstance(x, str))
+    for page, heads in found.items():
+        lines = {" ".join(x.split()) for x in pages[page] if isinstance(x, str)}
+        assert set(heads) <= lines and all(level >= 1 for level in heads.values())
+    for depth, title, page in entries:
+        if title in [x for x in before[page] if isinstance(x, str)]:
+            alone = copy.deepcopy(before)
+            assert outline_headings(alone, [(depth, title, page)], {}).get(page) is not None

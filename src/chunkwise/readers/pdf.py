@@ -139,7 +139,7 @@ def _visible_text(page: Any, textpage: Any) -> str:
         crop = page.get_cropbox()
         if crop == page.get_mediabox():
             return text
-        left, bottom, right, top = crop
+        left, bottom, right, top = (float(v) for v in crop)
 
         def inside(box: tuple[float, float, float, float]) -> bool:
             x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
