@@ -539,8 +539,9 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
 
 
 #: words no heading ends with, a wrapped sentence's line often does
-_MID_PHRASE = frozenset("a an the of in on to for and or with by from at as that which "
-                        "is are was were be".split())
+_MID_PHRASE = frozenset(["a", "an", "the", "of", "in", "on", "to", "for", "and", "or", "with",
+                         "by", "from", "at", "as", "that", "which", "is", "are", "was", "were",
+                         "be"])
 
 
 def _runs_on(line: str, after: list[str], typical: int) -> bool:

@@ -57,9 +57,10 @@ def outline(pdf: Any) -> list[Entry]:
 
 #: numbers spelled out, as a chapter's opening page may print its number while the
 #: outline gives digits ("CHAPTER ONE: Creators" under "Chapter 1: Creators")
-_SPELLED = {w: str(n) for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_SPELLED = {w: str(n) for n, w in enumerate([
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+    "eighteen", "nineteen", "twenty"])}
 
 
 def _words(text: str) -> tuple[str, ...]:
