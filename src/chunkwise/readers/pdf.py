@@ -471,6 +471,9 @@ def _running_lines(pages: list[list[str]]) -> list[set[int]]:
             if line.endswith("#") and digits:  # (not a line ending in a '#' of its own,
                 # a shell prompt at the foot of a page of Valgrind's manual, numberless)
                 folios.setdefault(line, []).append((page, digits[-1]))
+            elif line[:1] == "#" and line[1:2] != "#" and digits:  # the folio first, as
+                # LaTeX's books head a left page: "7 1.2. METRISCHE RÄUME"
+                folios.setdefault(line, []).append((page, digits[0]))
     n = len(pages)
     threshold = max(2, min((n + 1) // 2, max(3, -(-n // 4))))
     # a page number (or a folio, a date) changes from page to page; where several

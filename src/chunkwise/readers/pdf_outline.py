@@ -68,39 +68,47 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_SPELLED.get(w, w) for w in words)
 
 
-def _unnumbered(words: tuple[str, ...]) -> tuple[str, ...]:
-    """The words less a leading enumeration ("iii a google deepdream" -> "google
-    deepdream"); as they are where nothing else would be left."""
+def _split(words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A leading enumeration and the words after it ("iii a google deepdream" ->
+    "iii a", "google deepdream"); no enumeration where nothing else would be left."""
     i = 0
     while i < len(words) - 1 and i < 3 and _ENUMERATION.match(words[i]):
         i += 1
-    return words[i:]
+    return words[:i], words[i:]
 
 
-def _same(title: tuple[str, ...], line: tuple[str, ...]) -> bool:
+def _same(title: tuple[str, ...], line: tuple[str, ...], loose: bool) -> bool:
+    """Whether a line prints a title: the same words, or (``loose``) the same words
+    after an enumeration that one of them lacks or that the line shortens (the
+    outline's ``III-A`` printed ``A.``); not a running header's page number before the
+    section's (``7 1.2. METRISCHE RÄUME`` is no ``1.2 Metrische Räume``)."""
     if title == line:
         return True
-    rest = _unnumbered(title)
+    if not loose:
+        return False
+    (title_number, rest), (line_number, line_rest) = _split(title), _split(line)
     # (what is left must say something: two words, or one of four letters or more)
-    return rest == _unnumbered(line) and (len(rest) > 1 or len(rest[0]) >= 4)
+    return rest == line_rest and (len(rest) > 1 or len(rest[0]) >= 4) and (
+        not title_number or not line_number or title_number[-len(line_number):] == line_number)
 
 
 def _find(lines: list[Any], title: tuple[str, ...], start: int) -> tuple[int, int] | None:
     """Where on a page (its lines, tables as tuples) a title is printed, from line
-    ``start`` on: (first line, number of lines)."""
-    for i in range(start, len(lines)):
-        if not isinstance(lines[i], str):
-            continue
-        words: tuple[str, ...] = ()
-        for n in range(_WRAP):
-            if i + n >= len(lines) or not isinstance(lines[i + n], str) or \
-                    not lines[i + n].strip():
-                break
-            words += _words(lines[i + n])
-            if _same(title, words):
-                return i, n + 1
-            if len(words) >= len(title):
-                break
+    ``start`` on: (first line, number of lines); the words as in the outline first."""
+    for loose in (False, True):
+        for i in range(start, len(lines)):
+            if not isinstance(lines[i], str) or not _words(lines[i]):
+                continue  # (a title starts on a line of words, not on a stray glyph)
+            words: tuple[str, ...] = ()
+            for n in range(_WRAP):
+                if i + n >= len(lines) or not isinstance(lines[i + n], str) or \
+                        not lines[i + n].strip():
+                    break
+                words += _words(lines[i + n])
+                if _same(title, words, loose):
+                    return i, n + 1
+                if len(words) >= len(title):
+                    break
     return None
 
 
