@@ -788,3 +788,38 @@ def test_outline_matching_keeps_every_line_and_finds_printed_titles(pages, picks
         if title in [x for x in before[page] if isinstance(x, str)]:
             alone = copy.deepcopy(before)
             assert outline_headings(alone, [(depth, title, page)], {}).get(page) is not None
+
+
+def test_a_latex_books_running_header_is_no_section_and_is_dropped(tmp_path):
+    """A LaTeX book (pypdf's sample GeoTopo.pdf, CC BY-SA 4.0) heads its pages with the
+    folio, then the section (``7 1.2. METRISCHE RÄUME``), also on the page where the
+    section starts, above its title ``1.2 Metrische Räume``: the outline's entry is
+    the title's line, not the header's (whose words, the numbers aside, are the
+    same), and the header, the folio first, is dropped as one with the folio last."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.set_font("Helvetica", size=11)
+    section = {1: "1.1 Topologische Raume", 4: "1.2 Metrische Raume"}
+    current = ""
+    for page in range(1, 7):
+        pdf.add_page()
+        current = section.get(page, current)
+        number, name = current.split(" ", 1)
+        if page > 1:  # (a chapter's first page has no header)
+            pdf.set_y(10)
+            pdf.cell(0, 6, f"{page} {number}. {name.upper()}")
+        pdf.set_y(30)
+        if page in section:
+            pdf.start_section(current, level=1)
+            pdf.cell(0, 6, current, new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(4)
+        pdf.multi_cell(0, 6, f"Page {page} says more about {name.lower()} in sentences.\n\n"
+                             "A second paragraph follows the first one here.")
+    pdf.output(str(tmp_path / "book.pdf"))
+    doc = read_path(tmp_path / "book.pdf")
+    assert [(b.level, doc.text[b.start:b.end], b.page) for b in doc.blocks
+            if b.kind == "heading"] == [(1, "1.1 Topologische Raume", 1),
+                                        (1, "1.2 Metrische Raume", 4)]
+    assert "RAUME" not in doc.text
