@@ -335,6 +335,24 @@ def test_the_jats_set_loads_its_papers_alone_and_is_rebuilt_exactly(tmp_path):
     _rebuilt_exactly(tmp_path, folder)
 
 
+def test_the_pdf_outline_set_reads_its_controls_as_headings_and_is_rebuilt_exactly(tmp_path):
+    """benchmarks/pdf_outline_eval: NIST SP 800-161, whose controls and enhancements
+    are headings only through the PDF's outline; every heading-dependent question's
+    evidence sits under the control it names (its heading trail holds it)."""
+    from helpers import ROOT
+
+    folder = ROOT / "benchmarks" / "pdf_outline_eval"
+    ds = load_jsonl(folder)
+    assert len(ds.questions) == 16 and list(ds.documents) == ["docs/nist-sp-800-161.pdf"]
+    doc = ds.documents["docs/nist-sp-800-161.pdf"]
+    signed = doc.text.index("This control aids in verifying that the acquired ICT components")
+    trail = next(b.headings for b in doc.blocks if b.start <= signed < b.end)
+    assert trail[-2:] == ("CM-5 ACCESS RESTRICTIONS FOR CHANGE",
+                          "(3) ACCESS RESTRICTIONS FOR CHANGE | SIGNED COMPONENTS")
+    assert {t for q in ds.questions for t in q.tags} == {"heading-dependent", "prose"}
+    _rebuilt_exactly(tmp_path, folder)
+
+
 def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exactly(
         tmp_path):
     """Issue 21: a second documentation set (HTML and PDF of projects not used
