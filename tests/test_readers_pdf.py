@@ -525,9 +525,9 @@ def test_a_pdfs_outline_names_its_headings_where_their_lines_print_the_titles(tm
     """LaTeX, Word, LibreOffice and Chrome write an outline (bookmarks) naming each
     section and its page. A paper whose section titles are set in the body's font (as
     IEEE sets them: small capitals of the body's size) got 1 heading of 20 from the
-    font sizes, a French report none of its numbered chapters set in its body font
-    (pdfplumber's issue-982-example.pdf and chelsea_pdta.pdf): every chunk's context
-    was empty. An entry is a heading where a line (or two, wrapped) of its page prints
+    font sizes, a French report 1 of its 4 chapters set in its body font
+    (pdfplumber's issue-982-example.pdf and chelsea_pdta.pdf): the paper's chunks had
+    no context. An entry is a heading where a line (or two, wrapped) of its page prints
     its title, compared as words, case, punctuation and a leading enumeration aside;
     its level is its depth in the outline; the heading's text is the line as printed."""
     path = tmp_path / "paper.pdf"
@@ -681,7 +681,7 @@ def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path):
     and a slug line (``14773_01_1-174_r9jm.qxd 2/10/04 3:51 PM Page 20``). Read, they
     were the last lines of every page, so the running header above them (``20 FREE
     CULTURE``) was no longer at the page's edge and stayed, as a heading on every
-    other page (276 headings, 176 of them the header), and the paragraph a page turn
+    other page (135 of its 276 headings), and the paragraph a page turn
     splits was not joined. What lies outside the crop box is not read; where most of a
     page's text does (a crop box over a few words of a paper: pdf.js's
     issue16316.pdf), the page is read whole: no text is lost to a crop box."""

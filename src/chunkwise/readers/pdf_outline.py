@@ -4,14 +4,16 @@ headings.
 LaTeX (hyperref), Word, LibreOffice, InDesign and Chrome's "Save as PDF" write one
 naming the document's sections and the page each starts on. Where an entry's title
 is a line of its page as printed (compared as words, case and punctuation aside,
-and a leading enumeration on either side: ``I Introduction`` is the line ``I.
-INTRODUCTION``, ``III-A Google DeepDream`` the line ``A. Google DeepDream``; a title
-wrapped over two or three lines is those lines), that line is a heading at the
-entry's depth, whatever its font size: the font-size rule alone had found 1 of a
-paper's 20 sections (set in small capitals of the body's size) and none of a
-report's numbered chapters set in its body font. The heading's text is the line as
-printed; an entry whose title is no line of its page (``Chapter 1: Creators`` over a
-page that prints ``CHAPTER ONE: Creators``) adds nothing.
+the exact words first, then less a leading enumeration that one side lacks or that
+the line shortens: ``I Introduction`` is the line ``I. INTRODUCTION``, ``III-A
+Google DeepDream`` the line ``A. Google DeepDream``, but ``1.2 Metric spaces`` is not
+the running header ``7 1.2. METRIC SPACES``; numbers spelled out up to twenty are
+digits, ``CHAPTER ONE: Creators`` for ``Chapter 1: Creators``; a title wrapped over
+two or three lines is those lines), that line is a heading at the entry's depth,
+whatever its font size: the font-size rule alone had found 1 of a paper's 20
+sections (set in capitals of the body's size) and 1 of a report's 4 chapters set in
+its body font. The heading's text is the line as printed; an entry whose title no
+line of its page prints (other words, or an image of text) adds nothing.
 """
 
 from __future__ import annotations
