@@ -635,6 +635,15 @@ def test_an_unreadable_or_looping_outline_costs_nothing_but_itself(tmp_path):
                               ["Results", ("table", [])]]
     assert outline_headings(pages, [(1, "Intro", 0), (1, "Results", 1)], {}) == {
         0: {"Intro": 1}, 2: {"Results": 1}}  # (a destination may be the page before)
+    # as many entries as are read, none printed, on a page of 200 lines: each line's
+    # words are found once (a time limit against a search that grows with their product)
+    import time
+
+    crowded: list[list[Any]] = [[f"line {i} of the page's words" for i in range(200)]]
+    started = time.perf_counter()
+    assert outline_headings(crowded, [(1, f"Entry {i} not printed", 0) for i in range(20_000)],
+                            {}) == {}
+    assert time.perf_counter() - started < 60
 
 
 def _proof(path, pages, crop):

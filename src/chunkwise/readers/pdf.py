@@ -456,6 +456,7 @@ def _running_lines(pages: list[list[str]]) -> list[set[int]]:
     edges: Counter[str] = Counter()
     numbers: dict[str, list[tuple[str, ...]]] = {}  # each occurrence's numbers
     folios: dict[str, list[tuple[int, str]]] = {}  # (page, its last number) of each
+    folio_first: set[str] = set()  # (lines that start with a number)
     edge_sets = []
     for page, lines in enumerate(pages):
         content_idx = [i for i, line in enumerate(lines) if line.strip()]
@@ -465,13 +466,15 @@ def _running_lines(pages: list[list[str]]) -> list[set[int]]:
         seen: dict[str, tuple[str, ...]] = {}
         for i in idx:
             seen.setdefault(_normalise(lines[i]), tuple(_DIGITS.findall(lines[i])))
+            if lines[i].lstrip()[:1].isdigit():
+                folio_first.add(_normalise(lines[i]))
         for line, digits in seen.items():
             edges[line] += 1
             numbers.setdefault(line, []).append(digits)
             if line.endswith("#") and digits:  # (not a line ending in a '#' of its own,
                 # a shell prompt at the foot of a page of Valgrind's manual, numberless)
                 folios.setdefault(line, []).append((page, digits[-1]))
-            elif line[:1] == "#" and line[1:2] != "#" and digits:  # the folio first, as
+            elif line in folio_first and line[1:2] != "#":  # the folio first, as
                 # LaTeX's books head a left page: "7 1.2. METRISCHE RÄUME"
                 folios.setdefault(line, []).append((page, digits[0]))
     n = len(pages)

@@ -94,22 +94,26 @@ def _same(title: tuple[str, ...], line: tuple[str, ...], loose: bool) -> bool:
         not title_number or not line_number or title_number[-len(line_number):] == line_number)
 
 
-def _find(lines: list[Any], title: tuple[str, ...], start: int) -> tuple[int, int] | None:
-    """Where on a page (its lines, tables as tuples) a title is printed, from line
-    ``start`` on: (first line, number of lines); the words as in the outline first."""
+def _find(lines: list[tuple[str, ...] | None], title: tuple[str, ...],
+          start: int) -> tuple[int, int] | None:
+    """Where on a page (each line's words, None for a table; a blank line has none) a
+    title is printed, from line ``start`` on: (first line, number of lines); the words
+    as in the outline first."""
     for loose in (False, True):
+        # (a loose match may have a few words more: the enumeration the title lacks)
+        longest = len(title) + (3 if loose else 0)
         for i in range(start, len(lines)):
-            if not isinstance(lines[i], str) or not _words(lines[i]):
+            if not lines[i]:
                 continue  # (a title starts on a line of words, not on a stray glyph)
             words: tuple[str, ...] = ()
             for n in range(_WRAP):
-                if i + n >= len(lines) or not isinstance(lines[i + n], str) or \
-                        not lines[i + n].strip():
+                more = lines[i + n] if i + n < len(lines) else None
+                if not more:
                     break
-                words += _words(lines[i + n])
+                words += more
                 if _same(title, words, loose):
                     return i, n + 1
-                if len(words) >= len(title):
+                if len(words) >= longest:
                     break
     return None
 
@@ -124,12 +128,15 @@ def outline_headings(pages: list[list[Any]], entries: list[Entry],
     level 3 throughout; else the depth is the level."""
     found: list[tuple[int, int, int, int]] = []  # page, first line, lines, depth
     after: dict[int, int] = {}  # per page, the line after the last title found there
+    words_of: dict[int, list[tuple[str, ...] | None]] = {}  # per page, each line's words
     for depth, title, page in entries:
         words = _words(title)
         for p in (page, page + 1):  # (a destination may be the page before the title)
             if p >= len(pages):
                 break
-            at = _find(pages[p], words, after.get(p, 0))
+            if p not in words_of:
+                words_of[p] = [_words(x) if isinstance(x, str) else None for x in pages[p]]
+            at = _find(words_of[p], words, after.get(p, 0))
             if at is not None:
                 found.append((p, at[0], at[1], depth))
                 after[p] = at[0] + at[1]
