@@ -832,3 +832,39 @@ def test_a_latex_books_running_header_is_no_section_and_is_dropped(tmp_path):
             if b.kind == "heading"] == [(1, "1.1 Topologische Raume", 1),
                                         (1, "1.2 Metrische Raume", 4)]
     assert "RAUME" not in doc.text
+
+
+def test_the_text_beside_a_table_is_read_once(tmp_path):
+    """On a page with a table, the text outside it was read in bands above and below
+    the table, full width; the text level with the table, beside it (the other column
+    of a two-column page, a caption set to its side), was in no band: lost without a
+    word (pdfplumber's pr-138-example.pdf 580 words, pdf.js's pdfjs_wikipedia.pdf 228).
+    It is read after the table; a line across the table's top or bottom edge is read
+    once, with the band it was read with before."""
+    from collections import Counter
+
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    left = "Left column opening paragraph that introduces the results in a few lines."
+    pdf.set_xy(10, 20)
+    pdf.multi_cell(90, 5, left)
+    pdf.set_xy(10, 45)
+    with pdf.table(width=90, col_widths=(45, 45), align="LEFT") as table:
+        for row in [("Metric", "Value"), ("Recall", "91"), ("Precision", "47"),
+                    ("Latency", "12 ms")]:
+            cells = table.row()
+            for cell in row:
+                cells.cell(cell)
+    right = " ".join(f"Right column sentence number {i} runs beside the table." for i in range(1, 12))
+    pdf.set_xy(110, 20)
+    pdf.multi_cell(90, 5, right)
+    pdf.output(str(tmp_path / "two-columns.pdf"))
+    doc = read_path(tmp_path / "two-columns.pdf")
+    assert [b.kind for b in doc.blocks].count("table") == 1
+    words = Counter(doc.text.split())
+    assert all(words[w] >= n for w, n in Counter(f"{left} {right}".split()).items())
+    assert words["sentence"] == 11 and words["beside"] == 11  # (each line read once)

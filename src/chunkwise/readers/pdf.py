@@ -218,7 +218,15 @@ def _layout(data: bytes, n_pages: int) -> Layout:
                     above = free.crop((0, top, page.width, max(top, bbox[1])))
                     entries.append(("text", above.extract_text() or ""))
                     entries.append(("table", rows))
-                    top = min(page.height, bbox[3])
+                    # the text level with the table, beside it (the other column of a
+                    # two-column page): never read before, its lines silently lost
+                    lo, hi = max(top, bbox[1]), min(page.height, bbox[3])
+                    if lo < hi:
+                        # (wholly inside: a line straddling its edges is read with the band
+                        # above or below, as it was)
+                        entries.append(("text", free.within_bbox((0, lo, page.width, hi))
+                                        .extract_text() or ""))
+                    top = max(top, hi)
                 entries.append(("text", free.crop((0, top, page.width, page.height)).extract_text() or ""))
                 found[i] = entries
     except Exception:  # layout analysis is best effort; text extraction stands alone
