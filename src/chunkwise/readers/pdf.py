@@ -204,34 +204,41 @@ def _layout(data: bytes, n_pages: int) -> Layout:
                         tables = []
                 if not tables:
                     continue
-                entries: list[tuple[str, Any]] = []
-                boxes = [bbox for bbox, _ in tables]
-
-                def outside(obj: dict[str, Any], boxes: list[Any] = boxes) -> bool:
-                    x = (obj.get("x0", 0) + obj.get("x1", 0)) / 2
-                    y = (obj.get("top", 0) + obj.get("bottom", 0)) / 2
-                    return not any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
-
-                free = page.filter(outside)
-                top = 0.0
-                for bbox, rows in sorted(tables, key=lambda t: t[0][1]):
-                    above = free.crop((0, top, page.width, max(top, bbox[1])))
-                    entries.append(("text", above.extract_text() or ""))
-                    entries.append(("table", rows))
-                    # the text level with the table, beside it (the other column of a
-                    # two-column page): never read before, its lines silently lost
-                    lo, hi = max(top, bbox[1]), min(page.height, bbox[3])
-                    if lo < hi:
-                        # (wholly inside: a line straddling its edges is read with the band
-                        # above or below, as it was)
-                        entries.append(("text", free.within_bbox((0, lo, page.width, hi))
-                                        .extract_text() or ""))
-                    top = max(top, hi)
-                entries.append(("text", free.crop((0, top, page.width, page.height)).extract_text() or ""))
-                found[i] = entries
+                found[i] = _around_tables(page, tables)
     except Exception:  # layout analysis is best effort; text extraction stands alone
         return {}, {}, fields
     return found, _headings_by_size(sized_lines), fields
+
+
+def _around_tables(page: Any, tables: list[Any]) -> list[tuple[str, Any]]:
+    """A page with tables as pdfplumber reads it: the text outside the tables in bands
+    (above each table; level with it, beside it; below the last) and each table's rows,
+    top to bottom."""
+    entries: list[tuple[str, Any]] = []
+    boxes = [bbox for bbox, _ in tables]
+
+    def outside(obj: dict[str, Any], boxes: list[Any] = boxes) -> bool:
+        x = (obj.get("x0", 0) + obj.get("x1", 0)) / 2
+        y = (obj.get("top", 0) + obj.get("bottom", 0)) / 2
+        return not any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
+
+    free = page.filter(outside)
+    top = 0.0
+    for bbox, rows in sorted(tables, key=lambda t: t[0][1]):
+        above = free.crop((0, top, page.width, max(top, bbox[1])))
+        entries.append(("text", above.extract_text() or ""))
+        entries.append(("table", rows))
+        # the text level with the table, beside it (the other column of a
+        # two-column page): never read before, its lines silently lost
+        lo, hi = max(top, bbox[1]), min(page.height, bbox[3])
+        if lo < hi:
+            # (wholly inside: a line straddling its edges is read with the band
+            # above or below, as it was)
+            entries.append(("text", free.within_bbox((0, lo, page.width, hi))
+                            .extract_text() or ""))
+        top = max(top, hi)
+    entries.append(("text", free.crop((0, top, page.width, page.height)).extract_text() or ""))
+    return entries
 
 
 #: a form field's flags (the annotation's ``F``) that keep it off the page: Hidden, NoView
