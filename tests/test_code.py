@@ -1,4 +1,4 @@
-"""The code strategy: definitions from tree-sitter in nine languages (issue 9)."""
+"""The code strategy: definitions from tree-sitter in sixteen languages (issue 9)."""
 
 from pathlib import Path
 
@@ -27,7 +27,64 @@ EXPECTED = {
     "shop.c": {"item", "item_total", "main"},
     "shop.cpp": {"shop", "shop.Cart", "shop.Cart.add", "shop.Cart.size", "main"},
     "Shop.cs": {"Shop", "Shop.Cart", "Shop.Cart.Add"},
+    "shop.rb": {"Shop", "Shop.Item", "Shop.Item.initialize", "Shop.Item.total", "Shop.Cart",
+                "Shop.Cart.empty", "Shop.Cart.add", "Shop.Cart.<=>", "cheapest"},
+    "shop.php": {"Priced", "Item", "Item.__construct", "Item.price", "Discounts",
+                 "Discounts.discount", "cheapest"},
+    "Shop.kt": {"Item", "Item.total", "Priced", "Priced.price", "Currency", "Cart", "Cart.add",
+                "Cart.Companion", "Cart.Companion.empty", "Registry", "Registry.lookup",
+                "cheapest"},
+    "Shop.swift": {"Item", "Item.init", "Priced", "Priced.price", "Cart", "Cart.add", "Cart.==",
+                   "Currency", "cheapest"},
+    "shop.scala": {"Item", "Item.total", "Priced", "Priced.price", "Cart", "Cart.add",
+                   "Cart.empty", "cheapest"},
+    "shop.sh": {"item_total", "add_item", "cheapest"},
+    "shop.lua": {"total", "Shop.Cart.new", "Shop.Cart:add", "cheapest"},
 }
+#: each definition's kind where the grammar's node type does not say it alone
+KINDS = {
+    "shop.rb": {"Shop": "module", "Shop.Item": "class", "Shop.Cart.empty": "method",
+                "cheapest": "function"},
+    "shop.php": {"Priced": "interface", "Discounts": "trait", "Item.price": "method"},
+    "Shop.kt": {"Priced": "interface", "Currency": "enum", "Cart": "class",
+                "Cart.Companion": "object", "Registry": "object", "Item": "class"},
+    "Shop.swift": {"Item": "struct", "Priced": "interface", "Currency": "enum",
+                   "Item.init": "method"},
+    "shop.scala": {"Priced": "trait", "Item": "class", "cheapest": "function"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_each_definition_has_its_kind(name):
+    kinds = {b.metadata["symbol"]: b.metadata["kind"] for b in read_path(DATA / name).blocks}
+    assert {s: kinds.get(s) for s in KINDS[name]} == KINDS[name]
+
+
+def test_names_written_as_paths_and_containers_the_grammar_leaves_unnamed():
+    """A Swift extension is its type's (``extension Foundation.URL``), a Kotlin
+    class's companion object is ``Companion``, Lua's ``function M.a.b()`` and
+    ``M:c()`` are named as written, a Ruby class ``Net::HTTP`` is that path, a PHP
+    namespace in braces holds its classes (one ending in ``;`` holds nothing) and
+    a Bash function written either way is one."""
+    def symbols(text, language):
+        return [(d.qualname, d.kind) for d in find_definitions(text, language)[0]]
+
+    assert symbols('extension Foundation.URL {\n  func host2() -> String { "" }\n}\n',
+                   "swift") == [("Foundation.URL", "extension"),
+                                ("Foundation.URL.host2", "method")]
+    assert symbols("local M = {}\nfunction M.a.b() end\nfunction M:c() end\n", "lua") == \
+        [("M.a.b", "function"), ("M:c", "function")]
+    assert symbols("class Net::HTTP\n  def get; end\nend\n", "ruby") == \
+        [("Net::HTTP", "class"), ("Net::HTTP.get", "method")]
+    assert symbols("<?php\nnamespace App\\Http {\n  class Kernel { function boot() {} }\n}\n",
+                   "php") == [("App\\Http", "namespace"), ("App\\Http.Kernel", "class"),
+                              ("App\\Http.Kernel.boot", "method")]
+    assert symbols("<?php\nnamespace App;\nclass Kernel {}\n", "php") == [("Kernel", "class")]
+    assert symbols("f() { :; }\nfunction g { :; }\n", "shell") == \
+        [("f", "function"), ("g", "function")]
+    assert symbols("class A {\n  companion object {\n    fun make() = A()\n  }\n}\n",
+                   "kotlin") == [("A", "class"), ("A.Companion", "object"),
+                                 ("A.Companion.make", "method")]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -89,10 +146,10 @@ def test_syntax_errors_and_unknown_languages_still_chunk():
     assert doc.metadata["syntax_errors"] is True
     chunks = chunkwise.chunk({"b.py": broken}, strategy="code", code_language="python", size=32)
     assert_invariants(broken, chunks, 32)
-    ruby = "class Cart\n  def add(item)\n    @items << item\n  end\n\n  def size\n    @items.size\n  end\nend\n" * 6
-    rchunks = chunkwise.chunk({"cart.rb": ruby}, strategy="code", size=40)
-    assert len(rchunks) > 1 and all(c.text.strip() for c in rchunks)
-    assert_invariants(ruby, rchunks, 40)
+    perl = "package Cart;\n\nsub add {\n    my ($self, $item) = @_;\n    push @{$self->{items}}, $item;\n}\n\n" * 6
+    pchunks = chunkwise.chunk({"cart.pl": perl}, strategy="code", size=40)
+    assert len(pchunks) > 1 and all(c.text.strip() for c in pchunks)
+    assert_invariants(perl, pchunks, 40)
     with pytest.raises(chunkwise.ConfigError, match="unknown code_language .cobol."):
         chunkwise.get_chunker("code", code_language="cobol")
 
@@ -393,3 +450,39 @@ def test_a_file_nested_deeper_than_pythons_stack_is_read(name, text, symbols):
     chunks = chunkwise.chunk(doc, strategy="code", size=128)
     assert_invariants(doc.text, chunks, 128)
     assert any("function after()" in c.text for c in chunks)
+
+
+_PIECES = {
+    "ruby": ["class C", "module M", "def f(x)", "def self.g", "end", "  @a = 1", "class << self",
+             "def <=>(o)", "x.each do |y|", "}", "{", "# note"],
+    "php": ["<?php", "class C {", "function f($x) {", "}", "interface I {", "trait T {",
+            "namespace N;", "namespace N {", "public function m(): int {", "$a = 1;", "?>", "<p>"],
+    "kotlin": ["class C {", "fun f(x: Int) {", "}", "object O {", "companion object {",
+               "interface I {", "enum class E { A }", "val x = 1", "data class D(val a: Int)"],
+    "swift": ["struct S {", "class C {", "func f() {", "}", "extension S {", "init() {",
+              "protocol P {", "enum E { case a }", "let x = 1", "static func ==(a: S, b: S) -> Bool {"],
+    "scala": ["class C {", "object O {", "def f(x: Int) = {", "}", "trait T {", "case class K(a: Int)",
+              "val x = 1", "def +(o: C) = this"],
+    "shell": ["f() {", "function g {", "}", "echo hi", "if [ -n x ]; then", "fi", "# c", "done"],
+    "lua": ["function f()", "local function g()", "end", "function M.a:b()", "x = 1", "do",
+            "function M.c()", "return x"],
+}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(language=st.sampled_from(sorted(_PIECES)), data=st.data(), size=st.integers(24, 160))
+def test_any_text_in_the_new_languages_reads_and_chunks(language, data, size):
+    """Lines of a language's definitions and blocks in any order, balanced or not:
+    every definition lies inside the text and inside its parent, and the chunks keep
+    the engine's invariants."""
+    lines = data.draw(st.lists(st.sampled_from(_PIECES[language]), max_size=60))
+    src = "\n".join(lines) + "\n"
+    defs, _ = find_definitions(src, language)
+    for d in defs:
+        assert 0 <= d.start <= d.header_end <= d.end <= len(src)
+        if d.parent is not None:
+            outer = defs[d.parent]
+            assert outer.start <= d.start and d.end <= outer.end
+    chunks = chunkwise.chunk(chunkwise.Document(src, doc_id="x"), strategy="code",
+                             code_language=language, size=size)
+    assert_invariants(src, chunks, size, independent_minilm_count())

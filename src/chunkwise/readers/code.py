@@ -1,6 +1,6 @@
 """Source code: the file as read, plus its definitions found by tree-sitter with the
 per-language grammar wheels (Python, JavaScript, TypeScript/TSX, Go, Rust, Java,
-C, C++, C#).
+C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, shell (Bash), Lua).
 
 Each definition (class, function, method, struct, interface, impl, ...) becomes
 a ``code`` block: its span from its first decorator or export keyword to its
@@ -35,17 +35,16 @@ EXTENSIONS = {
     ".c": "c", ".h": "c",
     ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
     ".cs": "c_sharp",
+    ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby",
+    ".php": "php", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift",
+    ".scala": "scala", ".sc": "scala",
+    ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".lua": "lua",
 }
 LANGUAGES = tuple(sorted(set(EXTENSIONS.values())))
 #: source files in languages without a grammar here: code all the same, cut at blank
 #: lines and lines (read as prose, a Perl or shell script's comments, ``# Closing brace
 #: found?``, made it a FAQ of one question over a hundred chunks of code)
-SCRIPTS = {
-    ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".pl": "perl", ".pm": "perl",
-    ".rb": "ruby", ".php": "php", ".lua": "lua", ".tcl": "tcl", ".awk": "awk",
-    ".ps1": "powershell", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift",
-    ".scala": "scala",
-}
+SCRIPTS = {".pl": "perl", ".pm": "perl", ".tcl": "tcl", ".awk": "awk", ".ps1": "powershell"}
 
 #: language -> (grammar module, function returning the language)
 _GRAMMARS = {
@@ -59,6 +58,13 @@ _GRAMMARS = {
     "c": ("tree_sitter_c", "language"),
     "cpp": ("tree_sitter_cpp", "language"),
     "c_sharp": ("tree_sitter_c_sharp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "php": ("tree_sitter_php", "language_php"),  # (HTML around <?php ... ?> as text)
+    "kotlin": ("tree_sitter_kotlin", "language"),
+    "swift": ("tree_sitter_swift", "language"),
+    "scala": ("tree_sitter_scala", "language"),
+    "shell": ("tree_sitter_bash", "language"),  # (zsh's syntax is near enough)
+    "lua": ("tree_sitter_lua", "language"),
 }
 
 _JS_DEFS = {"class_declaration": "class", "class": "class", "function_declaration": "function",
@@ -92,14 +98,51 @@ DEFINITIONS: dict[str, dict[str, str]] = {
                 "record_declaration": "class", "namespace_declaration": "namespace",
                 "method_declaration": "method", "constructor_declaration": "method",
                 "property_declaration": "property"},
+    # (class << self is no definition: its methods are its class's)
+    "ruby": {"class": "class", "module": "module", "method": "function",
+             "singleton_method": "method"},
+    "php": {"class_declaration": "class", "interface_declaration": "interface",
+            "trait_declaration": "trait", "enum_declaration": "enum",
+            "namespace_definition": "namespace", "function_definition": "function",
+            "method_declaration": "method"},
+    # (class_declaration is also an interface or an enum: _refined_kind)
+    "kotlin": {"class_declaration": "class", "object_declaration": "object",
+               "companion_object": "object", "function_declaration": "function",
+               "secondary_constructor": "method", "type_alias": "type"},
+    # (class_declaration is also a struct, an enum, an extension, an actor: its
+    # declaration_kind says)
+    "swift": {"class_declaration": "class", "protocol_declaration": "interface",
+              "function_declaration": "function", "protocol_function_declaration": "method",
+              "init_declaration": "method", "deinit_declaration": "method",
+              "subscript_declaration": "method", "typealias_declaration": "type"},
+    "scala": {"class_definition": "class", "object_definition": "object",
+              "trait_definition": "trait", "enum_definition": "enum",
+              "function_definition": "function", "function_declaration": "function",
+              "type_definition": "type"},
+    "shell": {"function_definition": "function"},
+    "lua": {"function_declaration": "function"},
 }
+#: definitions whose grammar gives them no name (``init`` in Swift, a Kotlin class's
+#: companion object)
+_FIXED_NAMES = {"init_declaration": "init", "deinit_declaration": "deinit",
+                "subscript_declaration": "subscript", "secondary_constructor": "constructor",
+                "companion_object": "Companion"}
+#: a name written as a path (Lua's ``function M.helpers.load()``, ``function M:draw()``;
+#: Ruby's ``class Net::HTTP``; PHP's ``namespace App\Http``; Swift's ``extension
+#: Foundation.URL``) is the path as written
+_PATH_NAMES = {"dot_index_expression", "method_index_expression", "scope_resolution",
+               "namespace_name", "user_type"}
+#: languages where a container kind without a body is no definition (C's ``struct item
+#: x;``, PHP's ``namespace App;``)
+_BODY_NEEDED = {"c", "php"}
 #: kinds that contain other definitions (their members become methods)
-CONTAINERS = {"class", "interface", "struct", "impl", "trait", "module", "namespace", "enum"}
+CONTAINERS = {"class", "interface", "struct", "impl", "trait", "module", "namespace", "enum",
+              "object", "extension", "actor"}
 #: wrappers whose span (decorators, export, template) belongs to the definition inside
 _WRAPPERS = {"decorated_definition", "export_statement", "template_declaration"}
 _NAME_TYPES = {"identifier", "type_identifier", "field_identifier", "property_identifier",
                "qualified_identifier", "destructor_name", "operator_name", "scoped_identifier",
-               "namespace_identifier", "name"}
+               "namespace_identifier", "name", "constant", "simple_identifier", "word"}
 
 
 def grammar(language: str) -> Any:
@@ -148,7 +191,7 @@ def _name_of(node: Any, text: bytes) -> str:
         child = node.child_by_field_name(key)
         depth = 0
         while child is not None and depth < 8:
-            if child.type in _NAME_TYPES:
+            if child.type in _NAME_TYPES or child.type in _PATH_NAMES:
                 return str(child.text.decode("utf-8", "replace"))
             nxt = child.child_by_field_name("declarator") or child.child_by_field_name("name")
             if nxt is None:
@@ -159,7 +202,33 @@ def _name_of(node: Any, text: bytes) -> str:
         child = node.child_by_field_name("name")
         if child is not None:
             return str(child.text.decode("utf-8", "replace"))
-    return "<anonymous>"
+    if node.type in _FIXED_NAMES:
+        return _FIXED_NAMES[node.type]
+    said = node.child_by_field_name("name")  # an operator: Ruby's ``def <=>``, Swift's ``==``
+    if said is not None and said.end_byte - said.start_byte <= 40 and b"\n" not in said.text:
+        return str(said.text.decode("utf-8", "replace"))
+    named = [c for c in node.named_children if c.type in _NAME_TYPES]  # (no name field)
+    return str(named[0].text.decode("utf-8", "replace")) if named else "<anonymous>"
+
+
+def _refined_kind(node: Any, kind: str, language: str) -> str:
+    """The kind of a Kotlin or Swift declaration that the node's type leaves open: a
+    Kotlin ``class_declaration`` is an interface (its keyword) or an enum (its
+    modifier); a Swift one is whatever its ``declaration_kind`` says (struct, enum,
+    extension, actor)."""
+    if language == "swift":
+        said = node.child_by_field_name("declaration_kind")
+        word = said.type if said is not None else kind
+        return {"struct": "struct", "enum": "enum", "extension": "extension",
+                "actor": "actor"}.get(word, kind)
+    if language == "kotlin" and node.type == "class_declaration":
+        for child in node.children:
+            if child.type == "interface":
+                return "interface"
+            if child.type == "modifiers" and any(
+                    m.type == "class_modifier" and m.text == b"enum" for m in child.children):
+                return "enum"
+    return kind
 
 
 def _first(node: Any, types: set[str]) -> Any:
@@ -252,13 +321,15 @@ def find_definitions(text: str, language: str) -> tuple[list[Definition], bool]:
             stack.pop()
             continue
         kind = types.get(child.type)
+        if kind is not None and language in ("kotlin", "swift"):
+            kind = _refined_kind(child, kind, language)
         name = None
         if kind is None and language in ("javascript", "typescript", "tsx"):
             name = arrow_name(child)
             kind = "function" if name else None
         if child.type in _WRAPPERS and kind is None:
             stack.append((iter(child.named_children), parent, wrapper or child, depth))
-        elif kind is None or (language == "c" and kind != "function" and
+        elif kind is None or (language in _BODY_NEEDED and kind != "function" and
                               child.child_by_field_name("body") is None):
             stack.append((iter(child.named_children), parent, None, depth))
         else:
