@@ -133,7 +133,13 @@ def split_chonkie_recursive(text, size, overlap):
 
 
 #: source files' languages by extension (the code peers)
-LANGUAGES = {".py": "python", ".js": "javascript"}
+LANGUAGES = {".py": "python", ".js": "javascript", ".swift": "swift", ".kt": "kotlin",
+             ".rb": "ruby", ".php": "php", ".sh": "bash", ".lua": "lua"}
+#: LangChain's separators per language (shell has none of its own: the generic ones)
+_LANGCHAIN = {"python": "PYTHON", "javascript": "JS", "swift": "SWIFT", "kotlin": "KOTLIN",
+              "ruby": "RUBY", "php": "PHP", "lua": "LUA"}
+#: a grammar wheel's function where it is not ``language``
+_GRAMMAR_FUNCTIONS = {"php": "language_php"}
 
 
 def split_langchain_code(text, size, overlap, doc_id):
@@ -141,9 +147,13 @@ def split_langchain_code(text, size, overlap, doc_id):
     from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
     _, count = cl100k()
-    language = {"python": Language.PYTHON, "javascript": Language.JS}[LANGUAGES[Path(doc_id).suffix]]
+    name = _LANGCHAIN.get(LANGUAGES[Path(doc_id).suffix])
+    if name is None:
+        return RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap,
+                                              length_function=count).split_text(text)
     return RecursiveCharacterTextSplitter.from_language(
-        language, chunk_size=size, chunk_overlap=overlap, length_function=count).split_text(text)
+        Language[name], chunk_size=size, chunk_overlap=overlap,
+        length_function=count).split_text(text)
 
 
 def split_text_splitter_code(text, size, overlap, doc_id):
@@ -153,8 +163,10 @@ def split_text_splitter_code(text, size, overlap, doc_id):
     from semantic_text_splitter import CodeSplitter
 
     _, count = cl100k()
-    grammar = importlib.import_module(f"tree_sitter_{LANGUAGES[Path(doc_id).suffix]}")
-    return CodeSplitter.from_callback(grammar.language(), count, size,
+    language = LANGUAGES[Path(doc_id).suffix]
+    grammar = importlib.import_module(f"tree_sitter_{language}")
+    function = getattr(grammar, _GRAMMAR_FUNCTIONS.get(language, "language"))
+    return CodeSplitter.from_callback(function(), count, size,
                                       overlap=overlap).chunks(text)
 
 

@@ -486,3 +486,30 @@ def test_any_text_in_the_new_languages_reads_and_chunks(language, data, size):
     chunks = chunkwise.chunk(chunkwise.Document(src, doc_id="x"), strategy="code",
                              code_language=language, size=size)
     assert_invariants(src, chunks, size, independent_minilm_count())
+
+
+def test_a_signature_in_context_holds_no_comments():
+    """A member's context shows its class's signature and a cut function's pieces
+    their function's: without the comments tree-sitter counts in the header (the
+    comments opening Ruby's ``module Sinatra``, a KDoc inside a Kotlin primary
+    constructor, the comment that opens a Python body: ``def __init__(self) -> None:
+    #: A case-insensitive dictionary ...`` was Requests' ``Session.__init__``'s
+    signature in context)."""
+    methods = "\n\n".join(f"    def method_{i}(x)\n      x + {i}\n    end" for i in range(30))
+    ruby = f"module Shop\n  # The shop's module: see the guide.\n  class Cart\n{methods}\n  end\nend\n"
+    kotlin = ("class Throttler internal constructor(\n  /** The nanoTime consumed up to. */\n"
+              "  private var allocatedUntil: Long,\n) {\n" +
+              "\n".join(f"  fun step{i}(): Long = allocatedUntil + {i}" for i in range(40)) + "\n}\n")
+    body = "\n".join(f"    value_{i} = compute(argument_{i})" for i in range(60))
+    python = f"def huge(a):  # the long one\n    # first, the values\n{body}\n    return a\n"
+    for name, text, language, comment in (("shop.rb", ruby, "ruby", "guide"),
+                                          ("Throttler.kt", kotlin, "kotlin", "nanoTime"),
+                                          ("huge.py", python, "python", "values")):
+        chunks = chunkwise.chunk(chunkwise.Document(text, doc_id=name), strategy="code",
+                                 code_language=language, size=64)
+        assert len(chunks) > 2, name
+        assert all(comment not in c.context and "#" not in c.context.split("\n", 1)[-1]
+                   for c in chunks), [c.context for c in chunks]
+        assert any(("class Cart" in c.context or "class Throttler" in c.context
+                    or "def huge(a):" in c.context) for c in chunks), name
+        assert_invariants(text, chunks, 64, independent_minilm_count())

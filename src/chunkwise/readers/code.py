@@ -171,6 +171,8 @@ class Definition:
     parent: int | None
     children: list[int] = field(default_factory=list)
     statements: tuple[int, ...] = ()  # starts of the statements of its body
+    #: the header as its members' context shows it (:func:`_signature`)
+    signature: str | None = None
 
 
 class _Offsets:
@@ -257,6 +259,35 @@ def _go_name(node: Any, data: bytes) -> str | None:
     return None
 
 
+def _signature(data: bytes, outer: Any, node: Any, body: Any) -> str | None:
+    """A definition's signature for its members' context: its header (decorators and
+    export keyword included) without comments, spaces collapsed; None where it has no
+    body (the whole definition is its header). A header's comments are no signature:
+    the comments tree-sitter leaves between Ruby's ``module Sinatra`` and its body, a
+    KDoc inside a Kotlin primary constructor (~20 tokens of every member's context)."""
+    if body is None:
+        return None
+    cut = body.start_byte
+    parts = [c for c in node.children if c.end_byte <= cut]
+    while parts and "comment" in parts[-1].type:
+        parts.pop()
+    end = parts[-1].end_byte if parts else cut
+    comments: list[tuple[int, int]] = []
+    stack = [c for c in parts]
+    while stack:
+        n = stack.pop()
+        if "comment" in n.type:
+            comments.append((n.start_byte, n.end_byte))
+        elif n.start_byte < end:
+            stack.extend(n.children)
+    pos, out = outer.start_byte, []
+    for a, b in sorted(comments):
+        out.append(data[pos:a])
+        pos = max(pos, b)
+    out.append(data[pos:end])
+    return " ".join(b" ".join(out).decode("utf-8", "replace").split())
+
+
 def find_definitions(text: str, language: str) -> tuple[list[Definition], bool]:
     """The definitions of a source text, outermost first in document order, and
     whether the parse had errors."""
@@ -304,7 +335,8 @@ def find_definitions(text: str, language: str) -> tuple[list[Definition], bool]:
         statements = tuple(offsets(c.start_byte) for c in body.named_children) \
             if body is not None else ()
         defs.append(Definition(start, end, header_end, name, qual, kind, depth, parent,
-                               statements=statements))
+                               statements=statements,
+                               signature=_signature(data, outer, child, body)))
         if parent is not None:
             defs[parent].children.append(len(defs) - 1)
         return len(defs) - 1, body if body is not None else child
@@ -360,6 +392,8 @@ def parse_code(text: str, doc_id: str, source: str | None = None,
                                 "language": language, "symbol": d.qualname, "kind": d.kind,
                                 "lines": (line_of(d.start), line_of(max(d.start, d.end - 1))),
                                 "header": (d.start, d.header_end), "parent": d.parent,
+                                **({"signature": d.signature} if d.signature is not None
+                                   else {}),
                                 "children": tuple(d.children), "definition": i,
                                 "statements": d.statements})))
     metadata: dict[str, Any] = {"format": "code", "language": language}

@@ -223,7 +223,8 @@ class CodeChunker(Chunker):
         if block is None:
             return self._packer(index, CODE_POLICY).pack(unit.start, unit.end, ctx)
         meta = block.metadata
-        signature = " ".join(text[meta["header"][0]:meta["header"][1]].split())
+        signature = meta.get("signature") or " ".join(
+            text[meta["header"][0]:meta["header"][1]].split())
         trail = block.headings
         sigs = (*signatures, signature)
         inner_ctx = self._path_context(doc, trail, sigs)
