@@ -379,6 +379,7 @@ def test_the_held_out_documentation_set_loads_and_its_questions_are_rebuilt_exac
 
 @pytest.mark.parametrize("name, languages, n", [
     ("code_eval", {"py"}, 45), ("code_heldout", {"js"}, 30), ("code_js_eval", {"js"}, 30),
+    ("code_polyglot_eval", {"swift", "kt", "rb", "php", "sh", "lua"}, 38),
     ("transcript_eval", {"vtt"}, 30), ("transcript_heldout", {"vtt"}, 25)])
 def test_the_code_and_transcript_sets_load_and_their_questions_are_rebuilt_exactly(
         tmp_path, name, languages, n):

@@ -81,6 +81,7 @@ def test_reference_documents_get_their_size_and_prose_keeps_the_default(chroma_d
 @pytest.mark.parametrize("name, strategy, suffixes, n", [
     ("code_eval", "code", {".py"}, 5), ("code_heldout", "code", {".js"}, 5),
     ("code_js_eval", "code", {".js"}, 5),
+    ("code_polyglot_eval", "code", {".swift", ".kt", ".rb", ".php", ".sh", ".lua"}, 9),
     ("transcript_eval", "transcript", {".vtt"}, 1),
     ("transcript_heldout", "transcript", {".vtt"}, 1)])
 def test_code_and_transcripts_keep_the_size_measured_for_them(name, strategy, suffixes, n):
