@@ -452,6 +452,30 @@ def test_a_file_nested_deeper_than_pythons_stack_is_read(name, text, symbols):
     assert any("function after()" in c.text for c in chunks)
 
 
+@pytest.mark.parametrize("name, opening, closing", [
+    ("deep.java", "class A {\n", "}\n"), ("deep.rb", "module M\n", "end\n"),
+    ("deep.cs", "class A {\n", "}\n")])
+def test_classes_nested_thousands_deep_are_chunked_not_a_traceback(tmp_path, name, opening,
+                                                                     closing):
+    """Generated code nesting classes 3,000 deep ended ``chunkwise chunk`` in a
+    RecursionError's traceback (the code strategy opens a class into its members one
+    level at a time); definitions deeper than ``MAX_DEPTH`` are their outer
+    definition's text, and every character is still chunked."""
+    import json
+
+    from chunkwise.cli import main
+    from chunkwise.readers.code import MAX_DEPTH
+
+    text = opening * 3000 + "  def f; end\n" + closing * 3000
+    (tmp_path / name).write_text(text)
+    doc = read_path(tmp_path / name)
+    assert doc.blocks and max(b.level for b in doc.blocks) == MAX_DEPTH - 1
+    out = tmp_path / "chunks.jsonl"
+    assert main(["chunk", str(tmp_path / name), "--size", "64", "-o", str(out)]) == 0
+    chunks = [json.loads(line) for line in out.read_text().splitlines()]
+    assert "".join(c["text"] for c in chunks).replace("\n", "") == text.replace("\n", "")
+
+
 _PIECES = {
     "ruby": ["class C", "module M", "def f(x)", "def self.g", "end", "  @a = 1", "class << self",
              "def <=>(o)", "x.each do |y|", "}", "{", "# note"],

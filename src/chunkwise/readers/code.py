@@ -135,6 +135,12 @@ _PATH_NAMES = {"dot_index_expression", "method_index_expression", "scope_resolut
 #: languages where a container kind without a body is no definition (C's ``struct item
 #: x;``, PHP's ``namespace App;``)
 _BODY_NEEDED = {"c", "php"}
+#: definitions nested deeper than this are their outer definition's text (generated
+#: code nests classes thousands deep; no hand-written code nears it), so that the code
+#: strategy, which opens definitions into their members one level at a time, stays
+#: within Python's stack: a class nested 3,000 deep ended ``chunkwise chunk`` in a
+#: RecursionError's traceback
+MAX_DEPTH = 48
 #: kinds that contain other definitions (their members become methods)
 CONTAINERS = {"class", "interface", "struct", "impl", "trait", "module", "namespace", "enum",
               "object", "extension", "actor"}
@@ -361,8 +367,9 @@ def find_definitions(text: str, language: str) -> tuple[list[Definition], bool]:
             kind = "function" if name else None
         if child.type in _WRAPPERS and kind is None:
             stack.append((iter(child.named_children), parent, wrapper or child, depth))
-        elif kind is None or (language in _BODY_NEEDED and kind != "function" and
-                              child.child_by_field_name("body") is None):
+        elif kind is None or depth >= MAX_DEPTH or (
+                language in _BODY_NEEDED and kind != "function" and
+                child.child_by_field_name("body") is None):
             stack.append((iter(child.named_children), parent, None, depth))
         else:
             index, inside = definition(child, kind, name, parent, wrapper, depth)
