@@ -469,7 +469,7 @@ def test_classes_nested_thousands_deep_are_chunked_not_a_traceback(tmp_path, nam
     text = opening * 3000 + "  def f; end\n" + closing * 3000
     (tmp_path / name).write_text(text)
     doc = read_path(tmp_path / name)
-    assert doc.blocks and max(b.level for b in doc.blocks) == MAX_DEPTH - 1
+    assert doc.blocks and max(b.level or 0 for b in doc.blocks) == MAX_DEPTH - 1
     out = tmp_path / "chunks.jsonl"
     assert main(["chunk", str(tmp_path / name), "--size", "64", "-o", str(out)]) == 0
     chunks = [json.loads(line) for line in out.read_text().splitlines()]
