@@ -279,7 +279,7 @@ def _signature(data: bytes, outer: Any, node: Any, body: Any) -> str | None:
         parts.pop()
     end = parts[-1].end_byte if parts else cut
     comments: list[tuple[int, int]] = []
-    stack = [c for c in parts]
+    stack = list(parts)
     while stack:
         n = stack.pop()
         if "comment" in n.type:
