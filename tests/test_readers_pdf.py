@@ -868,3 +868,174 @@ def test_the_text_beside_a_table_is_read_once(tmp_path):
     words = Counter(doc.text.split())
     assert all(words[w] >= n for w, n in Counter(f"{left} {right}".split()).items())
     assert words["sentence"] == 11 and words["beside"] == 11  # (each line read once)
+
+
+def _columns_pdf(path, right_labels=False, table=True):
+    """A page of two columns of running text (fpdf2): the left one with a ruled table
+    part way down (or none), the right one prose, or a figure's labels in short runs
+    set level with the left column's lines and then prose."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    left = " ".join(f"Left sentence {w} tells the reader about the method in a plain way."
+                    for w in ("one", "two", "three", "four", "five", "six", "seven", "eight"))
+    right = " ".join(f"Right sentence {w} explains the results beside the other column."
+                     for w in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta",
+                               "theta", "iota", "kappa"))
+    pdf.set_xy(10, 20)
+    pdf.multi_cell(90, 5, left)
+    if table:
+        pdf.set_xy(10, pdf.get_y() + 5)
+        with pdf.table(width=90, col_widths=(45, 45), align="LEFT") as t:
+            for row in [("Metric", "Value"), ("Recall", "91"), ("Precision", "47")]:
+                cells = t.row()
+                for cell in row:
+                    cells.cell(cell)
+    if right_labels:  # a state machine's labels, three to a line, then prose
+        for i, labels in enumerate([("abort", "Monitor", "compiled"), ("record", "", "ready"),
+                                    ("hot", "", "enter"), ("trace", "", "exit")]):
+            for x, label in zip((110, 150, 180), labels):
+                pdf.set_xy(x, 22 + 5 * i)  # (a little below the left line)
+                pdf.cell(20, 5, label)
+        pdf.set_xy(110, 45)
+    else:
+        pdf.set_xy(110, 20)
+    pdf.multi_cell(90, 5, right)
+    pdf.output(str(path))
+    return left, right
+
+
+def test_a_two_column_page_with_a_table_reads_column_after_column(tmp_path):
+    """A page with a table was read by pdfplumber in full-width lines: on a two-column
+    page each line held a line of the left column and then one of the right, the two
+    texts interleaved line by line (pdf.js's tracemonkey.pdf, pdfplumber's
+    issue-982-example.pdf). It is read as pdfium reads every other page: the left
+    column's sentences, then the right column's, each whole, the table in its place."""
+    left, right = _columns_pdf(tmp_path / "paper.pdf")
+    doc = read_path(tmp_path / "paper.pdf")
+    text = " ".join(doc.text.split())
+    assert [b.kind for b in doc.blocks].count("table") == 1
+    assert left in text and right in text
+    table = next(b for b in doc.blocks if b.kind == "table")
+    assert text.index(left) < text.index(right)
+    assert "Recall" in doc.text[table.start:table.end]
+    assert doc.text.count("Recall") == 1 and doc.text.count("zeta") == 1
+    # the same page without the table reads the same prose
+    _columns_pdf(tmp_path / "plain.pdf", table=False)
+    plain = " ".join(read_path(tmp_path / "plain.pdf").text.split())
+    assert left in plain and right in plain
+
+
+def test_a_figures_labels_beside_a_column_are_no_table_of_its_lines(tmp_path):
+    """A figure's labels set in short runs in the right column, level with the left
+    column's lines, were read as a borderless table whose first column was the left
+    column's running text, and a left line set a little above the table's first row
+    was lost (pdf.js's tracemonkey.pdf, page 2: "In essence, this is a form").
+    Borderless tables are looked for in each column of a two-column page: the left
+    column stays running text, every word of it read."""
+    left, right = _columns_pdf(tmp_path / "figure.pdf", right_labels=True, table=False)
+    doc = read_path(tmp_path / "figure.pdf")
+    text = " ".join(doc.text.split())
+    assert left in text and right in text
+    for table in (b for b in doc.blocks if b.kind == "table"):
+        assert "sentence" not in doc.text[table.start:table.end]
+
+
+def test_a_ruled_table_running_off_the_page_is_a_drawings_lines(tmp_path):
+    """A figure's lines clipped at the page's edges made pdfplumber find a "table"
+    reaching far off the page (pdf.js's tracemonkey.pdf, page 7: from 442 points above
+    the page), whose cells took the page's running text, cut at the lines. A ruled
+    table reaching past the page's edge is no table: the text is read as text."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    prose = " ".join(f"Paragraph line {i} describes the trace tree in running text." for i in range(12))
+    pdf.set_xy(20, 30)
+    pdf.multi_cell(170, 5, prose)
+    for x in (15, 105, 195):  # a drawing's frame, from above the page to below the text
+        pdf.line(x, -120, x, 110)
+    for y in (-120, 25, 110):
+        pdf.line(15, y, 195, y)
+    pdf.output(str(tmp_path / "drawing.pdf"))
+    doc = read_path(tmp_path / "drawing.pdf")
+    assert [b.kind for b in doc.blocks].count("table") == 0
+    assert prose in " ".join(doc.text.split())
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_table_at_a_pages_top_keeps_the_documents_tables_and_headings(tmp_path, turned):
+    """A table starting at a page's top edge (or touching the table above it) left a
+    band of no height above it, which pdfplumber refuses to crop: the error ended the
+    layout analysis of the whole document, whose tables and font-size headings were
+    all lost without a word (NIST SP 800-161: 0 tables; its boxed notes and tables are
+    read now). A turned page, still read in bands by pdfplumber, is checked too."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=22)
+    pdf.set_xy(20, 20)
+    pdf.cell(0, 12, "Retention Schedule")
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(20, 40)
+    pdf.multi_cell(170, 5, "Records are kept for the periods listed in the table. " * 4)
+    pdf.add_page()
+    pdf.set_xy(10, 0)
+    with pdf.table(width=120, col_widths=(60, 60), align="LEFT") as table:
+        for row in [("Record", "Years"), ("Accident", "7"), ("Near miss", "3")]:
+            cells = table.row()
+            for cell in row:
+                cells.cell(cell)
+    pdf.set_xy(20, 60)
+    pdf.multi_cell(170, 5, "Periods run from the end of the calendar year.")
+    path = tmp_path / "schedule.pdf"
+    pdf.output(str(path))
+    if turned:
+        import pypdfium2 as pdfium
+
+        doc = pdfium.PdfDocument(str(path))
+        doc[1].set_rotation(90)
+        doc.save(str(tmp_path / "turned.pdf"))
+        doc.close()
+        path = tmp_path / "turned.pdf"
+    doc = read_path(path)
+    kinds = [b.kind for b in doc.blocks]
+    assert kinds.count("table") == 1 and "heading" in kinds
+    assert doc.text.count("Accident") == 1 and "calendar year" in doc.text
+    heading = next(b for b in doc.blocks if b.kind == "heading")
+    assert doc.text[heading.start:heading.end] == "Retention Schedule"
+
+
+def test_a_diagrams_turned_labels_in_a_frame_are_read_as_words(tmp_path):
+    """A diagram's frame around labels set at an angle was a ruled "table" whose cells
+    pdfplumber reads letter by letter (NIST SP 800-161's risk-management figure: ``C D
+    o e n te d r u m ct in B a a t s io e n``); pdfium reads its labels as words. A
+    table whose words are mostly single letters is no table: the region is text."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(20, 20)
+    pdf.multi_cell(170, 5, "The figure below shows the stages of the process. " * 3)
+    for x in (20, 105, 190):
+        pdf.line(x, 50, x, 150)
+    for y in (50, 150):
+        pdf.line(20, y, 190, y)
+    labels = ["Identify the mission functions", "Assess the supply chain risk",
+              "Respond with tailored controls", "Monitor the changes continuously"]
+    for i, label in enumerate(labels):
+        with pdf.rotation(angle=35, x=30 + 40 * i, y=140):
+            pdf.text(30 + 40 * i, 140, label)
+    pdf.output(str(tmp_path / "diagram.pdf"))
+    doc = read_path(tmp_path / "diagram.pdf")
+    assert [b.kind for b in doc.blocks].count("table") == 0
+    assert all(label in doc.text for label in labels)

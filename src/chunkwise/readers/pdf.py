@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..types import Document
+from .pdf_bands import Table, around_tables, gutter, pdfium_text
 from .pdf_outline import outline, outline_headings
 from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
@@ -27,7 +28,6 @@ from .text import NUMBERED_HEADING, TOC_LEADER
 _TERMINAL = (".", "!", "?", ":", ";", "\u3002")
 _BULLET = re.compile(r"^\s*(?:[-\u2022\u25aa\u25cf*]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
 # pdfium marks a hyphen it saw at a line end as U+FFFE (or U+0002); soft hyphens too
-_PDFIUM_HYPHEN = re.compile(r"[\ufffe\u0002](?:\r?\n)?(?=([a-z])?)")
 _HYPHEN_END = re.compile(r"[^\W\d_][-\ufffe\u0002\u00ad]$")
 
 
@@ -106,19 +106,40 @@ def _info(pdf: Any) -> dict[str, Any]:
     return out
 
 
-def _page_lines(pdf: Any) -> list[list[str]]:
-    pages = []
+def _page_lines(pdf: Any, placed: dict[int, tuple[float, list[Table]]]) -> list[list[Any]]:
+    """Each page's lines as pdfium reads them; a page with tables (``placed``: its
+    height and its tables, found by pdfplumber) as the text around them and the
+    tables' rows (``("table", rows)``) in their places."""
+    pages: list[list[Any]] = []
     for i in range(len(pdf)):
         page = pdf[i]
         textpage = page.get_textpage()
-        text = _visible_text(page, textpage)
+        keep = _kept(page, textpage)
+        lines: list[Any] | None = None
+        if i in placed:
+            try:
+                lines = _entry_lines(around_tables(textpage, *placed[i], keep))
+            except Exception:  # (the tables are a refinement: the page's text stands)
+                lines = None
+        if lines is None:
+            text = pdfium_text(_visible_text(textpage, keep))
+            lines = [line.rstrip() for line in re.split(r"\r\n|\r|\n", text)]
         textpage.close()
         page.close()
-        # pdfium marks a hyphen found at a line end with U+FFFE/U+0002 and may join the
-        # two halves itself: a word split there is re-joined, anything else keeps "-"
-        text = _PDFIUM_HYPHEN.sub(lambda m: "" if m.group(1) else "-", text)
-        pages.append([line.rstrip() for line in re.split(r"\r\n|\r|\n", text)])
+        pages.append(lines)
     return pages
+
+
+def _entry_lines(entries: list[tuple[str, Any]]) -> list[Any]:
+    """A page's text and tables as lines (a blank line after each text), each table
+    one ``("table", rows)`` item."""
+    lines: list[Any] = []
+    for kind, value in entries:
+        if kind == "text":
+            lines.extend([line.rstrip() for line in value.splitlines()] + [""])
+        else:
+            lines.append(("table", value))
+    return lines
 
 
 #: the most of a page's characters that may lie outside its crop box and be left out
@@ -126,19 +147,18 @@ def _page_lines(pdf: Any) -> list[list[str]]:
 _MARGIN_SHARE = 0.25
 
 
-def _visible_text(page: Any, textpage: Any) -> str:
-    """A page's text as pdfium reads it, less what lies outside the page's crop box:
-    a printer's proof prints crop marks, a slug line (``14773_01_1-174_r9jm.qxd
+def _kept(page: Any, textpage: Any) -> list[bool] | None:
+    """Which of a page's characters are read (None: all): those inside its crop box.
+    A printer's proof prints crop marks, a slug line (``14773_01_1-174_r9jm.qxd
     2/10/04 3:51 PM Page 20``) and line numbers in the margin that no viewer shows;
     read, they had pushed the running headers off the page's last lines (kept as
     headings on every other page of a book) and joined its paragraphs. Where more
     than a quarter of the page's characters lie outside (a crop box over a few words
     of a paper), nothing is left out: no text is lost to a crop box."""
-    text: str = textpage.get_text_range()
     try:
         crop = page.get_cropbox()
         if crop == page.get_mediabox():
-            return text
+            return None
         left, bottom, right, top = (float(v) for v in crop)
 
         def inside(box: tuple[float, float, float, float]) -> bool:
@@ -146,12 +166,20 @@ def _visible_text(page: Any, textpage: Any) -> str:
             return left - 1 <= x <= right + 1 and bottom - 1 <= y <= top + 1
 
         if all(inside(textpage.get_rect(i)) for i in range(textpage.count_rects())):
-            return text
+            return None
         keep = [inside(textpage.get_charbox(i)) for i in range(textpage.count_chars())]
     except Exception:  # (the boxes are a refinement: the text as read stands)
-        return text
+        return None
     if keep.count(False) > _MARGIN_SHARE * len(keep):
-        return text  # a crop box over a part of the page's text (a clip): all is read
+        return None  # a crop box over a part of the page's text (a clip): all is read
+    return keep
+
+
+def _visible_text(textpage: Any, keep: list[bool] | None) -> str:
+    """A page's text as pdfium reads it, less the characters ``keep`` leaves out."""
+    if keep is None:
+        text: str = textpage.get_text_range()
+        return text
     parts: list[str] = []
     i = 0
     while i < len(keep):
@@ -167,17 +195,21 @@ def _visible_text(page: Any, textpage: Any) -> str:
     return "".join(parts)
 
 
-Layout = tuple[dict[int, list[Any]], dict[int, dict[str, int]], dict[int, list[str]]]
+#: pages with tables whose text pdfium reads around them (0-based page: its height and
+#: tables), pages with tables read by pdfplumber alone (a rotated page, a media box off
+#: the origin: their entries), heading lines per page, form fields' values per page
+Layout = tuple[dict[int, tuple[float, list[Table]]], dict[int, list[Any]],
+               dict[int, dict[str, int]], dict[int, list[str]]]
 
 
 def _layout(data: bytes, n_pages: int) -> Layout:
-    """pdfplumber's view of the pages: tables (with the text outside them) per
-    0-based page, and heading lines per page, told by font size: lines set at
-    least 15 % larger than the body text, short, and not ending a sentence; the
-    largest size is level 1; and the values filled in a form's fields per page
-    (:func:`_form_fields`)."""
+    """pdfplumber's view of the pages: tables per 0-based page, and heading lines per
+    page, told by font size: lines set at least 15 % larger than the body text, short,
+    and not ending a sentence; the largest size is level 1; and the values filled in
+    a form's fields per page (:func:`_form_fields`)."""
     import pdfplumber
 
+    placed: dict[int, tuple[float, list[Table]]] = {}
     found: dict[int, list[Any]] = {}
     fields: dict[int, list[str]] = {}
     sized_lines: list[tuple[int, str, float, int]] = []  # page, text, size, characters
@@ -189,31 +221,93 @@ def _layout(data: bytes, n_pages: int) -> Layout:
                         fields[i] = filled
                 except Exception:  # (a damaged field costs the page nothing else)
                     pass
-                for line in page.extract_text_lines():
-                    chars = [c for c in line["chars"] if c.get("text", "").strip()]
-                    if chars:
-                        sizes = sorted(round(float(c.get("size", 0)), 1) for c in chars)
-                        sized_lines.append((i, " ".join(line["text"].split()),
-                                            sizes[len(sizes) // 2], len(chars)))
-                tables = [(t.bbox, [[c or "" for c in row] for row in t.extract()])
-                          for t in page.find_tables()]
-                if not tables:
-                    try:
-                        tables = _aligned_tables(page)
-                    except Exception:  # best effort: the page's text stands as text
-                        tables = []
-                if not tables:
+                sized_lines.extend(_sized_lines(page, i))
+                if not (tables := _tables(page)):
                     continue
-                found[i] = _around_tables(page, tables)
+                if page.rotation == 0 and tuple(page.mediabox[:2]) == (0, 0):
+                    placed[i] = (float(page.height), tables)
+                else:  # (pdfplumber's coordinates are pdfium's here: unturned, at 0)
+                    found[i] = _around_tables(page, tables)
     except Exception:  # layout analysis is best effort; text extraction stands alone
-        return {}, {}, fields
-    return found, _headings_by_size(sized_lines), fields
+        return {}, {}, {}, fields
+    return placed, found, _headings_by_size(sized_lines), fields
+
+
+def _sized_lines(page: Any, i: int) -> list[tuple[int, str, float, int]]:
+    """A page's lines: (page, text, median font size, characters)."""
+    out: list[tuple[int, str, float, int]] = []
+    for line in page.extract_text_lines():
+        chars = [c for c in line["chars"] if c.get("text", "").strip()]
+        if chars:
+            sizes = sorted(round(float(c.get("size", 0)), 1) for c in chars)
+            out.append((i, " ".join(line["text"].split()), sizes[len(sizes) // 2], len(chars)))
+    return out
+
+
+#: how far past the page's edge a ruled table may reach (points)
+_OFF_PAGE = 5.0
+
+
+def _tables(page: Any) -> list[Table]:
+    """A page's tables: pdfplumber's ruled tables with text in a cell (the lines of a
+    figure or a chart enclose its labels, which are text, no table's) and on the page
+    (a drawing's lines clipped by its edges: the page's text in a "table" running off
+    it), else borderless ones (:func:`_borderless`)."""
+    x0, top, x1, bottom = page.bbox
+    tables: list[Table] = []
+    for t in page.find_tables():
+        b = t.bbox
+        if b[0] < x0 - _OFF_PAGE or b[1] < top - _OFF_PAGE or b[2] > x1 + _OFF_PAGE or (
+                b[3] > bottom + _OFF_PAGE):
+            continue
+        rows = [[c or "" for c in row] for row in t.extract()]
+        if any(c.strip() for row in rows for c in row):
+            tables.append((b, rows))
+    if not tables:
+        try:
+            tables = _borderless(page)
+        except Exception:  # best effort: the page's text stands as text
+            tables = []
+    return [t for t in tables if not _letters_apart(t[1])]
+
+
+#: single letters (a few or more) among a table's words from which its text is letters
+#: set apart, not words
+_APART_SHARE = 0.25
+
+
+def _letters_apart(rows: list[list[str]]) -> bool:
+    """Whether a table's cells read letter by letter: a diagram's turned or curved
+    labels inside its frame, which pdfplumber reads as a "table" of single letters
+    (NIST SP 800-161's risk-management figure: ``C D o e n te d r u m ct in B a a t s
+    io e n``), where pdfium reads their words. Such a region is read as text."""
+    words = [w for row in rows for c in row for w in c.split()]
+    single = sum(1 for w in words if len(w) == 1 and w.isascii() and w.isalpha()
+                 and w not in "aAI")
+    return single >= 10 and single > _APART_SHARE * len(words)
+
+
+def _borderless(page: Any) -> list[Table]:
+    """A page's borderless tables (:func:`_aligned_tables`), looked for in each column
+    of a page of two (:func:`pdf_bands.gutter`): a figure's labels in one column set
+    level with the other column's lines read as a table whose first column was the
+    other column's running text (a paper's page)."""
+    words = page.extract_words(x_tolerance=1.5, y_tolerance=2)
+    x = gutter([_segments(line) for line in _text_lines(words)], float(page.width))
+    if x is None:
+        return _aligned_tables(words)
+    return [table for part in (page.crop((page.bbox[0], page.bbox[1], x, page.bbox[3])),
+                               page.crop((x, page.bbox[1], page.bbox[2], page.bbox[3])))
+            for table in _aligned_tables(part.extract_words(x_tolerance=1.5, y_tolerance=2))]
 
 
 def _around_tables(page: Any, tables: list[Any]) -> list[tuple[str, Any]]:
-    """A page with tables as pdfplumber reads it: the text outside the tables in bands
-    (above each table; level with it, beside it; below the last) and each table's rows,
-    top to bottom."""
+    """A page with tables as pdfplumber reads it (a turned page, or one whose media box
+    is off the origin): the text outside the tables in full-width bands (above each
+    table; level with it, beside it; below the last) and each table's rows, top to
+    bottom. A band of no height is empty (pdfplumber refuses to crop it: a table at
+    the page's top, or touching the one before, had lost the whole document's tables
+    and headings)."""
     entries: list[tuple[str, Any]] = []
     boxes = [bbox for bbox, _ in tables]
 
@@ -223,21 +317,25 @@ def _around_tables(page: Any, tables: list[Any]) -> list[tuple[str, Any]]:
         return not any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
 
     free = page.filter(outside)
-    top = 0.0
+    x0, top, x1, bottom = page.bbox
+
+    def band(lo: float, hi: float, whole: bool = False) -> str:
+        lo, hi = max(lo, page.bbox[1]), min(hi, bottom)
+        if lo >= hi:
+            return ""
+        area = (x0, lo, x1, hi)
+        text = (free.within_bbox(area) if whole else free.crop(area)).extract_text()
+        return str(text or "")
+
     for bbox, rows in sorted(tables, key=lambda t: t[0][1]):
-        above = free.crop((0, top, page.width, max(top, bbox[1])))
-        entries.append(("text", above.extract_text() or ""))
+        entries.append(("text", band(top, bbox[1])))
         entries.append(("table", rows))
-        # the text level with the table, beside it (the other column of a
-        # two-column page): never read before, its lines silently lost
-        lo, hi = max(top, bbox[1]), min(page.height, bbox[3])
-        if lo < hi:
-            # (wholly inside: a line straddling its edges is read with the band
-            # above or below, as it was)
-            entries.append(("text", free.within_bbox((0, lo, page.width, hi))
-                            .extract_text() or ""))
-        top = max(top, hi)
-    entries.append(("text", free.crop((0, top, page.width, page.height)).extract_text() or ""))
+        # the text level with the table, beside it (the other column of a two-column
+        # page); wholly inside: a line across its edges is read with the band above
+        # or below
+        entries.append(("text", band(max(top, bbox[1]), bbox[3], whole=True)))
+        top = max(top, min(bottom, bbox[3]))
+    entries.append(("text", band(top, bottom)))
     return entries
 
 
@@ -372,15 +470,14 @@ def _rows(cells: list[list[str]]) -> list[list[str]]:
     return rows
 
 
-def _aligned_tables(page: Any) -> list[tuple[tuple[float, float, float, float],
-                                             list[list[str]]]]:
+def _aligned_tables(words: list[dict[str, Any]]) -> list[Table]:
     """Borderless tables (no ruling lines for pdfplumber to find): a header line of
     three or more short labels set apart by cell-wide gaps, then the lines that are
     cells under its columns (:func:`_cells`) until a line that is text, a wide
     vertical gap or the page's end, joined into rows (:func:`_rows`). Two rows at
     least, two of them with two cells or more, or a single row with four."""
-    lines = _text_lines(page.extract_words(x_tolerance=1.5, y_tolerance=2))
-    found: list[tuple[tuple[float, float, float, float], list[list[str]]]] = []
+    lines = _text_lines(words)
+    found: list[Table] = []
     i = 0
     while i < len(lines):
         head = _segments(lines[i])
@@ -597,21 +694,15 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
     pdf = _open(data, name)
     try:
         info = _info(pdf)
-        pages = _page_lines(pdf)
+        placed, tables, headings, fields = _layout(data, len(pdf))
+        pages = _page_lines(pdf, placed)
         marks = outline(pdf)
     except Exception as exc:
         raise InputError(name, f"cannot extract text from PDF ({exc})") from None
     finally:
         pdf.close()
-    tables, headings, fields = _layout(data, len(pages))
-    for i, entries in tables.items():  # pages with tables: pdfplumber's text outside them
-        lines: list[Any] = []
-        for kind, value in entries:
-            if kind == "text":
-                lines.extend(value.splitlines() + [""])
-            else:
-                lines.append(("table", value))
-        pages[i] = lines
+    for i, entries in tables.items():  # turned pages with tables: pdfplumber's reading
+        pages[i] = _entry_lines(entries)
     outlined = outline_headings(pages, marks, headings) if marks else {}
     for i, found in outlined.items():
         headings.setdefault(i, {}).update(found)
