@@ -1039,3 +1039,37 @@ def test_a_diagrams_turned_labels_in_a_frame_are_read_as_words(tmp_path):
     doc = read_path(tmp_path / "diagram.pdf")
     assert [b.kind for b in doc.blocks].count("table") == 0
     assert all(label in doc.text for label in labels)
+
+
+def test_a_title_wrapped_over_lines_of_one_size_is_one_heading(tmp_path):
+    """A cover's title set large over three lines was three headings, each nested under
+    the one before in every chunk's trail (NIST SP 800-161: "Supply Chain Risk
+    Management" > "Practices for Federal Information" > "Systems and Organizations").
+    Heading lines of one size, one under the other, are one heading; numbered lines
+    of that size stay headings of their own."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=24)
+    for i, line in enumerate(["Supply Chain Risk", "Management Practices", "for Federal Systems"]):
+        pdf.set_xy(20, 30 + 11 * i)
+        pdf.cell(0, 10, line)
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(20, 75)
+    pdf.multi_cell(170, 5, "This guide tells agencies how to manage the risks of their suppliers. " * 3)
+    pdf.set_font("Helvetica", size=24)
+    for i, line in enumerate(["1 Scope", "2 Audience"]):  # (an empty section, then one)
+        pdf.set_xy(20, 100 + 11 * i)
+        pdf.cell(0, 10, line)
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(20, 125)
+    pdf.multi_cell(170, 5, "The guide is written for acquirers and their suppliers.")
+    pdf.output(str(tmp_path / "cover.pdf"))
+    doc = read_path(tmp_path / "cover.pdf")
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["Supply Chain Risk Management Practices for Federal Systems", "1 Scope",
+                        "2 Audience"]
+    body = next(b for b in doc.blocks if b.kind == "paragraph")
+    assert body.headings == ("Supply Chain Risk Management Practices for Federal Systems",)

@@ -249,10 +249,11 @@ _OFF_PAGE = 5.0
 
 
 def _tables(page: Any) -> list[Table]:
-    """A page's tables: pdfplumber's ruled tables with text in a cell (the lines of a
-    figure or a chart enclose its labels, which are text, no table's) and on the page
-    (a drawing's lines clipped by its edges: the page's text in a "table" running off
-    it), else borderless ones (:func:`_borderless`)."""
+    """A page's tables: pdfplumber's ruled tables of two columns or more with text (a
+    figure's or a chart's lines enclose its labels, a box encloses a note: text, no
+    table; NIST SP 800-161's boxed notes were "tables" of one column, a row per line)
+    and on the page (a drawing's lines clipped by its edges: the page's text in a
+    "table" running off it), else borderless ones (:func:`_borderless`)."""
     x0, top, x1, bottom = page.bbox
     tables: list[Table] = []
     for t in page.find_tables():
@@ -260,8 +261,8 @@ def _tables(page: Any) -> list[Table]:
         if b[0] < x0 - _OFF_PAGE or b[1] < top - _OFF_PAGE or b[2] > x1 + _OFF_PAGE or (
                 b[3] > bottom + _OFF_PAGE):
             continue
-        rows = [[c or "" for c in row] for row in t.extract()]
-        if any(c.strip() for row in rows for c in row):
+        rows = _filled_columns([[c or "" for c in row] for row in t.extract()])
+        if rows and len(rows[0]) >= 2:  # (one column: a box around text, read as text)
             tables.append((b, rows))
     if not tables:
         try:
@@ -269,6 +270,17 @@ def _tables(page: Any) -> list[Table]:
         except Exception:  # best effort: the page's text stands as text
             tables = []
     return [t for t in tables if not _letters_apart(t[1])]
+
+
+def _filled_columns(rows: list[list[str]]) -> list[list[str]]:
+    """A ruled table's rows less the columns empty in every row: pdfplumber's grid
+    has a column for every vertical line, and a cell spanning several of them leaves
+    the rest empty (NIST SP 800-161's allocation tables: ``|  | P1 |  |  | LOW AC-1 |
+    |  | MOD AC-1 |  |  | HIGH AC-1 |  |``, 12 columns for 4)."""
+    width = max((len(r) for r in rows), default=0)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    keep = [j for j in range(width) if any(r[j].strip() for r in rows)]
+    return [[r[j] for j in keep] for r in rows]
 
 
 #: single letters (a few or more) among a table's words from which its text is letters
@@ -638,7 +650,10 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
         by_size = (headings or {}).get(" ".join(line.split()))
         if by_size:
             close()
-            paras.append(_Para(line, page, "heading", by_size))
+            if _wraps(paras, lines[n - 1] if n else "", line, by_size):
+                paras[-1].text = f"{paras[-1].text} {line}"
+            else:
+                paras.append(_Para(line, page, "heading", by_size))
             continue
         heading = NUMBERED_HEADING.match(line)
         if heading and not line.endswith(_TERMINAL) and len(line) < 80 \
@@ -654,6 +669,23 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
             close()  # a short line that ends a sentence ends its paragraph
     close()
     return paras
+
+
+#: the longest heading lines set in one size are joined into (characters)
+_WRAPPED_TITLE = 120
+
+
+def _wraps(paras: list[_Para], before: str, line: str, level: int) -> bool:
+    """Whether a heading line (told by its size) goes on the heading of the line before
+    it: a title wrapped over lines of one size (NIST SP 800-161's cover: "Supply Chain
+    Risk Management" / "Practices for Federal Information" / "Systems and
+    Organizations", three headings, each nested under the one before in every trail).
+    Not a numbered line (a section of its own), nor past 120 characters."""
+    last = paras[-1] if paras else None
+    return (last is not None and last.kind == "heading" and last.level == level
+            and not last.numbered and bool(before.strip()) and last.text.endswith(before.strip())
+            and not NUMBERED_HEADING.match(line)
+            and len(last.text) + 1 + len(line) <= _WRAPPED_TITLE)
 
 
 #: words no heading ends with, a wrapped sentence's line often does
