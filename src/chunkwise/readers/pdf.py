@@ -197,9 +197,10 @@ def _visible_text(textpage: Any, keep: list[bool] | None) -> str:
 
 #: pages with tables whose text pdfium reads around them (0-based page: its height and
 #: tables), pages with tables read by pdfplumber alone (a rotated page, a media box off
-#: the origin: their entries), heading lines per page, form fields' values per page
+#: the origin: their entries), heading lines per page, the heading lines per page that
+#: go on the heading line above them (:func:`_headings_by_size`), form fields' values
 Layout = tuple[dict[int, tuple[float, list[Table]]], dict[int, list[Any]],
-               dict[int, dict[str, int]], dict[int, list[str]]]
+               dict[int, dict[str, int]], dict[int, set[str]], dict[int, list[str]]]
 
 
 def _layout(data: bytes, n_pages: int) -> Layout:
@@ -212,7 +213,7 @@ def _layout(data: bytes, n_pages: int) -> Layout:
     placed: dict[int, tuple[float, list[Table]]] = {}
     found: dict[int, list[Any]] = {}
     fields: dict[int, list[str]] = {}
-    sized_lines: list[tuple[int, str, float, int]] = []  # page, text, size, characters
+    sized_lines: list[_Sized] = []
     try:
         with pdfplumber.open(io.BytesIO(data)) as doc:
             for i, page in enumerate(doc.pages[:n_pages]):
@@ -229,18 +230,30 @@ def _layout(data: bytes, n_pages: int) -> Layout:
                 else:  # (pdfplumber's coordinates are pdfium's here: unturned, at 0)
                     found[i] = _around_tables(page, tables)
     except Exception:  # layout analysis is best effort; text extraction stands alone
-        return {}, {}, {}, fields
-    return placed, found, _headings_by_size(sized_lines), fields
+        return {}, {}, {}, {}, fields
+    return placed, found, *_headings_by_size(sized_lines), fields
 
 
-def _sized_lines(page: Any, i: int) -> list[tuple[int, str, float, int]]:
-    """A page's lines: (page, text, median font size, characters)."""
-    out: list[tuple[int, str, float, int]] = []
+#: a line of a page: (page, text, median font size, characters, whether it is set
+#: close under a line of its size: a gap of at most 0.4 of the size, a line of a
+#: paragraph or of a wrapped title; a heading above a heading stands further apart)
+_Sized = tuple[int, str, float, int, bool]
+_LEADING = 0.4
+
+
+def _sized_lines(page: Any, i: int) -> list[_Sized]:
+    """A page's lines, top to bottom (:data:`_Sized`)."""
+    out: list[_Sized] = []
+    above: tuple[float, float] | None = None  # the line above: its size and bottom
     for line in page.extract_text_lines():
         chars = [c for c in line["chars"] if c.get("text", "").strip()]
         if chars:
             sizes = sorted(round(float(c.get("size", 0)), 1) for c in chars)
-            out.append((i, " ".join(line["text"].split()), sizes[len(sizes) // 2], len(chars)))
+            size = sizes[len(sizes) // 2]
+            close = (above is not None and above[0] == size
+                     and 0 <= float(line["top"]) - above[1] <= _LEADING * size)
+            out.append((i, " ".join(line["text"].split()), size, len(chars), close))
+            above = (size, float(line["bottom"]))
     return out
 
 
@@ -522,23 +535,29 @@ def _aligned_tables(words: list[dict[str, Any]]) -> list[Table]:
     return found
 
 
-def _headings_by_size(lines: list[tuple[int, str, float, int]]) -> dict[int, dict[str, int]]:
+def _headings_by_size(lines: list[_Sized]) -> tuple[dict[int, dict[str, int]],
+                                                    dict[int, set[str]]]:
+    """Heading lines per page ({page: {line: level}}), and per page those set close
+    under the line above (:data:`_Sized`): a heading's wrapped lines."""
     weight: Counter[float] = Counter()
-    for _, _, size, n in lines:
+    for _, _, size, n, _ in lines:
         weight[size] += n
     if not weight:
-        return {}
+        return {}, {}
     body = weight.most_common(1)[0][0]
-    candidates = [(page, text, size) for page, text, size, _ in lines
+    candidates = [(page, text, size, close) for page, text, size, _, close in lines
                   if size >= 1.15 * body and len(text) <= 120 and any(ch.isalpha() for ch in text)
                   and not text.endswith(_TERMINAL) and not TOC_LEADER.search(text)]
     levels = {size: rank + 1 for rank, size in
-              enumerate(sorted({size for _, _, size in candidates}, reverse=True)[:6])}
+              enumerate(sorted({size for _, _, size, _ in candidates}, reverse=True)[:6])}
     out: dict[int, dict[str, int]] = {}
-    for page, text, size in candidates:
+    wrapped: dict[int, set[str]] = {}
+    for page, text, size, close in candidates:
         if size in levels:
             out.setdefault(page, {})[text] = levels[size]
-    return out
+            if close:
+                wrapped.setdefault(page, set()).add(text)
+    return out, wrapped
 
 
 #: lines at each end of a page looked at for running headers and footers (a header
@@ -629,9 +648,11 @@ def _folio_header(line: str, seen: list[tuple[int, str]], numbers: list[tuple[st
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
-def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = None) -> list[_Para]:
+def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = None,
+                wrapped: set[str] | None = None) -> list[_Para]:
     """Re-join hard-wrapped lines into paragraphs; repair end-of-line hyphenation;
-    lines known as headings (by font size, or numbered) stand alone."""
+    lines known as headings (by font size, or numbered) stand alone, a heading's
+    wrapped lines (``wrapped``: set close under the line above) joined to it."""
     paras: list[_Para] = []
     current: list[str] = []
     widths = sorted(len(line.strip()) for line in lines if line.strip())
@@ -647,10 +668,10 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
         if not line:
             close()
             continue
-        by_size = (headings or {}).get(" ".join(line.split()))
-        if by_size:
+        key = " ".join(line.split())
+        if by_size := (headings or {}).get(key):
             close()
-            if _wraps(paras, lines[n - 1] if n else "", line, by_size):
+            if key in (wrapped or ()) and _wraps(paras, lines[n - 1] if n else "", line, by_size):
                 paras[-1].text = f"{paras[-1].text} {line}"
             else:
                 paras.append(_Para(line, page, "heading", by_size))
@@ -676,11 +697,12 @@ _WRAPPED_TITLE = 120
 
 
 def _wraps(paras: list[_Para], before: str, line: str, level: int) -> bool:
-    """Whether a heading line (told by its size) goes on the heading of the line before
-    it: a title wrapped over lines of one size (NIST SP 800-161's cover: "Supply Chain
-    Risk Management" / "Practices for Federal Information" / "Systems and
-    Organizations", three headings, each nested under the one before in every trail).
-    Not a numbered line (a section of its own), nor past 120 characters."""
+    """Whether a heading line (told by its size, set close under the line above) goes
+    on the heading of the line before it: a title wrapped over lines of one size (NIST
+    SP 800-161's cover: "Supply Chain Risk Management" / "Practices for Federal
+    Information" / "Systems and Organizations", three headings, each nested under the
+    one before in every trail). Not a numbered line (a section of its own), nor past
+    120 characters."""
     last = paras[-1] if paras else None
     return (last is not None and last.kind == "heading" and last.level == level
             and not last.numbered and bool(before.strip()) and last.text.endswith(before.strip())
@@ -726,7 +748,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
     pdf = _open(data, name)
     try:
         info = _info(pdf)
-        placed, tables, headings, fields = _layout(data, len(pdf))
+        placed, tables, headings, wrapped, fields = _layout(data, len(pdf))
         pages = _page_lines(pdf, placed)
         marks = outline(pdf)
     except Exception as exc:
@@ -747,14 +769,14 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         n_text = 0
         for item in page:
             if isinstance(item, tuple):
-                paras.extend(_paragraphs(segment, i + 1, headings.get(i)))
+                paras.extend(_paragraphs(segment, i + 1, headings.get(i), wrapped.get(i)))
                 segment = []
                 paras.append(_Para("", i + 1, "table", rows=item[1]))
                 continue
             if n_text not in drop[i]:
                 segment.append(item)
             n_text += 1
-        paras.extend(_paragraphs(segment, i + 1, headings.get(i)))
+        paras.extend(_paragraphs(segment, i + 1, headings.get(i), wrapped.get(i)))
         if i in fields:  # a form's filled-in values, after the page's printed text
             paras.append(_Para("\n".join(fields[i]), i + 1, "fields"))
 
