@@ -646,10 +646,11 @@ def test_an_unreadable_or_looping_outline_costs_nothing_but_itself(tmp_path):
     assert time.perf_counter() - started < 60
 
 
-def _proof(path, pages, crop):
+def _proof(path, pages, crop, ruled=False):
     """A book's pages as a printer's proof: the page (its crop box) inside a larger
     sheet whose margin holds line numbers and a slug line, written after the page's
-    text; ``crop``: the crop box as (left, bottom, right, top) in points."""
+    text (``ruled``: in a box of two cells); ``crop``: the crop box as (left, bottom,
+    right, top) in points."""
     import pypdfium2 as pdfium
     from fpdf import FPDF
 
@@ -673,6 +674,9 @@ def _proof(path, pages, crop):
             pdf.cell(10, 6, str(line))
         pdf.set_xy(90, 655)
         pdf.cell(300, 6, f"14773_01_1-174_r9jm.qxd 2/10/04 3:51 PM Page {n}")
+        if ruled:
+            pdf.rect(86, 652, 308, 12)
+            pdf.line(300, 652, 300, 664)
     pdf.output(str(path))
     doc = pdfium.PdfDocument(str(path))
     for i in range(len(doc)):
@@ -1073,3 +1077,17 @@ def test_a_title_wrapped_over_lines_of_one_size_is_one_heading(tmp_path):
                         "2 Audience"]
     body = next(b for b in doc.blocks if b.kind == "paragraph")
     assert body.headings == ("Supply Chain Risk Management Practices for Federal Systems",)
+
+
+def test_a_box_in_a_proofs_margin_is_no_table(tmp_path):
+    """The slug line of *Free Culture*'s proof sits between crop marks, outside the crop
+    box; pdfplumber read the box as a table of two cells (``| 14773_00_i-xviii_r9jm.qxd
+    2/10/04 3:46 PM Pa | ge i |``) on 354 pages. A table outside the crop box is not
+    read, as no text there is."""
+    story = [["Walt Disney made the first cartoon with synchronized sound in 1928."],
+             ["Copyright then lasted thirty years on average."]]
+    path = tmp_path / "proof.pdf"
+    _proof(path, story, (41.76, 41.76, 438.24, 636.24), ruled=True)
+    doc = read_path(path)
+    assert [b.kind for b in doc.blocks].count("table") == 0
+    assert "qxd" not in doc.text and all(p[0] in doc.text for p in story)

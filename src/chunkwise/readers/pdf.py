@@ -266,20 +266,25 @@ def _tables(page: Any) -> list[Table]:
     figure's or a chart's lines enclose its labels, a box encloses a note: text, no
     table; NIST SP 800-161's boxed notes were "tables" of one column, a row per line)
     and on the page (a drawing's lines clipped by its edges: the page's text in a
-    "table" running off it), else borderless ones (:func:`_borderless`)."""
+    "table" running off it) inside its crop box (a printer's proof: the slug line
+    between its crop marks), else borderless ones (:func:`_borderless`)."""
     x0, top, x1, bottom = page.bbox
+    crop = page.cropbox
     tables: list[Table] = []
     for t in page.find_tables():
         b = t.bbox
         if b[0] < x0 - _OFF_PAGE or b[1] < top - _OFF_PAGE or b[2] > x1 + _OFF_PAGE or (
                 b[3] > bottom + _OFF_PAGE):
             continue
+        if not (crop[0] <= (b[0] + b[2]) / 2 <= crop[2] and crop[1] <= (b[1] + b[3]) / 2 <= crop[3]):
+            continue  # (a printer's slug line between crop marks, outside the crop box)
         rows = _filled_columns([[c or "" for c in row] for row in t.extract()])
         if rows and len(rows[0]) >= 2:  # (one column: a box around text, read as text)
             tables.append((b, rows))
     if not tables:
-        try:
-            tables = _borderless(page)
+        try:  # (the words of the crop box: a proof's line numbers are no column)
+            tables = _borderless(page.within_bbox(crop) if tuple(crop) != tuple(page.bbox)
+                                 else page)
         except Exception:  # best effort: the page's text stands as text
             tables = []
     return [t for t in tables if not _letters_apart(t[1])]
