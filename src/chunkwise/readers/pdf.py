@@ -226,8 +226,9 @@ def _layout(data: bytes, n_pages: int) -> Layout:
                 if not (tables := _tables(page)):
                     continue
                 if page.rotation == 0 and tuple(page.mediabox[:2]) == (0, 0):
+                    # (pdfplumber's coordinates are pdfium's, from the top: unturned, at 0)
                     placed[i] = (float(page.height), tables)
-                else:  # (pdfplumber's coordinates are pdfium's here: unturned, at 0)
+                else:
                     found[i] = _around_tables(page, tables)
     except Exception:  # layout analysis is best effort; text extraction stands alone
         return {}, {}, {}, {}, fields
@@ -282,9 +283,14 @@ def _tables(page: Any) -> list[Table]:
         if rows and len(rows[0]) >= 2:  # (one column: a box around text, read as text)
             tables.append((b, rows))
     if not tables:
-        try:  # (the words of the crop box: a proof's line numbers are no column)
-            tables = _borderless(page.within_bbox(crop) if tuple(crop) != tuple(page.bbox)
-                                 else page)
+        area = page
+        if tuple(crop) != tuple(page.bbox):
+            try:  # (the crop box's words: a proof's line numbers are no column)
+                area = page.within_bbox(crop)
+            except ValueError:  # (a crop box reaching past the page: the page's words)
+                area = page
+        try:
+            tables = _borderless(area)
         except Exception:  # best effort: the page's text stands as text
             tables = []
     return [t for t in tables if not _letters_apart(t[1])]
