@@ -1091,3 +1091,51 @@ def test_a_box_in_a_proofs_margin_is_no_table(tmp_path):
     doc = read_path(path)
     assert [b.kind for b in doc.blocks].count("table") == 0
     assert "qxd" not in doc.text and all(p[0] in doc.text for p in story)
+
+
+@settings(max_examples=12, deadline=None)
+@given(left_n=st.integers(1, 8), right_n=st.integers(0, 8), table_at=st.integers(0, 3),
+       table_left=st.booleans(), rows=st.integers(2, 4))
+def test_a_page_with_a_table_reads_every_word_outside_it_once(tmp_path_factory, left_n, right_n,
+                                                              table_at, table_left, rows):
+    """Whatever the columns' lengths and wherever the table sits (either column, at
+    the page's top or further down): every word outside the table is read exactly
+    once, each column's sentences whole and in order, the table's cells in the table
+    only."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    left = [f"Left {i} tells the reader about the method." for i in range(left_n)]
+    right = [f"Right {i} reports the measured results." for i in range(right_n)]
+    cells = [(f"Key{r}", f"Val{r}") for r in range(rows)]
+    y = {0: 0.0, 1: 30.0, 2: 120.0, 3: 200.0}[table_at]
+    pdf.set_xy(10 if table_left else 110, y)
+    with pdf.table(width=80, col_widths=(40, 40), align="LEFT") as table:
+        for row in cells:
+            cells_row = table.row()
+            for cell in row:
+                cells_row.cell(cell)
+    table_top, table_bottom = y, pdf.get_y()
+    for x, sentences, here in ((10, left, table_left), (110, right, not table_left)):
+        pdf.set_xy(x, 250 if here and table_top < 40 else 60 if here else 20)
+        if here and table_top >= 40:
+            pdf.set_xy(x, table_bottom + 5)
+        pdf.multi_cell(85, 5, " ".join(sentences))
+    path = tmp_path_factory.mktemp("pdf") / "page.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert len(tables) == 1
+    text = " ".join(doc.text.split())
+    for sentence in left + right:
+        assert text.count(sentence) == 1
+    for a, b in zip(left, left[1:]):
+        assert text.index(a) < text.index(b)
+    for a, b in zip(right, right[1:]):
+        assert text.index(a) < text.index(b)
+    inside = doc.text[tables[0].start:tables[0].end]
+    for key, value in cells:
+        assert doc.text.count(key) == 1 and key in inside and value in inside
