@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..types import Document
-from .pdf_bands import Table, around_tables, gutter, pdfium_text
+from .pdf_bands import Table, around_tables, chars_text, gutter, pdfium_text
 from .pdf_outline import outline, outline_headings
 from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
@@ -180,19 +180,7 @@ def _visible_text(textpage: Any, keep: list[bool] | None) -> str:
     if keep is None:
         text: str = textpage.get_text_range()
         return text
-    parts: list[str] = []
-    i = 0
-    while i < len(keep):
-        j = i
-        while j < len(keep) and keep[j] == keep[i]:
-            j += 1
-        if keep[i]:
-            run: str = textpage.get_text_range(i, j - i)
-            if parts and run[:1].strip() and parts[-1][-1:].strip():
-                parts.append("\n")  # (what stood between them was the line's end)
-            parts.append(run)
-        i = j
-    return "".join(parts)
+    return chars_text(textpage, [i for i, k in enumerate(keep) if k])
 
 
 #: pages with tables whose text pdfium reads around them (0-based page: its height and

@@ -58,9 +58,10 @@ def char_places(textpage: Any, height: float, tables: list[Table],
     return places
 
 
-def band_text(textpage: Any, indices: list[int]) -> str:
+def chars_text(textpage: Any, indices: list[int]) -> str:
     """The text of the characters at ``indices`` (ascending): pdfium's text of each
-    run of consecutive characters, a line end between two runs that meet mid-line."""
+    run of consecutive characters, a line end between two runs that meet mid-line
+    (what stood between them was a line's end, or a table)."""
     parts: list[str] = []
     i = 0
     while i < len(indices):
@@ -72,7 +73,7 @@ def band_text(textpage: Any, indices: list[int]) -> str:
             parts.append("\n")
         parts.append(run)
         i = j + 1
-    return pdfium_text("".join(parts))
+    return "".join(parts)
 
 
 def around_tables(textpage: Any, height: float, tables: list[Table],
@@ -94,12 +95,12 @@ def around_tables(textpage: Any, height: float, tables: list[Table],
     run: list[int] = []
     for i in range(len(places) + 1):
         for k in starts.get(i, ()):
-            entries.append(("text", band_text(textpage, run)))
+            entries.append(("text", pdfium_text(chars_text(textpage, run))))
             entries.append(("table", tables[k][1]))
             run = []
         if i < len(places) and (p := places[i]) is not None and p[0] == _OUTSIDE:
             run.append(i)
-    entries.append(("text", band_text(textpage, run)))
+    entries.append(("text", pdfium_text(chars_text(textpage, run))))
     return entries
 
 
