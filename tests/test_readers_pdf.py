@@ -1139,3 +1139,147 @@ def test_a_page_with_a_table_reads_every_word_outside_it_once(tmp_path_factory, 
     inside = doc.text[tables[0].start:tables[0].end]
     for key, value in cells:
         assert doc.text.count(key) == 1 and key in inside and value in inside
+
+
+def _paper_page(path, heading="Related Work"):
+    """A page of two columns of running text (fpdf2): in the left column a 14-point
+    heading part way down, level with a line of the right column's 10-point text."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    before = " ".join(f"Opening sentence {w} sets out the problem in the left column."
+                      for w in ("one", "two", "three", "four", "five"))
+    after = " ".join(f"Earlier work {w} traced loops in interpreters before this one."
+                     for w in ("alpha", "beta", "gamma", "delta"))
+    right = " ".join(f"Right sentence {w} explains the results beside the other column."
+                     for w in ("one", "two", "three", "four", "five", "six", "seven", "eight",
+                               "nine", "ten", "eleven", "twelve"))
+    pdf.set_xy(10, 20)
+    pdf.multi_cell(90, 5, before)
+    pdf.set_font("Helvetica", style="B", size=14)
+    pdf.set_xy(10, pdf.get_y() + 4)
+    pdf.cell(90, 7, heading)
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(10, pdf.get_y() + 9)
+    pdf.multi_cell(90, 5, after)
+    pdf.set_xy(110, 20)
+    pdf.multi_cell(90, 5, right)
+    pdf.output(str(path))
+    return before, after, right
+
+
+def test_a_heading_in_one_column_level_with_the_others_text_is_a_heading(tmp_path):
+    """Font-size headings were told from pdfplumber's lines, which run across the
+    page: a column's heading set level with the other column's text was one line with
+    it ("Related Work Right sentence five explains ..."), too long and ending a
+    sentence, so no heading (tracemonkey.pdf's "Abstract" and "References",
+    issue-982's title). The lines are pdfium's, a column's line each: the heading is
+    found, and the text under it sits in its section."""
+    before, after, right = _paper_page(tmp_path / "paper.pdf")
+    doc = read_path(tmp_path / "paper.pdf")
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["Related Work"]
+    text = " ".join(doc.text.split())
+    assert before in text and after in text and right in text
+    under = [b for b in doc.blocks if b.kind == "paragraph" and "Earlier work alpha" in doc.text[b.start:b.end]]
+    assert under and under[0].headings == ("Related Work",)
+
+
+def test_pdfplumber_reads_only_the_pages_that_may_hold_a_table(tmp_path, monkeypatch):
+    """pdfplumber interprets a page in Python, most of a PDF's reading time; it was
+    asked for tables on every page. It is asked only on a page whose drawn lines or
+    aligned text could make one: of three pages of prose, one with a ruled table and
+    one with a borderless table, those two; both tables are read."""
+    import pdfplumber.page
+    from fpdf import FPDF
+
+    asked: list[int] = []
+    real = pdfplumber.page.Page.find_tables
+
+    def find_tables(self, *args, **kwargs):
+        asked.append(self.page_number)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(pdfplumber.page.Page, "find_tables", find_tables)
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=10)
+    prose = " ".join(f"Sentence {i} of the page is plain running text." for i in range(20))
+    for kind in ("prose", "ruled", "prose", "borderless", "prose"):
+        pdf.add_page()
+        pdf.multi_cell(0, 5, prose)
+        if kind == "ruled":
+            pdf.ln(5)
+            with pdf.table(width=120, col_widths=(40, 40, 40), align="LEFT") as t:
+                for row in [("Name", "Size", "Kind"), ("alpha", "12", "ruled")]:
+                    cells = t.row()
+                    for cell in row:
+                        cells.cell(cell)
+        elif kind == "borderless":
+            for i, row in enumerate([("Name", "Size", "Kind", "Note"), ("beta", "14", "aligned", "none"),
+                                     ("gamma", "16", "aligned", "some")]):
+                for x, cell in zip((20, 60, 100, 140), row):
+                    pdf.text(x, 150 + 6 * i, cell)
+    pdf.output(str(tmp_path / "mixed.pdf"))
+    doc = read_path(tmp_path / "mixed.pdf")
+    assert asked == [2, 4]
+    tables = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "table"]
+    assert len(tables) == 2 and "ruled" in tables[0] and "gamma" in tables[1]
+    assert doc.text.count("Sentence 7 of the page") == 5
+
+
+@settings(max_examples=30, deadline=None)
+@given(ruled=st.one_of(st.none(), st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(10, 90),
+                                            st.integers(20, 200))),
+       aligned=st.one_of(st.none(), st.tuples(st.integers(2, 5), st.integers(1, 4),
+                                              st.integers(12, 40), st.integers(8, 12))),
+       prose=st.integers(0, 12), size=st.integers(8, 14))
+def test_a_page_pdfplumber_finds_a_table_on_is_never_passed_over(tmp_path_factory, ruled, aligned,
+                                                                  prose, size):
+    """The pages pdfplumber is not asked about (:func:`pdf_lines.may_hold_table`) are
+    pages it finds no table on: whatever ruled grid (columns, rows, place) or aligned
+    runs of text (columns, rows, gap, size) a page of prose holds, where pdfplumber
+    finds a table the page is one it is asked about."""
+    import pdfplumber
+    import pypdfium2 as pdfium
+    from fpdf import FPDF
+
+    from chunkwise.readers.pdf import _tables
+    from chunkwise.readers.pdf_lines import may_hold_table, page_chars
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=size)
+    pdf.set_xy(10, 230)
+    pdf.multi_cell(0, 5, " ".join(f"Line {i} is running text of the page." for i in range(prose)))
+    if ruled:
+        cols, rows, x, y = ruled
+        pdf.set_xy(x, y)
+        with pdf.table(width=25 * cols, col_widths=(25,) * cols, align="LEFT") as table:
+            for r in range(rows):
+                cells = table.row()
+                for c in range(cols):
+                    cells.cell(f"r{r}c{c}")
+    if aligned:
+        cols, rows, gap, text_size = aligned
+        pdf.set_font("Helvetica", size=text_size)
+        for r in range(rows + 1):
+            for c in range(cols):
+                pdf.text(12 + c * (gap + 10), 150 + r * 6, f"H{c}" if r == 0 else f"v{r}{c}")
+    path = tmp_path_factory.mktemp("pdf") / "page.pdf"
+    pdf.output(str(path))
+    with pdfplumber.open(path) as doc:
+        found = _tables(doc.pages[0])
+    document = pdfium.PdfDocument(str(path))
+    page = document[0]
+    textpage = page.get_textpage()
+    try:
+        if found:
+            assert may_hold_table(page, page_chars(textpage))
+    finally:
+        textpage.close()
+        page.close()
+        document.close()

@@ -1,5 +1,9 @@
 """PDF: text per page with pypdfium2 (fast), tables with pdfplumber.
 
+pdfium also gives each line's font size (headings told by size) and tells which
+pages could hold a table (:mod:`.pdf_lines`); pdfplumber, which interprets a page in
+Python, reads only those.
+
 The document text is repaired extracted text: words hyphenated at line ends are
 re-joined ("reten-\\ntion" -> "retention"), hard-wrapped lines become one
 paragraph, and lines repeated at the top or bottom of most pages (running
@@ -20,6 +24,7 @@ from typing import Any
 from ..errors import InputError
 from ..types import Document
 from .pdf_bands import Table, around_tables, chars_text, gutter, pdfium_text
+from .pdf_lines import Sized, may_hold_table, page_chars, sized_lines
 from .pdf_outline import outline, outline_headings
 from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
@@ -183,25 +188,42 @@ def _visible_text(textpage: Any, keep: list[bool] | None) -> str:
     return chars_text(textpage, [i for i, k in enumerate(keep) if k])
 
 
+def _pdfium_pass(pdf: Any) -> tuple[list[Sized], set[int]]:
+    """Every page's lines with their font sizes (:func:`pdf_lines.sized_lines`), and
+    the pages that may hold a table (:func:`pdf_lines.may_hold_table`)."""
+    sized: list[Sized] = []
+    tabled: set[int] = set()
+    for i in range(len(pdf)):
+        page = pdf[i]
+        textpage = page.get_textpage()
+        try:
+            chars = page_chars(textpage, _kept(page, textpage))
+            sized.extend(sized_lines(chars, i))
+            if may_hold_table(page, chars):
+                tabled.add(i)
+        except Exception:  # (the sizes are a refinement; pdfplumber looks for tables)
+            tabled.add(i)
+        finally:
+            textpage.close()
+            page.close()
+    return sized, tabled
+
+
 #: pages with tables whose text pdfium reads around them (0-based page: its height and
 #: tables), pages with tables read by pdfplumber alone (a rotated page, a media box off
-#: the origin: their entries), heading lines per page, the heading lines per page that
-#: go on the heading line above them (:func:`_headings_by_size`), form fields' values
-Layout = tuple[dict[int, tuple[float, list[Table]]], dict[int, list[Any]],
-               dict[int, dict[str, int]], dict[int, set[str]], dict[int, list[str]]]
+#: the origin: their entries), form fields' values per page
+Layout = tuple[dict[int, tuple[float, list[Table]]], dict[int, list[Any]], dict[int, list[str]]]
 
 
-def _layout(data: bytes, n_pages: int) -> Layout:
-    """pdfplumber's view of the pages: tables per 0-based page, and heading lines per
-    page, told by font size: lines set at least 15 % larger than the body text, short,
-    and not ending a sentence; the largest size is level 1; and the values filled in
-    a form's fields per page (:func:`_form_fields`)."""
+def _layout(data: bytes, n_pages: int, tabled: set[int]) -> Layout:
+    """pdfplumber's view of the pages: tables per 0-based page (of the pages in
+    ``tabled``), and the values filled in a form's fields per page
+    (:func:`_form_fields`)."""
     import pdfplumber
 
     placed: dict[int, tuple[float, list[Table]]] = {}
     found: dict[int, list[Any]] = {}
     fields: dict[int, list[str]] = {}
-    sized_lines: list[_Sized] = []
     try:
         with pdfplumber.open(io.BytesIO(data)) as doc:
             for i, page in enumerate(doc.pages[:n_pages]):
@@ -210,8 +232,7 @@ def _layout(data: bytes, n_pages: int) -> Layout:
                         fields[i] = filled
                 except Exception:  # (a damaged field costs the page nothing else)
                     pass
-                sized_lines.extend(_sized_lines(page, i))
-                if not (tables := _tables(page)):
+                if i not in tabled or not (tables := _tables(page)):
                     continue
                 if page.rotation == 0 and tuple(page.mediabox[:2]) == (0, 0):
                     # (pdfplumber's coordinates are pdfium's, from the top: unturned, at 0)
@@ -219,31 +240,8 @@ def _layout(data: bytes, n_pages: int) -> Layout:
                 else:
                     found[i] = _around_tables(page, tables)
     except Exception:  # layout analysis is best effort; text extraction stands alone
-        return {}, {}, {}, {}, fields
-    return placed, found, *_headings_by_size(sized_lines), fields
-
-
-#: a line of a page: (page, text, median font size, characters, whether it is set
-#: close under a line of its size: a gap of at most 0.4 of the size, a line of a
-#: paragraph or of a wrapped title; a heading above a heading stands further apart)
-_Sized = tuple[int, str, float, int, bool]
-_LEADING = 0.4
-
-
-def _sized_lines(page: Any, i: int) -> list[_Sized]:
-    """A page's lines, top to bottom (:data:`_Sized`)."""
-    out: list[_Sized] = []
-    above: tuple[float, float] | None = None  # the line above: its size and bottom
-    for line in page.extract_text_lines():
-        chars = [c for c in line["chars"] if c.get("text", "").strip()]
-        if chars:
-            sizes = sorted(round(float(c.get("size", 0)), 1) for c in chars)
-            size = sizes[len(sizes) // 2]
-            close = (above is not None and above[0] == size
-                     and 0 <= float(line["top"]) - above[1] <= _LEADING * size)
-            out.append((i, " ".join(line["text"].split()), size, len(chars), close))
-            above = (size, float(line["bottom"]))
-    return out
+        return {}, {}, fields
+    return placed, found, fields
 
 
 #: how far past the page's edge a ruled table may reach (points)
@@ -534,28 +532,41 @@ def _aligned_tables(words: list[dict[str, Any]]) -> list[Table]:
     return found
 
 
-def _headings_by_size(lines: list[_Sized]) -> tuple[dict[int, dict[str, int]],
-                                                    dict[int, set[str]]]:
-    """Heading lines per page ({page: {line: level}}), and per page those set close
-    under the line above (:data:`_Sized`): a heading's wrapped lines."""
+#: the longest a heading size's lines are, as a median (characters): a size whose
+#: lines run longer is a body's (a paper's 12-point text where its 9-point abstract
+#: and notes hold more characters)
+_HEADING_LINE = 60
+
+
+def _headings_by_size(lines: list[Sized]) -> tuple[dict[int, dict[str, int]],
+                                                   dict[int, set[str]]]:
+    """Heading lines per page ({page: {line: level}}), told by font size: lines set at
+    least 15 % larger than the body text (the size of most characters), short, with
+    two letters or more, not ending a sentence, a line of their own (:class:`Sized`),
+    in a size whose lines are short on the whole; the largest size is level 1; and per
+    page those set close under the line above: a heading's wrapped lines."""
     weight: Counter[float] = Counter()
-    for _, _, size, n, _ in lines:
-        weight[size] += n
+    lengths: dict[float, list[int]] = {}
+    for line in lines:
+        weight[line.size] += line.chars
+        lengths.setdefault(line.size, []).append(len(line.text))
     if not weight:
         return {}, {}
     body = weight.most_common(1)[0][0]
-    candidates = [(page, text, size, close) for page, text, size, _, close in lines
-                  if size >= 1.15 * body and len(text) <= 120 and any(ch.isalpha() for ch in text)
-                  and not text.endswith(_TERMINAL) and not TOC_LEADER.search(text)]
+    long = {size for size, n in lengths.items() if sorted(n)[len(n) // 2] > _HEADING_LINE}
+    candidates = [line for line in lines
+                  if line.size >= 1.15 * body and line.size not in long and line.alone
+                  and len(line.text) <= 120 and sum(ch.isalpha() for ch in line.text) >= 2
+                  and not line.text.endswith(_TERMINAL) and not TOC_LEADER.search(line.text)]
     levels = {size: rank + 1 for rank, size in
-              enumerate(sorted({size for _, _, size, _ in candidates}, reverse=True)[:6])}
+              enumerate(sorted({line.size for line in candidates}, reverse=True)[:6])}
     out: dict[int, dict[str, int]] = {}
     wrapped: dict[int, set[str]] = {}
-    for page, text, size, close in candidates:
-        if size in levels:
-            out.setdefault(page, {})[text] = levels[size]
-            if close:
-                wrapped.setdefault(page, set()).add(text)
+    for line in candidates:
+        if line.size in levels:
+            out.setdefault(line.page, {})[line.text] = levels[line.size]
+            if line.close:
+                wrapped.setdefault(line.page, set()).add(line.text)
     return out, wrapped
 
 
@@ -747,7 +758,9 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
     pdf = _open(data, name)
     try:
         info = _info(pdf)
-        placed, tables, headings, wrapped, fields = _layout(data, len(pdf))
+        lines, tabled = _pdfium_pass(pdf)
+        headings, wrapped = _headings_by_size(lines)
+        placed, tables, fields = _layout(data, len(pdf), tabled)
         pages = _page_lines(pdf, placed)
         marks = outline(pdf)
     except Exception as exc:
