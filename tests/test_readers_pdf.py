@@ -1283,3 +1283,65 @@ def test_a_page_pdfplumber_finds_a_table_on_is_never_passed_over(tmp_path_factor
         textpage.close()
         page.close()
         document.close()
+
+
+def test_an_author_line_broken_at_its_marks_is_no_heading(tmp_path):
+    """pdfium breaks a line at a raised mark (an author's ``*``): the pieces of a
+    paper's 11-point author line over 9-point text were each a heading ("Andreas
+    Gal*", ", Brendan Eich*", ...; pdf.js's tracemonkey.pdf, 13 of them) while the
+    lines were told apart by size on pdfium's lines. A line with another on its
+    baseline is no line of its own and no heading."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.set_xy(20, 20)
+    for name in ("Andreas Gal", ", Brendan Eich", ", Mike Shaver"):
+        pdf.write(6, name)
+        pdf.char_vpos = "SUP"
+        pdf.write(6, "*")
+        pdf.char_vpos = "LINE"
+    pdf.ln(10)
+    pdf.set_font("Helvetica", size=16)
+    pdf.cell(0, 8, "Introduction")
+    pdf.ln(10)
+    pdf.set_font("Helvetica", size=9)
+    pdf.multi_cell(0, 4, "Body text of the paper runs on in nine points. " * 30)
+    pdf.output(str(tmp_path / "authors.pdf"))
+    doc = read_path(tmp_path / "authors.pdf")
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"] == ["Introduction"]
+    assert "Brendan Eich" in doc.text and "Mike Shaver" in doc.text
+
+
+def test_running_text_set_larger_than_most_characters_is_no_heading(tmp_path):
+    """Headings are the lines set larger than the size most characters have; where a
+    paper's 9-point abstract holds more characters than its 12-point text (a page of a
+    preprint, double-spaced), every line of that text not ending a sentence was a
+    heading (pdf.js's issue6132.pdf). A size whose lines run long, three or more in a
+    row, is running text: its lines are no headings; the title is one, its two lines
+    joined."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=17)
+    pdf.multi_cell(0, 8, "Efficient Arithmetic in Finite Field Extensions with\n"
+                         "Application in Elliptic Curve Cryptography")
+    pdf.ln(4)
+    pdf.set_font("Helvetica", size=9)
+    pdf.multi_cell(0, 4, "Abstract. This contribution focuses on a class of Galois field used to "
+                         "achieve fast finite field arithmetic which we call an Optimal Extension Field. "
+                         * 9)
+    pdf.ln(4)
+    pdf.set_font("Helvetica", size=12)
+    body = ("Since their introduction elliptic curve cryptosystems have been considered as an "
+            "alternative to the public-key schemes in use and our focus in the present paper is "
+            "their efficient realization in software for the common processors of the day ")
+    pdf.multi_cell(0, 10, body * 3)  # (double-spaced)
+    pdf.output(str(tmp_path / "preprint.pdf"))
+    doc = read_path(tmp_path / "preprint.pdf")
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["Efficient Arithmetic in Finite Field Extensions with Application in "
+                        "Elliptic Curve Cryptography"]
+    assert " ".join(body.split()) in " ".join(doc.text.split())

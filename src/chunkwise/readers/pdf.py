@@ -532,10 +532,28 @@ def _aligned_tables(words: list[dict[str, Any]]) -> list[Table]:
     return found
 
 
-#: the longest a heading size's lines are, as a median (characters): a size whose
-#: lines run longer is a body's (a paper's 12-point text where its 9-point abstract
-#: and notes hold more characters)
+#: a size whose lines run longer than this (characters, as a median) and come mostly
+#: three or more in a row is a body's, not a heading's: a paper's 12-point text where
+#: its 9-point abstract and notes hold more characters
 _HEADING_LINE = 60
+
+
+def _body_sizes(lines: list[Sized]) -> set[float]:
+    """The sizes of running text (:data:`_HEADING_LINE`), whichever holds the most
+    characters: a wrapped title's lines are short, a caption's stand alone."""
+    lengths: dict[float, list[int]] = {}
+    in_runs: Counter[float] = Counter()
+    run: list[Sized] = []
+    for line in [*lines, None]:
+        if line is None or not run or (line.size, line.page) != (run[0].size, run[0].page):
+            if len(run) >= 3:
+                in_runs[run[0].size] += len(run)
+            run = []
+        if line is not None:
+            run.append(line)
+            lengths.setdefault(line.size, []).append(len(line.text))
+    return {size for size, n in lengths.items()
+            if sorted(n)[len(n) // 2] > _HEADING_LINE and in_runs[size] >= len(n) / 2}
 
 
 def _headings_by_size(lines: list[Sized]) -> tuple[dict[int, dict[str, int]],
@@ -543,17 +561,15 @@ def _headings_by_size(lines: list[Sized]) -> tuple[dict[int, dict[str, int]],
     """Heading lines per page ({page: {line: level}}), told by font size: lines set at
     least 15 % larger than the body text (the size of most characters), short, with
     two letters or more, not ending a sentence, a line of their own (:class:`Sized`),
-    in a size whose lines are short on the whole; the largest size is level 1; and per
+    in no size of running text (:func:`_body_sizes`); the largest size is level 1; and per
     page those set close under the line above: a heading's wrapped lines."""
     weight: Counter[float] = Counter()
-    lengths: dict[float, list[int]] = {}
     for line in lines:
         weight[line.size] += line.chars
-        lengths.setdefault(line.size, []).append(len(line.text))
     if not weight:
         return {}, {}
     body = weight.most_common(1)[0][0]
-    long = {size for size, n in lengths.items() if sorted(n)[len(n) // 2] > _HEADING_LINE}
+    long = _body_sizes(lines)
     candidates = [line for line in lines
                   if line.size >= 1.15 * body and line.size not in long and line.alone
                   and len(line.text) <= 120 and sum(ch.isalpha() for ch in line.text) >= 2
