@@ -1345,3 +1345,55 @@ def test_running_text_set_larger_than_most_characters_is_no_heading(tmp_path):
     assert headings == ["Efficient Arithmetic in Finite Field Extensions with Application in "
                         "Elliptic Curve Cryptography"]
     assert " ".join(body.split()) in " ".join(doc.text.split())
+
+
+def _tight_table_pdf(turned: bool = False) -> bytes:
+    """A page (written by hand) with a ruled table of two columns whose cells' words
+    are set apart by TJ offsets of a quarter of the size, no space glyphs: as
+    typesetters set justified text (NIST SP 800-161's tables)."""
+    cells = [(b"Name", b"Notes"), (b"Accounting", b"[(Cost) -250 (Accounting,) -250 (and) -250 (other)] TJ"),
+             (b"Systems", b"[(approving) -250 (selection,) -250 (payment)] TJ")]
+    draw = [b"0.5 w 72 600 m 472 600 l S 72 640 m 472 640 l S 72 680 m 472 680 l S 72 720 m 472 720 l S",
+            b"72 600 m 72 720 l S 200 600 m 200 720 l S 472 600 m 472 720 l S"]
+    for row, (left, right) in enumerate(cells):
+        y = 705 - 40 * row
+        right_text = right if right.endswith(b"TJ") else b"(" + right + b") Tj"
+        draw.append(b"BT /F1 9 Tf 78 %d Td (%s) Tj ET BT /F1 9 Tf 206 %d Td %s ET" % (y, left, y, right_text))
+    draw.append(b"BT /F1 11 Tf 72 500 Td (Text under the table reads as running text.) Tj ET")
+    content = b"\n".join(draw)
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+            b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]" + (b" /Rotate 90" if turned else b"")
+            + b" /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>"]
+    return _raw_pdf(objs)
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_tables_page_is_read_by_pdfium_for_pdfplumber(tmp_path, monkeypatch, turned):
+    """pdfplumber had pdfminer interpret a page with a table in Python (NIST SP
+    800-161: 86 of 106 s under cProfile). pdfium's characters and shapes are given to
+    pdfplumber's page instead: the page is not interpreted, the table is found, and
+    its cells keep the words apart where pdfium saw a word end (pdfplumber's 3-point
+    rule ran them together: ``Accounting,and``). A turned page keeps pdfplumber's own
+    reading."""
+    import pdfplumber.page
+
+    interpreted: list[int] = []
+    real = pdfplumber.page.Page.parse_objects
+
+    def parse_objects(self):
+        interpreted.append(self.page_number)
+        return real(self)
+
+    monkeypatch.setattr(pdfplumber.page.Page, "parse_objects", parse_objects)
+    (tmp_path / "table.pdf").write_bytes(_tight_table_pdf(turned))
+    doc = read_path(tmp_path / "table.pdf")
+    tables = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "table"]
+    assert len(tables) == 1
+    assert interpreted == ([1] if turned else [])
+    if not turned:
+        assert "Cost Accounting, and other" in tables[0]
+        assert "approving selection, payment" in tables[0]
+    assert "Text under the table reads as running text." in " ".join(doc.text.split())

@@ -25,6 +25,7 @@ from ..errors import InputError
 from ..types import Document
 from .pdf_bands import Table, around_tables, chars_text, gutter, pdfium_text
 from .pdf_lines import Sized, may_hold_table, page_chars, sized_lines
+from .pdf_objects import lend
 from .pdf_outline import outline, outline_headings
 from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
@@ -215,9 +216,11 @@ def _pdfium_pass(pdf: Any) -> tuple[list[Sized], set[int]]:
 Layout = tuple[dict[int, tuple[float, list[Table]]], dict[int, list[Any]], dict[int, list[str]]]
 
 
-def _layout(data: bytes, n_pages: int, tabled: set[int]) -> Layout:
+def _layout(data: bytes, pdf: Any, tabled: set[int]) -> Layout:
     """pdfplumber's view of the pages: tables per 0-based page (of the pages in
-    ``tabled``), and the values filled in a form's fields per page
+    ``tabled``; an unturned page with its media box at the origin, where pdfplumber's
+    coordinates are pdfium's from the top, is given its objects as pdfium reads them,
+    :func:`pdf_objects.lend`), and the values filled in a form's fields per page
     (:func:`_form_fields`)."""
     import pdfplumber
 
@@ -226,22 +229,40 @@ def _layout(data: bytes, n_pages: int, tabled: set[int]) -> Layout:
     fields: dict[int, list[str]] = {}
     try:
         with pdfplumber.open(io.BytesIO(data)) as doc:
-            for i, page in enumerate(doc.pages[:n_pages]):
+            for i, page in enumerate(doc.pages[:len(pdf)]):
                 try:
                     if filled := _form_fields(page):
                         fields[i] = filled
                 except Exception:  # (a damaged field costs the page nothing else)
                     pass
-                if i not in tabled or not (tables := _tables(page)):
+                if i not in tabled:
                     continue
-                if page.rotation == 0 and tuple(page.mediabox[:2]) == (0, 0):
-                    # (pdfplumber's coordinates are pdfium's, from the top: unturned, at 0)
+                aligned = page.rotation == 0 and tuple(page.mediabox[:2]) == (0, 0)
+                if aligned:
+                    _lent(page, pdf, i)
+                if not (tables := _tables(page)):
+                    continue
+                if aligned:
                     placed[i] = (float(page.height), tables)
                 else:
                     found[i] = _around_tables(page, tables)
     except Exception:  # layout analysis is best effort; text extraction stands alone
         return {}, {}, fields
     return placed, found, fields
+
+
+def _lent(plumber_page: Any, pdf: Any, i: int) -> None:
+    """pdfium's objects of page ``i`` lent to pdfplumber's page (where pdfium cannot
+    read them, pdfplumber interprets the page itself)."""
+    page = pdf[i]
+    textpage = page.get_textpage()
+    try:
+        lend(plumber_page, page, textpage)
+    except Exception:  # (pdfplumber reads the page as it always did)
+        pass
+    finally:
+        textpage.close()
+        page.close()
 
 
 #: how far past the page's edge a ruled table may reach (points)
@@ -776,7 +797,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         info = _info(pdf)
         lines, tabled = _pdfium_pass(pdf)
         headings, wrapped = _headings_by_size(lines)
-        placed, tables, fields = _layout(data, len(pdf), tabled)
+        placed, tables, fields = _layout(data, pdf, tabled)
         pages = _page_lines(pdf, placed)
         marks = outline(pdf)
     except Exception as exc:
