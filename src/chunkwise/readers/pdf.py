@@ -1,8 +1,10 @@
 """PDF: text per page with pypdfium2 (fast), tables with pdfplumber.
 
-pdfium also gives each line's font size (headings told by size) and tells which
-pages could hold a table (:mod:`.pdf_lines`); pdfplumber, which interprets a page in
-Python, reads only those.
+pdfium also gives each line's font size (headings told by size), tells which pages
+could hold a table (:mod:`.pdf_lines`), and reads those pages' characters and shapes
+for pdfplumber's table finder (:mod:`.pdf_objects`): pdfplumber, which has pdfminer
+interpret a page in Python, interprets only a turned page (or one whose media box is
+off the origin) that may hold a table.
 
 The document text is repaired extracted text: words hyphenated at line ends are
 re-joined ("reten-\\ntion" -> "retention"), hard-wrapped lines become one
