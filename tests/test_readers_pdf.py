@@ -1397,3 +1397,29 @@ def test_a_tables_page_is_read_by_pdfium_for_pdfplumber(tmp_path, monkeypatch, t
         assert "Cost Accounting, and other" in tables[0]
         assert "approving selection, payment" in tables[0]
     assert "Text under the table reads as running text." in " ".join(doc.text.split())
+
+
+def test_a_page_pdfium_cannot_lend_is_read_by_pdfplumber_itself(tmp_path, monkeypatch):
+    """Where pdfium's objects of a page cannot be read (or fail pdfplumber's table
+    finder), pdfplumber interprets the page itself: its table is found all the same
+    (fault injected: the lending raises)."""
+    import pdfplumber.page
+
+    import chunkwise.readers.pdf as pdf_reader
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("pdfium could not read the page's objects")
+
+    interpreted: list[int] = []
+    real = pdfplumber.page.Page.parse_objects
+
+    def parse_objects(self):
+        interpreted.append(self.page_number)
+        return real(self)
+
+    monkeypatch.setattr(pdf_reader, "lend", broken)
+    monkeypatch.setattr(pdfplumber.page.Page, "parse_objects", parse_objects)
+    (tmp_path / "table.pdf").write_bytes(_tight_table_pdf())
+    doc = read_path(tmp_path / "table.pdf")
+    assert [b.kind for b in doc.blocks].count("table") == 1
+    assert interpreted == [1]

@@ -240,9 +240,7 @@ def _layout(data: bytes, pdf: Any, tabled: set[int]) -> Layout:
                 if i not in tabled:
                     continue
                 aligned = page.rotation == 0 and tuple(page.mediabox[:2]) == (0, 0)
-                if aligned:
-                    _lent(page, pdf, i)
-                if not (tables := _tables(page)):
+                if not (tables := _page_tables(page, pdf, i, aligned)):
                     continue
                 if aligned:
                     placed[i] = (float(page.height), tables)
@@ -253,18 +251,28 @@ def _layout(data: bytes, pdf: Any, tabled: set[int]) -> Layout:
     return placed, found, fields
 
 
-def _lent(plumber_page: Any, pdf: Any, i: int) -> None:
-    """pdfium's objects of page ``i`` lent to pdfplumber's page (where pdfium cannot
-    read them, pdfplumber interprets the page itself)."""
-    page = pdf[i]
-    textpage = page.get_textpage()
+def _page_tables(plumber_page: Any, pdf: Any, i: int, aligned: bool) -> list[Table]:
+    """Page ``i``'s tables (:func:`_tables`), found in pdfium's objects lent to
+    pdfplumber's page where the page is ``aligned`` (unturned, its media box at the
+    origin); where pdfium's objects cannot be read or fail the table finder,
+    pdfplumber interprets the page itself; a page whose tables cannot be found has
+    none (the other pages' tables stand)."""
+    if aligned:
+        page = pdf[i]
+        textpage = page.get_textpage()
+        try:
+            lend(plumber_page, page, textpage)
+            return _tables(plumber_page)
+        except Exception:  # (pdfplumber reads the page as it always did)
+            if hasattr(plumber_page, "_objects"):
+                del plumber_page._objects
+        finally:
+            textpage.close()
+            page.close()
     try:
-        lend(plumber_page, page, textpage)
-    except Exception:  # (pdfplumber reads the page as it always did)
-        pass
-    finally:
-        textpage.close()
-        page.close()
+        return _tables(plumber_page)
+    except Exception:  # (the page's text stands as text)
+        return []
 
 
 #: how far past the page's edge a ruled table may reach (points)
