@@ -1218,10 +1218,10 @@ def test_pdfplumber_reads_only_the_pages_that_may_hold_a_table(tmp_path, monkeyp
                     for cell in row:
                         cells.cell(cell)
         elif kind == "borderless":
-            for i, row in enumerate([("Name", "Size", "Kind", "Note"), ("beta", "14", "aligned", "none"),
-                                     ("gamma", "16", "aligned", "some")]):
-                for x, cell in zip((20, 60, 100, 140), row):
-                    pdf.text(x, 150 + 6 * i, cell)
+            for i, labels in enumerate([("Name", "Size", "Kind", "Note"), ("beta", "14", "aligned", "none"),
+                                        ("gamma", "16", "aligned", "some")]):
+                for x, label in zip((20, 60, 100, 140), labels):
+                    pdf.text(x, 150 + 6 * i, label)
     pdf.output(str(tmp_path / "mixed.pdf"))
     doc = read_path(tmp_path / "mixed.pdf")
     assert asked == [2, 4]
