@@ -18,6 +18,7 @@ import re
 from typing import Any, NamedTuple
 
 from .pdf_bands import PDFIUM_HYPHEN
+from .pdf_objects import page_paths, subpaths
 
 
 class Sized(NamedTuple):
@@ -173,60 +174,20 @@ _Edge = tuple[float, float, float]
 
 def _drawn_edges(page: Any) -> tuple[list[_Edge], list[_Edge]]:
     """A page's drawn straight edges, level and upright (:data:`_Edge`), in the
-    page's space: every path's segments, inside forms too."""
-    import pypdfium2.raw as pdfium_c
-
+    page's space: between each point of every subpath and the next (a curve's end
+    points, as pdfminer takes them), inside forms too; a slanted line of two points
+    counts as upright, as pdfplumber takes it."""
     level: list[_Edge] = []
     upright: list[_Edge] = []
-    m = pdfium_c.FS_MATRIX()
-    x, y = ctypes.c_float(), ctypes.c_float()
-
-    def walk(obj: Any, outer: tuple[float, ...], depth: int) -> None:
-        pdfium_c.FPDFPageObj_GetMatrix(obj, m)
-        a, b, c, d, e, f = (m.a, m.b, m.c, m.d, m.e, m.f)
-        oa, ob, oc, od, oe, of = outer
-        mat = (a * oa + b * oc, a * ob + b * od, c * oa + d * oc, c * ob + d * od,
-               e * oa + f * oc + oe, e * ob + f * od + of)
-        kind = pdfium_c.FPDFPageObj_GetType(obj)
-        if kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 8:
-            for k in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
-                walk(pdfium_c.FPDFFormObj_GetObject(obj, k), mat, depth + 1)
-        elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-            _path_edges(obj, mat, level, upright, x, y)
-
-    page_raw = page.raw
-    for k in range(pdfium_c.FPDFPage_CountObjects(page_raw)):
-        walk(pdfium_c.FPDFPage_GetObject(page_raw, k), (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 0)
+    for obj, mat in page_paths(page):
+        for shape, pts in subpaths(obj, mat):
+            for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+                dx, dy = abs(x1 - x0), abs(y1 - y0)
+                if dy <= _FLAT:
+                    level.append(((y0 + y1) / 2, (x0 + x1) / 2, dx))
+                elif dx <= _FLAT or shape in ("ml", "mlh"):
+                    upright.append(((x0 + x1) / 2, (y0 + y1) / 2, dy))
     return level, upright
-
-
-def _path_edges(obj: Any, mat: tuple[float, ...], level: list[_Edge], upright: list[_Edge],
-                x: Any, y: Any) -> None:
-    """One path's straight edges (between each point and the next, and each closed
-    subpath's last point and its first) added to ``level`` and ``upright``; a slanted
-    line of two points counts as upright, as pdfplumber takes it."""
-    import pypdfium2.raw as pdfium_c
-
-    a, b, c, d, e, f = mat
-    edges: list[tuple[tuple[float, float], tuple[float, float]]] = []
-    start = prev = None
-    for k in range(pdfium_c.FPDFPath_CountSegments(obj)):
-        seg = pdfium_c.FPDFPath_GetPathSegment(obj, k)
-        pdfium_c.FPDFPathSegment_GetPoint(seg, ctypes.byref(x), ctypes.byref(y))
-        p = (x.value * a + y.value * c + e, x.value * b + y.value * d + f)
-        if pdfium_c.FPDFPathSegment_GetType(seg) == pdfium_c.FPDF_SEGMENT_MOVETO or prev is None:
-            start = p
-        else:
-            edges.append((prev, p))
-        if pdfium_c.FPDFPathSegment_GetClose(seg) and start is not None and start != p:
-            edges.append((p, start))
-        prev = p
-    for (x0, y0), (x1, y1) in edges:
-        dx, dy = abs(x1 - x0), abs(y1 - y0)
-        if dy <= _FLAT:
-            level.append(((y0 + y1) / 2, (x0 + x1) / 2, dx))
-        elif dx <= _FLAT or len(edges) == 1:
-            upright.append(((x0 + x1) / 2, (y0 + y1) / 2, dy))
 
 
 #: how far from level (or upright) an edge may run and still count as level

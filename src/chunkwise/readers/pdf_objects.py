@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+from collections.abc import Iterator
 from typing import Any
 
 Obj = dict[str, Any]
@@ -73,7 +74,7 @@ def _chars(textpage: Any, height: float, doctop: float, page_number: int) -> lis
     return out
 
 
-def _subpaths(obj: Any, mat: tuple[float, ...]) -> list[tuple[str, list[tuple[float, float]]]]:
+def subpaths(obj: Any, mat: tuple[float, ...]) -> list[tuple[str, list[tuple[float, float]]]]:
     """A path's subpaths as pdfminer's shapes (``m``, ``l``, ``c``, ``h`` a point each,
     a Bézier curve's control points left out) and points, in the page's space."""
     import pypdfium2.raw as pdfium_c
@@ -143,14 +144,18 @@ def _square(pts: list[tuple[float, float]]) -> bool:
         eq(y0, y1) and eq(x1, x2) and eq(y2, y3) and eq(x3, x0))
 
 
-def _shapes(page: Any, height: float, doctop: float, page_number: int) -> dict[str, list[Obj]]:
-    """The page's painted paths (inside forms too) as lines, rectangles and curves."""
+#: a matrix (a, b, c, d, e, f), PDF's order
+Matrix = tuple[float, float, float, float, float, float]
+
+
+def page_paths(page: Any) -> Iterator[tuple[Any, Matrix]]:
+    """Each path object of a page (inside forms too, eight deep at most) with the
+    matrix that takes its points to the page's space."""
     import pypdfium2.raw as pdfium_c
 
-    out: dict[str, list[Obj]] = {"line": [], "rect": [], "curve": []}
     m = pdfium_c.FS_MATRIX()
 
-    def walk(obj: Any, outer: tuple[float, ...], depth: int) -> None:
+    def walk(obj: Any, outer: Matrix, depth: int) -> Iterator[tuple[Any, Matrix]]:
         pdfium_c.FPDFPageObj_GetMatrix(obj, m)
         a, b, c, d, e, f = (m.a, m.b, m.c, m.d, m.e, m.f)
         oa, ob, oc, od, oe, of = outer
@@ -159,14 +164,21 @@ def _shapes(page: Any, height: float, doctop: float, page_number: int) -> dict[s
         kind = pdfium_c.FPDFPageObj_GetType(obj)
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 8:
             for k in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
-                walk(pdfium_c.FPDFFormObj_GetObject(obj, k), mat, depth + 1)
+                yield from walk(pdfium_c.FPDFFormObj_GetObject(obj, k), mat, depth + 1)
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-            for shape, pts in _subpaths(obj, mat):
-                if (found := _shape(shape, pts, height, doctop, page_number)) is not None:
-                    out[found[0]].append(found[1])
+            yield obj, mat
 
     for k in range(pdfium_c.FPDFPage_CountObjects(page.raw)):
-        walk(pdfium_c.FPDFPage_GetObject(page.raw, k), (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 0)
+        yield from walk(pdfium_c.FPDFPage_GetObject(page.raw, k), (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 0)
+
+
+def _shapes(page: Any, height: float, doctop: float, page_number: int) -> dict[str, list[Obj]]:
+    """The page's painted paths (inside forms too) as lines, rectangles and curves."""
+    out: dict[str, list[Obj]] = {"line": [], "rect": [], "curve": []}
+    for obj, mat in page_paths(page):
+        for shape, pts in subpaths(obj, mat):
+            if (found := _shape(shape, pts, height, doctop, page_number)) is not None:
+                out[found[0]].append(found[1])
     return out
 
 
