@@ -1423,3 +1423,28 @@ def test_a_page_pdfium_cannot_lend_is_read_by_pdfplumber_itself(tmp_path, monkey
     doc = read_path(tmp_path / "table.pdf")
     assert [b.kind for b in doc.blocks].count("table") == 1
     assert interpreted == [1]
+
+
+def test_a_numbered_item_that_stops_mid_phrase_is_no_heading(tmp_path):
+    """A numbered line in the body's font is a heading unless it reads as a sentence;
+    a list item ending ``; and`` (NIST SP 800-161's control statements: "1. Access
+    control policy [Assignment: organization-defined frequency]; and", 14 of them)
+    or a note's first line stopping at "the" was one, each nested in the next
+    chunk's trail. A numbered line that stops mid-phrase is none; numbered section
+    titles stay headings."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    body = "The organization develops and documents the controls described here in full. " * 3
+    for line in ["1. Access Control", body, "The organization:", "1. Access control policy; and",
+                 "2. Procedures to facilitate the implementation of the policy.",
+                 "2. Audit and Accountability", body, "3 For example, an adversary may have the",
+                 "means to reach the system.", "3. Program Management A", body]:
+        pdf.multi_cell(0, 5, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.output(str(tmp_path / "controls.pdf"))
+    doc = read_path(tmp_path / "controls.pdf")
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["1. Access Control", "2. Audit and Accountability", "3. Program Management A"]
+    assert "1. Access control policy; and" in doc.text and "may have the" in doc.text

@@ -734,7 +734,7 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
                 paras.append(_Para(line, page, "heading", by_size))
             continue
         heading = NUMBERED_HEADING.match(line)
-        if heading and not line.endswith(_TERMINAL) and len(line) < 80 \
+        if heading and not line.endswith(_TERMINAL) and len(line) < 80 and not _unfinished(line) \
                 and not _runs_on(line, lines[n + 1:n + 2], typical):
             close()
             paras.append(_Para(line, page, "heading", heading.group("num").count(".") + 1,
@@ -771,6 +771,16 @@ def _wraps(paras: list[_Para], before: str, line: str, level: int) -> bool:
 _MID_PHRASE = frozenset(["a", "an", "the", "of", "in", "on", "to", "for", "and", "or", "with",
                          "by", "from", "at", "as", "that", "which", "is", "are", "was", "were",
                          "be"])
+
+
+def _unfinished(line: str) -> bool:
+    """A numbered line that stops mid-phrase: a list item (``1. Agency constraints;
+    and``, NIST SP 800-161's control statements: 14 such "headings"), or a note's
+    first line (``2. I probably never should have asked Matt Groening in the``),
+    never a section's title, whatever its width (:func:`_runs_on` looks at wide
+    lines only). A closing ``A`` is a title's (``Appendix A``)."""
+    last = line.rsplit(None, 1)[-1]
+    return (last.lower() in _MID_PHRASE and last != "A") or line.endswith((",", "-", "\u2013", "\u2014"))
 
 
 def _runs_on(line: str, after: list[str], typical: int) -> bool:
