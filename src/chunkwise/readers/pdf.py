@@ -240,12 +240,12 @@ def _layout(data: bytes, pdf: Any, tabled: set[int]) -> Layout:
                 if i not in tabled:
                     continue
                 aligned = page.rotation == 0 and tuple(page.mediabox[:2]) == (0, 0)
-                if not (tables := _page_tables(page, pdf, i, aligned)):
-                    continue
-                if aligned:
+                tables = _page_tables(page, pdf, i, aligned)
+                if tables and aligned:
                     placed[i] = (float(page.height), tables)
-                else:
+                elif tables:
                     found[i] = _around_tables(page, tables)
+                page.close()  # (its objects, read: a long document's stay out of memory)
     except Exception:  # layout analysis is best effort; text extraction stands alone
         return {}, {}, fields
     return placed, found, fields
