@@ -771,6 +771,36 @@ def test_a_reader_racing_the_creation_of_the_table_sees_an_empty_index(tmp_path)
     assert store.get_config() == {"dim": 4} and store.state() == {"d": {"a": "h"}}
 
 
+def test_a_reader_whose_table_gets_its_first_version_while_opening_it_reads_it(tmp_path, monkeypatch):
+    """The first index run writes its table's first version while a reader opens it:
+    Lance said "not found" (no version when it looked) and the reader, looking a
+    moment later, saw a version and raised that error (a CI rehearsal under load,
+    `test_an_interrupted_run_says_what_it_left`). The reader opens the table again
+    and reads it. The race is injected: the real writer writes the version at the
+    moment Lance's first look has failed."""
+    import lance
+
+    from chunkwise.index.lance import LanceStore
+
+    writer = LanceStore(str(tmp_path / "idx"))
+    (tmp_path / "idx" / "chunks.lance" / "data").mkdir(parents=True)
+    real = lance.dataset
+    looks: list[str] = []
+
+    def racing(uri, *args, **kwargs):
+        looks.append(uri)
+        if len(looks) == 1 and uri.endswith("chunks.lance"):
+            writer.upsert([{"id": "a", "doc_id": "d", "text": "t", "row_hash": "h"}],
+                          np.ones((1, 4), dtype=np.float32))
+            raise ValueError(f"Dataset at path {uri} was not found: Not found: {uri}/_versions")
+        return real(uri, *args, **kwargs)
+
+    monkeypatch.setattr(lance, "dataset", racing)
+    reader = LanceStore(str(tmp_path / "idx"))
+    assert reader.state() == {"d": {"a": "h"}}
+    assert len(looks) >= 2
+
+
 def test_the_model_is_prepared_on_the_embedding_thread_before_the_files_are_walked(
         tmp_path, static_embedder):
     """A re-run after a one-file edit waited for the model's first load (MiniLM's

@@ -124,16 +124,23 @@ class LanceStore(Store):
     def _open(self, name: str) -> Any:
         """The table ``name``, or None while it does not exist: a folder without a
         version yet is a table another process is creating right now (a reader then
-        sees the index as it was: empty)."""
+        sees the index as it was: empty); one whose first version appears while it is
+        being opened is opened again."""
         path = self._path(name)
         if not path.is_dir():
             return None
-        try:
-            return self.lance.dataset(str(path))
-        except ValueError as exc:
-            if "not found" in str(exc).lower() and not any((path / "_versions").glob("*")):
-                return None
-            raise
+        for attempt in range(3):
+            try:
+                return self.lance.dataset(str(path))
+            except ValueError as exc:
+                if "not found" not in str(exc).lower() or attempt == 2:
+                    raise
+                if not any((path / "_versions").glob("*")):
+                    return None
+                # (its first version was written between the open and the look: the
+                # table is there now; a search racing the first index run's creation
+                # raised Lance's "not found")
+        return None
 
     def table(self, dim: int | None = None) -> Any:
         if self._table is None:
