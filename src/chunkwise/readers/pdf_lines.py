@@ -18,7 +18,7 @@ import re
 from typing import Any, NamedTuple
 
 from .pdf_bands import PDFIUM_HYPHEN
-from .pdf_objects import page_paths, subpaths
+from .pdf_objects import char_size, page_paths, subpaths
 
 
 class Sized(NamedTuple):
@@ -78,11 +78,8 @@ def page_chars(textpage: Any, keep: list[bool] | None = None) -> list[_Char | No
         if code <= 32 or pdfium_c.FPDFText_IsGenerated(textpage, i) == 1:
             out.append(_Char(code, 0.0, (0.0, 0.0, 0.0, 0.0)))
             continue
-        size = pdfium_c.FPDFText_GetFontSize(textpage, i)
-        turned = False
-        if pdfium_c.FPDFText_GetMatrix(textpage, i, matrix):
-            size *= math.hypot(matrix.c, matrix.d)
-            turned = abs(matrix.b) > abs(matrix.a)
+        size, read = char_size(textpage, i, matrix)
+        turned = read and abs(matrix.b) > abs(matrix.a)
         pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(rect))
         out.append(_Char(code, round(size, 1), (rect.left, rect.bottom, rect.right, rect.top),
                          turned))

@@ -32,6 +32,18 @@ def _box(x0: float, x1: float, top: float, bottom: float, height: float, doctop:
             "height": bottom - top, "y0": height - bottom, "y1": height - top}
 
 
+def char_size(textpage: Any, i: int, matrix: Any) -> tuple[float, bool]:
+    """Character ``i``'s effective font size, the font's size times its text's scale
+    (``FPDFText_GetFontSize`` alone gives 1.0 for a font set at 1 point and scaled 5.2
+    times), and whether its matrix was read into ``matrix`` (an ``FS_MATRIX``)."""
+    import pypdfium2.raw as pdfium_c
+
+    size: float = pdfium_c.FPDFText_GetFontSize(textpage, i)
+    if pdfium_c.FPDFText_GetMatrix(textpage, i, matrix):
+        return size * math.hypot(matrix.c, matrix.d), True
+    return size, False
+
+
 def _chars(textpage: Any, height: float, doctop: float, page_number: int) -> list[Obj]:
     """The page's characters (pdfium's made-up line ends left out, its made-up spaces
     kept where a word ends), each box as pdfminer makes it: from the origin to the
@@ -55,11 +67,8 @@ def _chars(textpage: Any, height: float, doctop: float, page_number: int) -> lis
                 space = dict(last, text=" ", x0=last["x1"], width=0.0, adv=0.0)
                 out.append(space)
             continue
-        size = pdfium_c.FPDFText_GetFontSize(textpage, i)
-        upright = True
-        if pdfium_c.FPDFText_GetMatrix(textpage, i, matrix):
-            size *= math.hypot(matrix.c, matrix.d)
-            upright = matrix.a * matrix.d > 0 and matrix.b * matrix.c <= 0
+        size, read = char_size(textpage, i, matrix)
+        upright = not read or (matrix.a * matrix.d > 0 and matrix.b * matrix.c <= 0)
         pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(rect))
         x0, x1 = min(rect.left, rect.right), max(rect.left, rect.right)
         bottom_y = min(rect.bottom, rect.top)
