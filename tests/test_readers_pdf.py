@@ -646,15 +646,17 @@ def test_an_unreadable_or_looping_outline_costs_nothing_but_itself(tmp_path):
     assert time.perf_counter() - started < 60
 
 
-def _proof(path, pages, crop, ruled=False):
+def _proof(path, pages, crop, ruled=False, inherited=False):
     """A book's pages as a printer's proof: the page (its crop box) inside a larger
     sheet whose margin holds line numbers and a slug line, written after the page's
     text (``ruled``: in a box of two cells); ``crop``: the crop box as (left, bottom,
-    right, top) in points."""
+    right, top) in points, set on each page or (``inherited``) once on the page tree's
+    root for every page, beside its media box (fpdf2 writes the media box there)."""
     import pypdfium2 as pdfium
     from fpdf import FPDF
 
     pdf = FPDF(unit="pt", format=(480, 678))
+    pdf.compress = not inherited
     pdf.set_auto_page_break(False)
     filler = " ".join(f"Sentence {w} of the page's own text is here." for w in (
         "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"))
@@ -678,8 +680,14 @@ def _proof(path, pages, crop, ruled=False):
             pdf.rect(86, 652, 308, 12)
             pdf.line(300, 652, 300, 664)
     pdf.output(str(path))
+    if inherited:  # (saved again by pdfium below: the cross-reference table made anew)
+        media = b"/MediaBox [0 0 480.00 678.00]"
+        raw = path.read_bytes()
+        assert raw.count(media) == 1 and b"/CropBox" not in raw
+        path.write_bytes(raw.replace(media, media + b" /CropBox [%s]" % " ".join(
+            str(v) for v in crop).encode()))
     doc = pdfium.PdfDocument(str(path))
-    for i in range(len(doc)):
+    for i in range(len(doc) if not inherited else 0):
         doc[i].set_cropbox(*crop)
     doc.save(str(path) + ".tmp")
     doc.close()
@@ -688,7 +696,8 @@ def _proof(path, pages, crop, ruled=False):
     os.replace(str(path) + ".tmp", path)
 
 
-def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path):
+@pytest.mark.parametrize("inherited", [False, True])
+def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path, inherited):
     """Lessig's *Free Culture* as pdf.js keeps it (freeculture.pdf) is a printer's
     proof: around each page, outside its crop box and so in no viewer, line numbers
     and a slug line (``14773_01_1-174_r9jm.qxd 2/10/04 3:51 PM Page 20``). Read, they
@@ -697,7 +706,9 @@ def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path):
     other page (135 of its 276 headings), and the paragraph a page turn
     splits was not joined. What lies outside the crop box is not read; where most of a
     page's text does (a crop box over a few words of a paper: pdf.js's
-    issue16316.pdf), the page is read whole: no text is lost to a crop box."""
+    issue16316.pdf), the page is read whole: no text is lost to a crop box. The crop box
+    may be set once for every page, on the page tree (``inherited``): pypdfium2's
+    ``get_cropbox()`` does not see it there, and the margins were read."""
     story = [
         ["Walt Disney made the first cartoon with synchronized sound in 1928, and it "
          "borrowed its story from a film by Buster Keaton that came out in the same year "
@@ -710,7 +721,7 @@ def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path):
         ["That is what this book calls free culture, and it is disappearing."],
     ]
     path = tmp_path / "proof.pdf"
-    _proof(path, story, (41.76, 41.76, 438.24, 636.24))  # as freeculture.pdf's
+    _proof(path, story, (41.76, 41.76, 438.24, 636.24), inherited=inherited)  # as freeculture.pdf's
     doc = read_path(path)
     assert "qxd" not in doc.text and "FREE CULTURE" not in doc.text and "CREATORS" not in doc.text
     assert not [b for b in doc.blocks if b.kind == "heading"]
@@ -718,9 +729,36 @@ def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path):
     assert not any(word.isdigit() and int(word) < 34 for word in doc.text.split())
     assert all(p[0] in doc.text for p in story)
     # a crop box over a few words: every page read whole
-    _proof(path, story, (90, 600, 200, 618))
+    _proof(path, story, (90, 600, 200, 618), inherited=inherited)
     clip = read_path(path)
     assert all(p[0] in clip.text for p in story) and "1 2 3 4 5 6 7 8 9 10" in clip.text
+
+
+def test_text_set_off_the_page_is_left_out_and_a_word_over_its_edge_kept_whole(tmp_path):
+    """Text set outside a page's media box is in no viewer and on no print: a form's
+    leftover answers 300 points left of the page (pdf.js's issue6127.pdf: ``Je vis
+    maritalement avec l'assuré(e) non oui``), glyph codes above it (bug1146106.pdf), a
+    report's duplicate titles and print stamp below it (issue14297.pdf: ``2021/07/06
+    13:43:28 / 20731115_...``). It is left out as a crop box's margin is; a word set
+    over the edge (a title starting 25 points from it) is read whole."""
+    from fpdf import FPDF
+
+    pdf = FPDF()  # (A4, 595 points wide)
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    body = "The council meets on the first Monday of every month in the town hall. " * 12
+    pdf.multi_cell(0, 6, body)
+    pdf.set_font("Helvetica", size=15)
+    pdf.text(210 - 25 * 0.3528, 120, "Minutes")  # (mm: 25 points from the right edge)
+    pdf.set_font("Helvetica", size=9)
+    pdf.text(-120, 200, "leftover answer nobody sees")  # (left of the page)
+    path = tmp_path / "minutes.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    assert "leftover" not in doc.text and "nobody sees" not in doc.text
+    assert "Minutes" in doc.text.split() and body.split()[0] in doc.text
+    assert doc.text.count("town hall") == 12
 
 
 def test_a_numbered_line_whose_sentence_runs_on_is_no_heading(tmp_path):

@@ -22,6 +22,23 @@ def test_plain_text_numbered_headings():
     assert all(b.kind != "heading" for b in doc.blocks)
 
 
+def test_a_numbered_item_that_stops_mid_phrase_is_no_heading():
+    """Plain text numbers its sections and its list items alike. An item ending in
+    ``; and`` or a comma (a control's statements, NIST SP 800-53's AC-1, a work of the
+    US Government) was a numbered heading, each over the next item as its section;
+    the PDF reader had told them apart since 2026-12-07, the plain-text one had not."""
+    text = ("1 Access Control\n\nThe organization shall:\n\n"
+            "1. Develop and document an access control policy that addresses purpose,\n\n"
+            "2. Designate an official to manage the access control policy; and\n\n"
+            "3. Review and update the current access control policy annually.\n\n"
+            "2 Awareness and Training\n\nTraining is given to all system users.\n")
+    doc = parse(text, "controls.txt", fmt="text")
+    headings = [text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["1 Access Control", "2 Awareness and Training"]
+    chunks = chunkwise.chunk(text, strategy="section", size=64, format="text", doc_id="controls")
+    assert by_text(chunks, "annually")[0].headings == ("1 Access Control",)
+
+
 def test_plain_text_book_chapters_are_headings_and_speech_is_not():
     """Issue 21: a plain-text book's parts and chapters, set off by two or more blank
     lines as Project Gutenberg sets them, are headings (the trail then names the story

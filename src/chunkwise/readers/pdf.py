@@ -31,7 +31,7 @@ from .pdf_objects import lend
 from .pdf_outline import outline, outline_headings
 from .reader import Reader
 from .structure import HeadingTrail, TextBuilder
-from .text import NUMBERED_HEADING, TOC_LEADER
+from .text import MID_PHRASE, NUMBERED_HEADING, TOC_LEADER, stops_mid_phrase
 
 _TERMINAL = (".", "!", "?", ":", ";", "\u3002")
 _BULLET = re.compile(r"^\s*(?:[-\u2022\u25aa\u25cf*]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+")
@@ -162,12 +162,14 @@ def _kept(page: Any, textpage: Any) -> list[bool] | None:
     read, they had pushed the running headers off the page's last lines (kept as
     headings on every other page of a book) and joined its paragraphs. Where more
     than a quarter of the page's characters lie outside (a crop box over a few words
-    of a paper), nothing is left out: no text is lost to a crop box."""
+    of a paper), nothing is left out: no text is lost to a crop box. The box is the
+    part of the page a viewer shows (crop box within media box, either inherited
+    from the page tree: pypdfium2's ``get_cropbox()`` and ``get_mediabox()`` read the
+    page's own entries alone and fall back to US Letter), so text set off the page,
+    which no viewer shows either, is left out the same way (as poppler's
+    ``pdftotext`` leaves it out), a word over the edge kept whole."""
     try:
-        crop = page.get_cropbox()
-        if crop == page.get_mediabox():
-            return None
-        left, bottom, right, top = (float(v) for v in crop)
+        left, bottom, right, top = (float(v) for v in page.get_bbox())
 
         def inside(box: tuple[float, float, float, float]) -> bool:
             x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -175,12 +177,39 @@ def _kept(page: Any, textpage: Any) -> list[bool] | None:
 
         if all(inside(textpage.get_rect(i)) for i in range(textpage.count_rects())):
             return None
-        keep = [inside(textpage.get_charbox(i)) for i in range(textpage.count_chars())]
+        keep = _whole_words(textpage, [inside(textpage.get_charbox(i))
+                                       for i in range(textpage.count_chars())])
     except Exception:  # (the boxes are a refinement: the text as read stands)
         return None
-    if keep.count(False) > _MARGIN_SHARE * len(keep):
-        return None  # a crop box over a part of the page's text (a clip): all is read
+    if all(keep) or keep.count(False) > _MARGIN_SHARE * len(keep):
+        return None  # (or a crop box over a part of the page's text, a clip: all is read)
     return keep
+
+
+def _whole_words(textpage: Any, keep: list[bool]) -> list[bool]:
+    """``keep`` with every word kept whole that has a character kept (a character
+    outside set on the line of a kept one next to it: a word set over the page's edge,
+    ``Disp|osal``, is read whole, not cut where the edge cuts it), and the spaces and
+    line breaks after a kept character."""
+    import pypdfium2.raw as pdfium_c
+
+    out = list(keep)
+    space = [chr(pdfium_c.FPDFText_GetUnicode(textpage, i)).isspace() for i in range(len(keep))]
+
+    def joined(a: int, b: int) -> bool:  # (b goes on on a's line, at most a height on)
+        (_, b0, r0, t0), (l1, b1, _, t1) = ((float(v) for v in textpage.get_charbox(k))
+                                            for k in (a, b))
+        height = max(t0 - b0, t1 - b1, 1.0)
+        return (min(t0, t1) - max(b0, b1) >= 0.5 * min(t0 - b0, t1 - b1)
+                and -height <= l1 - r0 <= height)
+
+    for i in range(1, len(keep)):
+        if not out[i] and out[i - 1] and (space[i] or not space[i - 1] and joined(i - 1, i)):
+            out[i] = True
+    for i in range(len(keep) - 2, -1, -1):
+        if not out[i] and out[i + 1] and not space[i] and not space[i + 1] and joined(i, i + 1):
+            out[i] = True
+    return out
 
 
 def _visible_text(textpage: Any, keep: list[bool] | None) -> str:
@@ -734,7 +763,7 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
                 paras.append(_Para(line, page, "heading", by_size))
             continue
         heading = NUMBERED_HEADING.match(line)
-        if heading and not line.endswith(_TERMINAL) and len(line) < 80 and not _unfinished(line) \
+        if heading and not line.endswith(_TERMINAL) and len(line) < 80 and not stops_mid_phrase(line) \
                 and not _runs_on(line, lines[n + 1:n + 2], typical):
             close()
             paras.append(_Para(line, page, "heading", heading.group("num").count(".") + 1,
@@ -767,22 +796,6 @@ def _wraps(paras: list[_Para], before: str, line: str, level: int) -> bool:
             and len(last.text) + 1 + len(line) <= _WRAPPED_TITLE)
 
 
-#: words no heading ends with, a wrapped sentence's line often does
-_MID_PHRASE = frozenset(["a", "an", "the", "of", "in", "on", "to", "for", "and", "or", "with",
-                         "by", "from", "at", "as", "that", "which", "is", "are", "was", "were",
-                         "be"])
-
-
-def _unfinished(line: str) -> bool:
-    """A numbered line that stops mid-phrase: a list item (``1. Agency constraints;
-    and``, NIST SP 800-161's control statements: 14 such "headings"), or a note's
-    first line (``2. I probably never should have asked Matt Groening in the``),
-    never a section's title, whatever its width (:func:`_runs_on` looks at wide
-    lines only). A closing ``A`` is a title's (``Appendix A``)."""
-    last = line.rsplit(None, 1)[-1]
-    return (last.lower() in _MID_PHRASE and last != "A") or line.endswith((",", "-", "\u2013", "\u2014"))
-
-
 def _runs_on(line: str, after: list[str], typical: int) -> bool:
     """A numbered line set as wide as the page's lines whose sentence goes on in the
     next line (``1. Before our films can be broadcast, the network requires`` over
@@ -794,7 +807,7 @@ def _runs_on(line: str, after: list[str], typical: int) -> bool:
     nxt = after[0].strip()[:1] if after else ""
     last = line.rsplit(None, 1)[-1].lower()
     return nxt.islower() or nxt.isdigit() or nxt in ("(", "[") or \
-        line.endswith((",", "(", "-", "\u2013", "\u2014")) or last in _MID_PHRASE
+        line.endswith((",", "(", "-", "\u2013", "\u2014")) or last in MID_PHRASE
 
 
 def _join(lines: list[str]) -> str:

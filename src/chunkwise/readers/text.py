@@ -28,6 +28,24 @@ NUMBERED_HEADING = re.compile(
     r"(?P<title>[A-Z][^\r\n]{0,78}?)[ \t]*$")
 
 
+#: words no heading ends with, a wrapped sentence's line often does
+MID_PHRASE = frozenset(["a", "an", "the", "of", "in", "on", "to", "for", "and", "or", "with",
+                        "by", "from", "at", "as", "that", "which", "is", "are", "was", "were",
+                        "be"])
+
+
+def stops_mid_phrase(line: str) -> bool:
+    """A numbered line that stops mid-phrase: a list item (``1. Agency constraints;
+    and``, NIST SP 800-161's control statements: 14 such "headings" in its PDF), or a
+    note's first line (``2. I probably never should have asked Matt Groening in the``),
+    never a section's title, whatever its width. A closing ``A`` is a title's
+    (``Appendix A``)."""
+    words = line.split()
+    last = words[-1] if words else ""
+    return (last.lower() in MID_PHRASE and last != "A") or line.rstrip().endswith(
+        (",", "-", "\u2013", "\u2014"))
+
+
 #: a book's divisions, as plain-text editions (Project Gutenberg's among them) set
 #: them: "PART ONE", "BOOK II" (level 1); "CHAPTER IV", "Chapter 4. The Storm",
 #: "ADVENTURE I." (level 2)
@@ -228,7 +246,8 @@ def _numbered_or_chapters(kept: list[tuple[tuple[int, int], int]], text: str
             continue  # neither a numbered heading (a digit first) nor a chapter's
         para = text[s:e]
         m = NUMBERED_HEADING.match(para) if text[lead].isdecimal() else None
-        if m and not para.rstrip().endswith((".", ":", ";", ",", "?", "!")):
+        if m and not para.rstrip().endswith((".", ":", ";", ",", "?", "!")) \
+                and not stops_mid_phrase(para):
             candidates[(s, e)] = (m.group("num").count(".") + 1, para.strip())
         elif gap >= 3:
             level = _chapter_level(para)
