@@ -734,6 +734,50 @@ def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path, in
     assert all(p[0] in clip.text for p in story) and "1 2 3 4 5 6 7 8 9 10" in clip.text
 
 
+def test_a_turned_line_is_no_heading_unless_its_page_is_set_sideways(tmp_path):
+    """A chart's axis label set on its side (pdf.js's issue12295.pdf: ``Heart rate
+    [bpm]``), a table's turned row label (NIST SP 800-161's ``Threat Scenario``) and
+    arXiv's stamp up a preprint's margin (``arXiv:1601.03642v1 [cs.CV] 12 Jan 2016``,
+    pdfplumber's issue-982) were headings: larger than the text and a line of their
+    own. A turned line heads nothing, unless most of its page is turned (a page set
+    sideways, whose title is turned with its text)."""
+    from fpdf import FPDF
+
+    body = ("The patients walked on the treadmill for twenty minutes while their heart "
+            "rate was recorded once a second by a chest strap. ") * 6
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=16)
+    pdf.text(25, 25, "Results")
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(25, 30)
+    pdf.multi_cell(160, 5, body)
+    pdf.rect(40, 110, 120, 60)  # (the chart's frame)
+    pdf.set_font("Helvetica", size=13)
+    with pdf.rotation(angle=90, x=35, y=160):
+        pdf.text(35, 160, "Heart rate [bpm]")
+    pdf.set_font("Helvetica", size=20)
+    with pdf.rotation(angle=90, x=12, y=220):
+        pdf.text(12, 220, "arXiv:1601.03642v1 [cs.CV] 12 Jan 2016")
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(25, 180)
+    pdf.multi_cell(160, 5, body)
+    pdf.add_page()  # (set sideways: its title and text turned)
+    with pdf.rotation(angle=90, x=105, y=148):
+        pdf.set_font("Helvetica", size=16)
+        pdf.text(40, 60, "Appendix")
+        pdf.set_font("Helvetica", size=10)
+        pdf.set_xy(40, 65)
+        pdf.multi_cell(130, 5, body)
+    path = tmp_path / "chart.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["Results", "Appendix"]
+    assert "Heart rate [bpm]" in doc.text and "arXiv:1601.03642v1" in doc.text
+
+
 def test_text_set_off_the_page_is_left_out_and_a_word_over_its_edge_kept_whole(tmp_path):
     """Text set outside a page's media box is in no viewer and on no print: a form's
     leftover answers 300 points left of the page (pdf.js's issue6127.pdf: ``Je vis

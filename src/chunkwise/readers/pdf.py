@@ -621,8 +621,9 @@ def _headings_by_size(lines: list[Sized]) -> tuple[dict[int, dict[str, int]],
     """Heading lines per page ({page: {line: level}}), told by font size: lines set at
     least 15 % larger than the body text (the size of most characters), short, with
     two letters or more, not ending a sentence, a line of their own (:class:`Sized`),
-    in no size of running text (:func:`_body_sizes`); the largest size is level 1; and per
-    page those set close under the line above: a heading's wrapped lines."""
+    upright (unless most of the page is turned), in no size of running text
+    (:func:`_body_sizes`); the largest size is level 1; and per page those set close
+    under the line above: a heading's wrapped lines."""
     weight: Counter[float] = Counter()
     for line in lines:
         weight[line.size] += line.chars
@@ -630,8 +631,10 @@ def _headings_by_size(lines: list[Sized]) -> tuple[dict[int, dict[str, int]],
         return {}, {}
     body = weight.most_common(1)[0][0]
     long = _body_sizes(lines)
+    sideways = _sideways_pages(lines)
     candidates = [line for line in lines
                   if line.size >= 1.15 * body and line.size not in long and line.alone
+                  and (not line.turned or line.page in sideways)
                   and len(line.text) <= 120 and sum(ch.isalpha() for ch in line.text) >= 2
                   and not line.text.endswith(_TERMINAL) and not TOC_LEADER.search(line.text)]
     levels = {size: rank + 1 for rank, size in
@@ -644,6 +647,19 @@ def _headings_by_size(lines: list[Sized]) -> tuple[dict[int, dict[str, int]],
             if line.close:
                 wrapped.setdefault(line.page, set()).add(line.text)
     return out, wrapped
+
+
+def _sideways_pages(lines: list[Sized]) -> set[int]:
+    """The pages most of whose characters are turned: a page set sideways, whose
+    headings are turned with its text (elsewhere a turned line is a figure's axis
+    label, a table's turned row label or an arXiv stamp up the margin, no heading)."""
+    turned: Counter[int] = Counter()
+    inked: Counter[int] = Counter()
+    for line in lines:
+        inked[line.page] += line.chars
+        if line.turned:
+            turned[line.page] += line.chars
+    return {page for page, n in turned.items() if 2 * n > inked[page]}
 
 
 #: lines at each end of a page looked at for running headers and footers (a header

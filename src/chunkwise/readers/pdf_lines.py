@@ -39,6 +39,9 @@ class Sized(NamedTuple):
     #: a line of its own: pdfium reads no line before or after it on its baseline (a
     #: line broken at an author's superscript mark, a table's cells read one by one)
     alone: bool
+    #: set on its side: most of its characters run up or down the page (a figure's
+    #: axis label, a table's turned column header, a page set sideways)
+    turned: bool = False
 
 
 #: the most a line's baseline lies below the line above's, as a share of the size,
@@ -121,7 +124,7 @@ def sized_lines(chars: list[_Char | None], page: int) -> list[Sized]:
     """A page's lines in pdfium's reading order (:class:`Sized`), as its text is split
     into lines."""
     text, index = _resolved(chars)
-    found: list[tuple[str, float, int, float]] = []  # text, size, characters, baseline
+    found: list[tuple[str, float, int, float, bool]] = []  # text, size, characters, baseline, turned
     pos = 0
     for m in [*_BREAK.finditer(text), None]:
         end = m.start() if m else len(text)
@@ -133,15 +136,16 @@ def sized_lines(chars: list[_Char | None], page: int) -> list[Sized]:
         if inked:
             sizes = sorted(c.size for c in inked)
             base = sorted(c.box[1] for c in inked)[len(inked) // 2]
-            found.append((" ".join(line.split()), sizes[len(sizes) // 2], len(inked), base))
+            found.append((" ".join(line.split()), sizes[len(sizes) // 2], len(inked), base,
+                          2 * sum(c.turned for c in inked) > len(inked)))
     out: list[Sized] = []
-    for k, (words, size, n, base) in enumerate(found):
+    for k, (words, size, n, base, turned) in enumerate(found):
         above = found[k - 1] if k else None
         close = (above is not None and above[1] == size
                  and size <= above[3] - base <= LEADING * size)
         level = any(abs(found[j][3] - base) <= _LEVEL * size for j in (k - 1, k + 1)
                     if 0 <= j < len(found))
-        out.append(Sized(page, words, size, n, close, not level))
+        out.append(Sized(page, words, size, n, close, not level, turned))
     return out
 
 
