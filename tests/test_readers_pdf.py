@@ -734,6 +734,41 @@ def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path, in
     assert all(p[0] in clip.text for p in story) and "1 2 3 4 5 6 7 8 9 10" in clip.text
 
 
+def test_a_numbered_label_in_small_print_is_no_heading(tmp_path):
+    """A chart's labels (pdf.js's tracemonkey.pdf: ``Trace 1``, ``Trace 2`` in 4.7-point
+    type under 9-point text, read as the lines ``1 Trace``, ``2 Trace``) were numbered
+    headings, nested in every later chunk's trail (``4. Nested Trace Tree Formation >
+    1 Trace > 4.1 Nesting Algorithm``). A numbered line found only in type set smaller
+    than the body text is a label; a numbered heading in the body's size still is one."""
+    from fpdf import FPDF
+
+    body = ("A trace tree is formed by extending a trunk trace with branch traces where "
+            "its guards fail often enough to be worth compiling. ") * 5
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(25, 20)
+    pdf.multi_cell(160, 5, "4 Nested Trees")
+    pdf.set_xy(25, 30)
+    pdf.multi_cell(160, 5, body)
+    pdf.set_font("Helvetica", size=5)
+    for k, y in enumerate((90, 105, 120), start=1):  # (the figure's labels)
+        pdf.text(60, y, f"{k} Trace")
+        pdf.text(120, y + 6, f"Guard {k}")
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(25, 140)
+    pdf.multi_cell(160, 5, "4.1 Nesting Algorithm")
+    pdf.set_xy(25, 150)
+    pdf.multi_cell(160, 5, body)
+    path = tmp_path / "trees.pdf"
+    pdf.output(str(path))
+    doc = read_path(path)
+    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    assert headings == ["4 Nested Trees", "4.1 Nesting Algorithm"]
+    assert all(f"{k} Trace" in doc.text for k in (1, 2, 3))
+
+
 def test_a_turned_line_is_no_heading_unless_its_page_is_set_sideways(tmp_path):
     """A chart's axis label set on its side (pdf.js's issue12295.pdf: ``Heart rate
     [bpm]``), a table's turned row label (NIST SP 800-161's ``Threat Scenario``) and

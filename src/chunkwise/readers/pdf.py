@@ -21,7 +21,7 @@ import re
 import warnings
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import InputError
 from ..types import Document
@@ -616,6 +616,39 @@ def _body_sizes(lines: list[Sized]) -> set[float]:
             if sorted(n)[len(n) // 2] > _HEADING_LINE and in_runs[size] >= len(n) / 2}
 
 
+class _Print(NamedTuple):
+    """A page's lines set smaller than the body text and the others, each line ended."""
+
+    small: str
+    others: str
+
+    def small_only(self, line: str) -> bool:
+        """Whether ``line`` is found in small print alone: a figure's labels (pdf.js's
+        tracemonkey.pdf: a chart's ``Trace 1 Trace 2``, read around its table as lines
+        ``1 Trace``, ``2 Trace``, were numbered headings)."""
+        return line in self.small and line not in self.others
+
+
+#: how much smaller than the body text small print is set
+_SMALL = 0.85
+
+
+def _small_print(lines: list[Sized]) -> dict[int, _Print]:
+    """Each page's small print and other lines (:class:`_Print`)."""
+    weight: Counter[float] = Counter()
+    for line in lines:
+        weight[line.size] += line.chars
+    if not weight:
+        return {}
+    body = weight.most_common(1)[0][0]
+    small: dict[int, list[str]] = {}
+    others: dict[int, list[str]] = {}
+    for line in lines:
+        (small if line.size < _SMALL * body else others).setdefault(line.page, []).append(line.text)
+    return {page: _Print("\n".join(small.get(page, [])) + "\n", "\n".join(others.get(page, [])) + "\n")
+            for page in small}
+
+
 def _headings_by_size(lines: list[Sized]) -> tuple[dict[int, dict[str, int]],
                                                    dict[int, set[str]]]:
     """Heading lines per page ({page: {line: level}}), told by font size: lines set at
@@ -751,10 +784,11 @@ _WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
 def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = None,
-                wrapped: set[str] | None = None) -> list[_Para]:
+                wrapped: set[str] | None = None, labels: _Print | None = None) -> list[_Para]:
     """Re-join hard-wrapped lines into paragraphs; repair end-of-line hyphenation;
-    lines known as headings (by font size, or numbered) stand alone, a heading's
-    wrapped lines (``wrapped``: set close under the line above) joined to it."""
+    lines known as headings (by font size, or numbered, unless in small print:
+    ``labels``) stand alone, a heading's wrapped lines (``wrapped``: set close under
+    the line above) joined to it."""
     paras: list[_Para] = []
     current: list[str] = []
     widths = sorted(len(line.strip()) for line in lines if line.strip())
@@ -780,7 +814,8 @@ def _paragraphs(lines: list[str], page: int, headings: dict[str, int] | None = N
             continue
         heading = NUMBERED_HEADING.match(line)
         if heading and not line.endswith(_TERMINAL) and len(line) < 80 and not stops_mid_phrase(line) \
-                and not _runs_on(line, lines[n + 1:n + 2], typical):
+                and not _runs_on(line, lines[n + 1:n + 2], typical) \
+                and not (labels is not None and labels.small_only(key)):
             close()
             paras.append(_Para(line, page, "heading", heading.group("num").count(".") + 1,
                                numbered=True))
@@ -846,6 +881,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         info = _info(pdf)
         lines, tabled = _pdfium_pass(pdf)
         headings, wrapped = _headings_by_size(lines)
+        labels = _small_print(lines)
         placed, tables, fields = _layout(data, pdf, tabled)
         pages = _page_lines(pdf, placed)
         marks = outline(pdf)
@@ -867,14 +903,14 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         n_text = 0
         for item in page:
             if isinstance(item, tuple):
-                paras.extend(_paragraphs(segment, i + 1, headings.get(i), wrapped.get(i)))
+                paras.extend(_paragraphs(segment, i + 1, headings.get(i), wrapped.get(i), labels.get(i)))
                 segment = []
                 paras.append(_Para("", i + 1, "table", rows=item[1]))
                 continue
             if n_text not in drop[i]:
                 segment.append(item)
             n_text += 1
-        paras.extend(_paragraphs(segment, i + 1, headings.get(i), wrapped.get(i)))
+        paras.extend(_paragraphs(segment, i + 1, headings.get(i), wrapped.get(i), labels.get(i)))
         if i in fields:  # a form's filled-in values, after the page's printed text
             paras.append(_Para("\n".join(fields[i]), i + 1, "fields"))
 
