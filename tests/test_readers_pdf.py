@@ -1565,3 +1565,87 @@ def test_a_numbered_item_that_stops_mid_phrase_is_no_heading(tmp_path):
     headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
     assert headings == ["1. Access Control", "2. Audit and Accountability", "3. Program Management A"]
     assert "1. Access control policy; and" in doc.text and "may have the" in doc.text
+
+
+class _Stopped(KeyboardInterrupt):
+    """An interruption of the caller's own class (the command line's SIGTERM is one)."""
+
+
+def _calls_to_pdfium(monkeypatch, stop_at=None, kind: Any = KeyboardInterrupt):
+    """Counts the handles pypdfium2 gives ctypes (its ``_as_parameter_`` property, run
+    in Python at every call into pdfium) and, at call ``stop_at``, raises ``kind``
+    there: where a Ctrl-C's KeyboardInterrupt lands when it arrives during that call."""
+    from pypdfium2.internal import bases
+
+    calls = [0]
+
+    def handle(self):
+        calls[0] += 1
+        if calls[0] == stop_at:
+            raise kind()
+        return self.raw
+
+    monkeypatch.setattr(bases.AutoCastable, "_as_parameter_", property(handle))
+    return calls
+
+
+def _report(path):
+    """A PDF of three pages whose second holds a ruled table: every pass of the reader."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_auto_page_break(False)
+    for n in range(3):
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=16)
+        pdf.text(20, 20, ("Budget", "Schedule", "Risks")[n])
+        pdf.set_font("Helvetica", size=10)
+        pdf.set_xy(20, 30)
+        pdf.multi_cell(170, 5, "The committee reviewed the budget and the schedule. " * 8)
+        if n == 1:
+            with pdf.table(col_widths=(40, 40, 40)) as table:
+                for row in (("Item", "Cost", "Due"), ("Roof", "1200", "May"),
+                            ("Doors", "300", "June")):
+                    table.row(row)
+    pdf.output(str(path))
+
+
+@pytest.mark.parametrize("kind", [KeyboardInterrupt, _Stopped])
+def test_a_ctrl_c_while_pdfium_is_called_stops_the_reading(tmp_path, monkeypatch, kind):
+    """A Ctrl-C while a PDF was read was lost: pypdfium2 hands pdfium each handle
+    through a Python property, ctypes turns an exception raised there into an
+    ``ArgumentError`` (an ``Exception``), and the reader's best-effort handlers (a
+    page's sizes, its crop box, its tables) took it for a damaged page and went on;
+    ``chunkwise index`` ran 70 s more to its end and exited 0. Wherever among the
+    reader's calls into pdfium the interruption lands, it is raised, of its own class."""
+    path = tmp_path / "report.pdf"
+    _report(path)
+    calls = _calls_to_pdfium(monkeypatch)
+    doc = read_path(path)
+    assert all(t in doc.text for t in ("Budget", "Risks", "Roof"))
+    total = calls[0]
+    assert total > 1000  # (every character's code and box is a call)
+    for stop_at in sorted({1, 2, 3, 5, 8, *range(13, total, max(1, total // 40)), total}):
+        _calls_to_pdfium(monkeypatch, stop_at, kind)
+        with pytest.raises(kind):
+            read_path(path)
+            pytest.fail(f"the interruption at call {stop_at} of {total} was lost")
+
+
+def test_a_ctrl_c_while_index_reads_a_pdf_ends_the_run(tmp_path, monkeypatch, capsys,
+                                                       static_embedder):
+    """The same through ``chunkwise index``: interrupted (exit 130), the index keeping
+    what was written, not a run that goes on and exits 0."""
+    from chunkwise.cli.main import main
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# Notes\n\nWritten before the PDF.\n")
+    _report(docs / "report.pdf")
+    calls = _calls_to_pdfium(monkeypatch)
+    read_path(docs / "report.pdf")
+    _calls_to_pdfium(monkeypatch, calls[0] // 2)
+    code = main(["index", str(docs), "--db", str(tmp_path / "db"), "--embedder", static_embedder,
+                 "--no-progress"])
+    assert code == 130
+    assert "interrupted; what the index holds stays searchable" in capsys.readouterr().err

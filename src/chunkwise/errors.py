@@ -31,6 +31,31 @@ def one_line(name: str) -> str:
     return _CONTROL.sub(lambda m: repr(m.group())[1:-1], name)
 
 
+#: how ctypes words an exception raised while it converted a call's argument
+_WRAPPED = re.compile(r"argument \d+: (\w+): ")
+
+
+def reraise_interrupt(exc: BaseException) -> None:
+    """Raise again an interruption that ctypes wrapped, else nothing. ctypes turns an
+    exception raised while it converts a call's argument into ``ArgumentError("argument
+    1: KeyboardInterrupt: ")``, an ``Exception``; pypdfium2 hands pdfium each handle
+    through a Python property, so a Ctrl-C landing there while a PDF was read came out
+    as an error a best-effort handler swallowed, and ``index`` ran on to its end (rc 0,
+    70 s after the Ctrl-C). Every handler around pdfium calls passes its exception here
+    first. The interruption's own class is raised (a subclass of ``KeyboardInterrupt``,
+    such as the command line's SIGTERM, by its name)."""
+    if type(exc).__name__ != "ArgumentError" or type(exc).__module__ != "ctypes":
+        return
+    m = _WRAPPED.match(str(exc))
+    if m is None:
+        return
+    kinds = [KeyboardInterrupt, SystemExit]
+    for kind in kinds:  # (and their subclasses, as found)
+        if kind.__name__ == m.group(1):
+            raise kind() from None
+        kinds.extend(kind.__subclasses__())
+
+
 class ChunkwiseError(Exception):
     """Base class: the message is complete and user-facing."""
 

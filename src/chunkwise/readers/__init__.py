@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
-from ..errors import ChunkwiseError, ConfigError, InputError
+from ..errors import ChunkwiseError, ConfigError, InputError, reraise_interrupt
 from ..ids import name_of
 from ..registry import Registry
 from ..types import Document
@@ -189,6 +189,7 @@ def _guarded(source: str, fmt: str, read: Callable[[], T]) -> T:
     except MemoryError:
         raise InputError(source, f"cannot be read as {fmt}: too large to parse in memory") from None
     except Exception as exc:  # a parser library choking on a malformed file
+        reraise_interrupt(exc)  # (not a Ctrl-C that ctypes wrapped)
         raise InputError(source, f"cannot be read as {fmt} "
                                  f"({type(exc).__name__}: {str(exc)[:200]})") from None
     except BaseException as exc:

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..errors import InputError
+from ..errors import InputError, reraise_interrupt
 from ..types import Document
 from .pdf_bands import Table, around_tables, chars_text, gutter, pdfium_text
 from .pdf_lines import Sized, may_hold_table, page_chars, sized_lines
@@ -96,7 +96,8 @@ def _info(pdf: Any) -> dict[str, Any]:
     (as ISO 8601 where the PDF date parses)."""
     try:
         raw = pdf.get_metadata_dict(skip_empty=True)
-    except Exception:  # a damaged info dictionary must not stop the text
+    except Exception as exc:  # a damaged info dictionary must not stop the text
+        reraise_interrupt(exc)
         return {}
     out: dict[str, Any] = {}
     for key, name in _INFO_KEYS.items():
@@ -127,7 +128,8 @@ def _page_lines(pdf: Any, placed: dict[int, tuple[float, list[Table]]]) -> list[
         if i in placed:
             try:
                 lines = _entry_lines(around_tables(textpage, *placed[i], keep))
-            except Exception:  # (the tables are a refinement: the page's text stands)
+            except Exception as exc:  # (the tables are a refinement: the page's text stands)
+                reraise_interrupt(exc)
                 lines = None
         if lines is None:
             text = pdfium_text(_visible_text(textpage, keep))
@@ -179,7 +181,8 @@ def _kept(page: Any, textpage: Any) -> list[bool] | None:
             return None
         keep = _whole_words(textpage, [inside(textpage.get_charbox(i))
                                        for i in range(textpage.count_chars())])
-    except Exception:  # (the boxes are a refinement: the text as read stands)
+    except Exception as exc:  # (the boxes are a refinement: the text as read stands)
+        reraise_interrupt(exc)
         return None
     if all(keep) or keep.count(False) > _MARGIN_SHARE * len(keep):
         return None  # (or a crop box over a part of the page's text, a clip: all is read)
@@ -233,7 +236,8 @@ def _pdfium_pass(pdf: Any) -> tuple[list[Sized], set[int]]:
             sized.extend(sized_lines(chars, i))
             if may_hold_table(page, chars):
                 tabled.add(i)
-        except Exception:  # (the sizes are a refinement; pdfplumber looks for tables)
+        except Exception as exc:  # (the sizes are a refinement; pdfplumber looks for tables)
+            reraise_interrupt(exc)
             tabled.add(i)
         finally:
             textpage.close()
@@ -264,7 +268,8 @@ def _layout(data: bytes, pdf: Any, tabled: set[int]) -> Layout:
                 try:
                     if filled := _form_fields(page):
                         fields[i] = filled
-                except Exception:  # (a damaged field costs the page nothing else)
+                except Exception as exc:  # (a damaged field costs the page nothing else)
+                    reraise_interrupt(exc)
                     pass
                 if i not in tabled:
                     continue
@@ -275,7 +280,8 @@ def _layout(data: bytes, pdf: Any, tabled: set[int]) -> Layout:
                 elif tables:
                     found[i] = _around_tables(page, tables)
                 page.close()  # (its objects, read: a long document's stay out of memory)
-    except Exception:  # layout analysis is best effort; text extraction stands alone
+    except Exception as exc:  # layout analysis is best effort; text extraction stands alone
+        reraise_interrupt(exc)
         return {}, {}, fields
     return placed, found, fields
 
@@ -292,7 +298,8 @@ def _page_tables(plumber_page: Any, pdf: Any, i: int, aligned: bool) -> list[Tab
         try:
             lend(plumber_page, page, textpage)
             return _tables(plumber_page)
-        except Exception:  # (pdfplumber reads the page as it always did)
+        except Exception as exc:  # (pdfplumber reads the page as it always did)
+            reraise_interrupt(exc)
             if hasattr(plumber_page, "_objects"):
                 del plumber_page._objects
         finally:
@@ -300,7 +307,8 @@ def _page_tables(plumber_page: Any, pdf: Any, i: int, aligned: bool) -> list[Tab
             page.close()
     try:
         return _tables(plumber_page)
-    except Exception:  # (the page's text stands as text)
+    except Exception as exc:  # (the page's text stands as text)
+        reraise_interrupt(exc)
         return []
 
 
@@ -337,7 +345,8 @@ def _tables(page: Any) -> list[Table]:
                 area = page
         try:
             tables = _borderless(area)
-        except Exception:  # best effort: the page's text stands as text
+        except Exception as exc:  # best effort: the page's text stands as text
+            reraise_interrupt(exc)
             tables = []
     return [t for t in tables if not _letters_apart(t[1])]
 
@@ -714,7 +723,8 @@ def _without_text(data: bytes) -> str:
                 kinds.update(obj.type for obj in pdf[i].get_objects(max_depth=8))
         finally:
             pdf.close()
-    except Exception:  # (it opened a moment ago: say what is likeliest)
+    except Exception as exc:  # (it opened a moment ago: say what is likeliest)
+        reraise_interrupt(exc)
         kinds = {raw.FPDF_PAGEOBJ_IMAGE}
     if raw.FPDF_PAGEOBJ_IMAGE in kinds:
         return "PDF has no text layer (scanned images?); run OCR on it first"
@@ -886,6 +896,7 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
         pages = _page_lines(pdf, placed)
         marks = outline(pdf)
     except Exception as exc:
+        reraise_interrupt(exc)
         raise InputError(name, f"cannot extract text from PDF ({exc})") from None
     finally:
         pdf.close()

@@ -17,6 +17,7 @@ import math
 import re
 from typing import Any, NamedTuple
 
+from ..errors import reraise_interrupt
 from .pdf_bands import PDFIUM_HYPHEN
 from .pdf_objects import char_size, page_paths, subpaths
 
@@ -206,7 +207,8 @@ def may_hold_table(page: Any, chars: list[_Char | None]) -> bool:
             return True  # (pdfplumber reads a turned page's words turned)
         level, upright = _drawn_edges(page)
         left, bottom, right, top = (float(v) for v in page.get_bbox())  # (crop box, inherited)
-    except Exception:  # (the drawing unread: pdfplumber looks)
+    except Exception as exc:  # (the drawing unread: pdfplumber looks)
+        reraise_interrupt(exc)
         return True
     h = _lines_apart([(y, n) for y, x, n in level if left - _SNAP <= x <= right + _SNAP
                       and bottom - _SNAP <= y <= top + _SNAP])

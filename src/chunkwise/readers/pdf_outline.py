@@ -23,6 +23,8 @@ import unicodedata
 from collections import Counter
 from typing import Any
 
+from ..errors import reraise_interrupt
+
 #: bookmarks read at most (a malformed outline may loop or hold millions)
 MAX_ENTRIES = 20_000
 #: the longest title read as a heading, as for headings told by font size
@@ -52,7 +54,8 @@ def outline(pdf: Any) -> list[Entry]:
                     or len(title) > MAX_TITLE:  # (a bookmarked paragraph is no heading)
                 continue
             out.append((mark.level + 1, title, page))
-    except Exception:  # a damaged outline costs the document its bookmarks only
+    except Exception as exc:  # a damaged outline costs the document its bookmarks only
+        reraise_interrupt(exc)
         return []
     return out
 
