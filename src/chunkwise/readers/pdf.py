@@ -196,8 +196,10 @@ def _whole_words(textpage: Any, keep: list[bool]) -> list[bool]:
     line breaks after a kept character."""
     import pypdfium2.raw as pdfium_c
 
+    handle = textpage.raw  # (not the object: ctypes would ask a Python property for it per call)
+
     out = list(keep)
-    space = [chr(pdfium_c.FPDFText_GetUnicode(textpage, i)).isspace() for i in range(len(keep))]
+    space = [chr(pdfium_c.FPDFText_GetUnicode(handle, i)).isspace() for i in range(len(keep))]
 
     def joined(a: int, b: int) -> bool:  # (b goes on on a's line, at most a height on)
         (_, b0, r0, t0), (l1, b1, _, t1) = ((float(v) for v in textpage.get_charbox(k))

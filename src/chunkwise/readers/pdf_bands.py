@@ -39,6 +39,8 @@ def char_places(textpage: Any, height: float, tables: list[Table],
     mark) or one without a box goes with the character before it."""
     import pypdfium2.raw as pdfium_c
 
+    handle = textpage.raw  # (not the object: ctypes would ask a Python property for it per call)
+
     places: list[tuple[int, float] | None] = []
     last: tuple[int, float] | None = None
     for i in range(textpage.count_chars()):
@@ -46,8 +48,8 @@ def char_places(textpage: Any, height: float, tables: list[Table],
             places.append(None)
             continue
         left, bottom, right, top = textpage.get_charbox(i)
-        code = pdfium_c.FPDFText_GetUnicode(textpage, i)
-        if (pdfium_c.FPDFText_IsGenerated(textpage, i) == 1 or right <= left
+        code = pdfium_c.FPDFText_GetUnicode(handle, i)
+        if (pdfium_c.FPDFText_IsGenerated(handle, i) == 1 or right <= left
                 or chr(code).isspace() or code in (0xFFFE, 0x2)):
             places.append(last or (_OUTSIDE, 0.0))
             continue

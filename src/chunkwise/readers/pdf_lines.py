@@ -71,6 +71,8 @@ def page_chars(textpage: Any, keep: list[bool] | None = None) -> list[_Char | No
     a character ``keep`` leaves out."""
     import pypdfium2.raw as pdfium_c
 
+    handle = textpage.raw  # (not the object: ctypes would ask a Python property for it per call)
+
     matrix = pdfium_c.FS_MATRIX()
     rect = pdfium_c.FS_RECTF()
     out: list[_Char | None] = []
@@ -78,13 +80,13 @@ def page_chars(textpage: Any, keep: list[bool] | None = None) -> list[_Char | No
         if keep is not None and not keep[i]:
             out.append(None)
             continue
-        code = pdfium_c.FPDFText_GetUnicode(textpage, i)
-        if code <= 32 or pdfium_c.FPDFText_IsGenerated(textpage, i) == 1:
+        code = pdfium_c.FPDFText_GetUnicode(handle, i)
+        if code <= 32 or pdfium_c.FPDFText_IsGenerated(handle, i) == 1:
             out.append(_Char(code, 0.0, (0.0, 0.0, 0.0, 0.0)))
             continue
-        size, read = char_size(textpage, i, matrix)
+        size, read = char_size(handle, i, matrix)
         turned = read and abs(matrix.b) > abs(matrix.a)
-        pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(rect))
+        pdfium_c.FPDFText_GetLooseCharBox(handle, i, ctypes.byref(rect))
         out.append(_Char(code, round(size, 1), (rect.left, rect.bottom, rect.right, rect.top),
                          turned))
     return out

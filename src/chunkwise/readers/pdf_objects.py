@@ -51,25 +51,27 @@ def _chars(textpage: Any, height: float, doctop: float, page_number: int) -> lis
     line's end is a hyphen."""
     import pypdfium2.raw as pdfium_c
 
+    handle = textpage.raw  # (not the object: ctypes would ask a Python property for it per call)
+
     matrix = pdfium_c.FS_MATRIX()
     rect = pdfium_c.FS_RECTF()
     out: list[Obj] = []
     last: Obj | None = None  # the character before, on this line
     for i in range(textpage.count_chars()):
-        code = pdfium_c.FPDFText_GetUnicode(textpage, i)
+        code = pdfium_c.FPDFText_GetUnicode(handle, i)
         if code in (10, 13):
             last = None
             continue
-        if pdfium_c.FPDFText_IsGenerated(textpage, i) == 1:
+        if pdfium_c.FPDFText_IsGenerated(handle, i) == 1:
             if code == 32 and last is not None:  # a space where pdfium saw a word end:
                 # one at the end of the word before (pdfplumber's 3-point rule ran
                 # tightly set words together: "Accounting,and")
                 space = dict(last, text=" ", x0=last["x1"], width=0.0, adv=0.0)
                 out.append(space)
             continue
-        size, read = char_size(textpage, i, matrix)
+        size, read = char_size(handle, i, matrix)
         upright = not read or (matrix.a * matrix.d > 0 and matrix.b * matrix.c <= 0)
-        pdfium_c.FPDFText_GetLooseCharBox(textpage, i, ctypes.byref(rect))
+        pdfium_c.FPDFText_GetLooseCharBox(handle, i, ctypes.byref(rect))
         x0, x1 = min(rect.left, rect.right), max(rect.left, rect.right)
         bottom_y = min(rect.bottom, rect.top)
         top_y = bottom_y + size if upright else max(rect.bottom, rect.top)
