@@ -1624,7 +1624,7 @@ def test_a_ctrl_c_while_pdfium_is_called_stops_the_reading(tmp_path, monkeypatch
     doc = read_path(path)
     assert all(t in doc.text for t in ("Budget", "Risks", "Roof"))
     total = calls[0]
-    assert total > 1000  # (every character's code and box is a call)
+    assert total > 300  # (each page's text page, characters, boxes, objects: calls)
     for stop_at in sorted({1, 2, 3, 5, 8, *range(13, total, max(1, total // 40)), total}):
         _calls_to_pdfium(monkeypatch, stop_at, kind)
         with pytest.raises(kind):
