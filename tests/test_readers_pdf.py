@@ -734,6 +734,13 @@ def test_text_outside_a_pages_crop_box_a_printers_marks_is_left_out(tmp_path, in
     assert all(p[0] in clip.text for p in story) and "1 2 3 4 5 6 7 8 9 10" in clip.text
 
 
+def _written_and_read(pdf, path):
+    """An fpdf2 document written to ``path`` and read: the document, its headings."""
+    pdf.output(str(path))
+    doc = read_path(path)
+    return doc, [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+
+
 def test_a_numbered_label_in_small_print_is_no_heading(tmp_path):
     """A chart's labels (pdf.js's tracemonkey.pdf: ``Trace 1``, ``Trace 2`` in 4.7-point
     type under 9-point text, read as the lines ``1 Trace``, ``2 Trace``) were numbered
@@ -761,10 +768,7 @@ def test_a_numbered_label_in_small_print_is_no_heading(tmp_path):
     pdf.multi_cell(160, 5, "4.1 Nesting Algorithm")
     pdf.set_xy(25, 150)
     pdf.multi_cell(160, 5, body)
-    path = tmp_path / "trees.pdf"
-    pdf.output(str(path))
-    doc = read_path(path)
-    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    doc, headings = _written_and_read(pdf, tmp_path / "trees.pdf")
     assert headings == ["4 Nested Trees", "4.1 Nesting Algorithm"]
     assert all(f"{k} Trace" in doc.text for k in (1, 2, 3))
 
@@ -805,10 +809,7 @@ def test_a_turned_line_is_no_heading_unless_its_page_is_set_sideways(tmp_path):
         pdf.set_font("Helvetica", size=10)
         pdf.set_xy(40, 65)
         pdf.multi_cell(130, 5, body)
-    path = tmp_path / "chart.pdf"
-    pdf.output(str(path))
-    doc = read_path(path)
-    headings = [doc.text[b.start:b.end] for b in doc.blocks if b.kind == "heading"]
+    doc, headings = _written_and_read(pdf, tmp_path / "chart.pdf")
     assert headings == ["Results", "Appendix"]
     assert "Heart rate [bpm]" in doc.text and "arXiv:1601.03642v1" in doc.text
 
