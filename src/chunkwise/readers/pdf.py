@@ -272,7 +272,6 @@ def _layout(data: bytes, pdf: Any, tabled: set[int]) -> Layout:
                         fields[i] = filled
                 except Exception as exc:  # (a damaged field costs the page nothing else)
                     reraise_interrupt(exc)
-                    pass
                 if i not in tabled:
                     continue
                 aligned = page.rotation == 0 and tuple(page.mediabox[:2]) == (0, 0)
@@ -644,14 +643,19 @@ class _Print(NamedTuple):
 _SMALL = 0.85
 
 
-def _small_print(lines: list[Sized]) -> dict[int, _Print]:
-    """Each page's small print and other lines (:class:`_Print`)."""
+def _body_size(lines: list[Sized]) -> float | None:
+    """The size most characters are set in (None: no line)."""
     weight: Counter[float] = Counter()
     for line in lines:
         weight[line.size] += line.chars
-    if not weight:
+    return weight.most_common(1)[0][0] if weight else None
+
+
+def _small_print(lines: list[Sized]) -> dict[int, _Print]:
+    """Each page's small print and other lines (:class:`_Print`)."""
+    body = _body_size(lines)
+    if body is None:
         return {}
-    body = weight.most_common(1)[0][0]
     small: dict[int, list[str]] = {}
     others: dict[int, list[str]] = {}
     for line in lines:
@@ -668,12 +672,9 @@ def _headings_by_size(lines: list[Sized]) -> tuple[dict[int, dict[str, int]],
     upright (unless most of the page is turned), in no size of running text
     (:func:`_body_sizes`); the largest size is level 1; and per page those set close
     under the line above: a heading's wrapped lines."""
-    weight: Counter[float] = Counter()
-    for line in lines:
-        weight[line.size] += line.chars
-    if not weight:
+    body = _body_size(lines)
+    if body is None:
         return {}, {}
-    body = weight.most_common(1)[0][0]
     long = _body_sizes(lines)
     sideways = _sideways_pages(lines)
     candidates = [line for line in lines
