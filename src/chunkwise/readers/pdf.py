@@ -115,15 +115,17 @@ def _info(pdf: Any) -> dict[str, Any]:
     return out
 
 
-def _page_lines(pdf: Any, placed: dict[int, tuple[float, list[Table]]]) -> list[list[Any]]:
-    """Each page's lines as pdfium reads them; a page with tables (``placed``: its
-    height and its tables, found by pdfplumber) as the text around them and the
-    tables' rows (``("table", rows)``) in their places."""
+def _page_lines(pdf: Any, placed: dict[int, tuple[float, list[Table]]],
+                kept: dict[int, list[bool]]) -> list[list[Any]]:
+    """Each page's lines as pdfium reads them, less the characters ``kept`` leaves out
+    (:func:`_kept`, per page); a page with tables (``placed``: its height and its
+    tables, found by pdfplumber) as the text around them and the tables' rows
+    (``("table", rows)``) in their places."""
     pages: list[list[Any]] = []
     for i in range(len(pdf)):
         page = pdf[i]
         textpage = page.get_textpage()
-        keep = _kept(page, textpage)
+        keep = kept.get(i)
         lines: list[Any] | None = None
         if i in placed:
             try:
@@ -225,16 +227,21 @@ def _visible_text(textpage: Any, keep: list[bool] | None) -> str:
     return chars_text(textpage, [i for i, k in enumerate(keep) if k])
 
 
-def _pdfium_pass(pdf: Any) -> tuple[list[Sized], set[int]]:
-    """Every page's lines with their font sizes (:func:`pdf_lines.sized_lines`), and
-    the pages that may hold a table (:func:`pdf_lines.may_hold_table`)."""
+def _pdfium_pass(pdf: Any) -> tuple[list[Sized], set[int], dict[int, list[bool]]]:
+    """Every page's lines with their font sizes (:func:`pdf_lines.sized_lines`), the
+    pages that may hold a table (:func:`pdf_lines.may_hold_table`), and the pages some
+    of whose characters are left out (:func:`_kept`: which are read)."""
     sized: list[Sized] = []
     tabled: set[int] = set()
+    kept: dict[int, list[bool]] = {}
     for i in range(len(pdf)):
         page = pdf[i]
         textpage = page.get_textpage()
         try:
-            chars = page_chars(textpage, _kept(page, textpage))
+            keep = _kept(page, textpage)
+            if keep is not None:
+                kept[i] = keep
+            chars = page_chars(textpage, keep)
             sized.extend(sized_lines(chars, i))
             if may_hold_table(page, chars):
                 tabled.add(i)
@@ -244,7 +251,7 @@ def _pdfium_pass(pdf: Any) -> tuple[list[Sized], set[int]]:
         finally:
             textpage.close()
             page.close()
-    return sized, tabled
+    return sized, tabled, kept
 
 
 #: pages with tables whose text pdfium reads around them (0-based page: its height and
@@ -892,11 +899,11 @@ def parse_pdf(data: bytes, doc_id: str, source: str | None = None) -> Document:
     pdf = _open(data, name)
     try:
         info = _info(pdf)
-        lines, tabled = _pdfium_pass(pdf)
+        lines, tabled, kept = _pdfium_pass(pdf)
         headings, wrapped = _headings_by_size(lines)
         labels = _small_print(lines)
         placed, tables, fields = _layout(data, pdf, tabled)
-        pages = _page_lines(pdf, placed)
+        pages = _page_lines(pdf, placed, kept)
         marks = outline(pdf)
     except Exception as exc:
         reraise_interrupt(exc)
