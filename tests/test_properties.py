@@ -199,9 +199,11 @@ _MARKDOWN_PARTS = st.one_of(
     st.lists(_CODE_LINE, min_size=1, max_size=40).map(
         lambda lines: "```js\n" + "\n".join(lines + ["});"]) + "\n```"),
     st.sampled_from(["<!-- lint disable -->", "<a id=\"old\"></a>", "<table>\n<tr>",
-                     "</tr>\n</table>", "## Part"]),
+                     "</tr>\n</table>", "## Part", "{% endraw %}", "{: .no_toc }",
+                     "{% include toc.html %}\n{: .note }"]),
 )
-_MARKUP = re.compile(r"<!--.*?-->|<[^<>]*>|^```\w*$", re.DOTALL | re.MULTILINE)
+_MARKUP = re.compile(r"<!--.*?-->|<[^<>]*>|^```\w*$|\{%[^\n]*?%\}|\{:[^{}\n]*\}",
+                     re.DOTALL | re.MULTILINE)
 
 
 def wordless(text: str) -> bool:
@@ -268,7 +270,8 @@ _MARKUP_TEXT = st.lists(st.one_of(
     st.text(alphabet=st.sampled_from(list("<>!-`~ \n\ta/_.;}{x1\u00e9#+:")), max_size=12),
     st.sampled_from(["<!--", "-->", "<a id=\"x\">", "</a>", "```py\n", "\n```", "\n  ~~~\n",
                      "<br/>", "word", " 7 ", "<!-- note -->", "\n", "#+BEGIN_SRC python\n",
-                     "\n#+end_src", "\n #+END_QUOTE\n", "#+begin:", "#+TITLE: x", "#+"])),
+                     "\n#+end_src", "\n #+END_QUOTE\n", "#+begin:", "#+TITLE: x", "#+",
+                     "{%", "%}", "{% endraw %}", "{:", "{: .note }", "{:toc}", "}", "{"])),
     max_size=16).map("".join)
 
 

@@ -281,25 +281,36 @@ def test_a_heading_never_forms_a_chunk_by_itself(strategy):
 
 
 def _heading_only(text: str) -> bool:
-    """Headings and markup (a comment, an anchor) and nothing else."""
+    """Headings and markup (a comment, an anchor, a Liquid tag, a kramdown attribute
+    list, the TOC's place) and nothing else."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    return bool(lines) and all(ln.lstrip().startswith(("#", "<!--", "<a ")) for ln in lines)
+    return bool(lines) and all(ln.lstrip().startswith(("#", "<!--", "<a ", "{%", "{:", "1. TOC"))
+                               for ln in lines)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["code", "table", "prose", "list"]),
-                          st.integers(1, 120), st.sampled_from(["", "<!--type=misc-->\n",
-                                                                 '<a id="old"></a>\n'])),
+@given(st.lists(st.tuples(st.integers(1, 4), st.sampled_from(["code", "table", "prose", "list",
+                                                              "none"]),
+                          st.integers(1, 120), st.sampled_from([
+                              "", "<!--type=misc-->\n", '<a id="old"></a>\n',
+                              "{: .no_toc }\n", "{% include toc.html %}\n", "1. TOC\n{:toc}\n"]),
+                          st.booleans()),
                 min_size=1, max_size=5))
 def test_a_heading_never_forms_a_chunk_alone_whatever_follows_it(sections):
     """Monitoring-API pages: '#### Response' over a JSON example too large to join it
     was a chunk of its own; a heading now travels with the first piece of what follows.
     So too with markup between them (Node.js's docs: ``## Stability overview`` then
-    ``<!-- STABILITY_OVERVIEW_SLOT_BEGIN -->`` over a long table was a chunk)."""
+    ``<!-- STABILITY_OVERVIEW_SLOT_BEGIN -->`` over a long table was a chunk), and with
+    markup alone under it (Jekyll's sites: ``{: #v4-4-1}`` under each release of a
+    changelog, ``{% include ... %}`` as a section's body), on the heading's next line or
+    a blank line apart."""
     parts = ["# Reference\n\nWhat this page covers.\n"]
-    for level, kind, n, markup in sections:
-        parts.append("#" * (level + 1) + f" Part {kind} {n}\n")
-        if markup:
+    for level, kind, n, markup, touching in sections:
+        heading = "#" * (level + 1) + f" Part {kind} {n}\n"
+        if markup and touching:
+            heading += markup
+        parts.append(heading)
+        if markup and not touching:
             parts.append(markup)
         if kind == "code":
             parts.append("```json\n" + "".join(f'  {{"id": {i}, "name": "metric {i}"}},\n'
@@ -309,8 +320,10 @@ def test_a_heading_never_forms_a_chunk_alone_whatever_follows_it(sections):
                                                              for i in range(n)))
         elif kind == "list":
             parts.append("".join(f"- item {i} of the list\n" for i in range(n)))
-        else:
+        elif kind == "prose":
             parts.append(" ".join(f"Sentence {i} about the metric." for i in range(n)) + "\n")
+    if sections[-1][1] == "none":  # (a heading ending the document has nothing to join)
+        parts.append("Closing words of the page.\n")
     text = "\n".join(parts)
     chunks = chunkwise.chunk({"ref.md": text}, "section", size=64, format="markdown")
     assert_invariants(text, chunks, 254)  # max_tokens: a table may take up to 2 x size

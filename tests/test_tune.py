@@ -275,6 +275,25 @@ def test_heuristic_questions_skip_markup_and_cut_words():
         "Every other plain sentence is fine then."
     assert plain_sentence("Set x = 1 before the loop starts here.") == \
         "Set x = 1 before the loop starts here."
+    # Jekyll's Liquid tags and kramdown's attribute lists (Just the Docs' pages)
+    for marked in ("Every layout reads {% include footer_custom %} at the end of its page.",
+                   "Put a list item over {:toc} where the table of contents should go."):
+        assert plain_sentence(marked + " The plain sentence after it is fine.") == \
+            "The plain sentence after it is fine."
+
+
+def test_heuristic_questions_on_jekyll_pages_carry_no_liquid_or_attribute_lists():
+    from chunkwise.questions import heuristic
+
+    from helpers import ROOT
+
+    folder = ROOT / "tests" / "data" / "jekyll"
+    chunks = [c for path in sorted(folder.glob("*.md")) for c in chunkwise.chunk(path)]
+    made = heuristic(chunks, {c.doc_id: c.doc_id for c in chunks})
+    assert len(made.questions) >= 5
+    said = [q["question"] for q in made.questions] + [
+        r["content"] for q in made.questions for r in q["references"]]
+    assert [s for s in said if "{%" in s or "{:" in s] == []
 
 
 def test_heuristic_questions_come_from_source_files_and_transcripts(tmp_path, capsys):

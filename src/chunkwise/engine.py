@@ -72,11 +72,12 @@ _SENTENCE_LOOK_BEHIND = 1 << 14
 _SENTENCE_LOOK_AHEAD = 1 << 16
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
 #: what carries no words: HTML comments and tags, code fence lines (with their info
-#: string), Org's block lines (``#+BEGIN_SRC python``, ``#+END_SRC``); a piece of
-#: only these and punctuation (``});`` and a closing fence, ``</tr></table>``,
+#: string), Org's block lines (``#+BEGIN_SRC python``, ``#+END_SRC``), Liquid's tags
+#: and kramdown's attribute lists (Jekyll: ``{% endraw %}``, ``{: .note }``); a piece
+#: of only these and punctuation (``});`` and a closing fence, ``</tr></table>``,
 #: ``<!-- lint disable -->``) is no chunk where it can be joined
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]*$"
-                     r"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$",
+                     r"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|\{%[^\n]*?%\}|\{:[^{}\n]*\}",
                      re.DOTALL | re.MULTILINE)
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 
@@ -94,16 +95,17 @@ def wordless(text: str) -> bool:
     if first is None:
         return True
     head = text[:first.start()]
-    if "<" not in head and "`" not in head and "~" not in head and "#+" not in head:
+    if "<" not in head and "`" not in head and "~" not in head and "#+" not in head \
+            and "{" not in head:
         return False  # (most texts: their first letter is outside any markup)
     # a letter between the markup (what :func:`_masked` leaves), looked for from the
     # start (a code piece's opening fence line is followed by a word at once): no markup
-    # starts before the next "<", "`", "~" or "#+" (a fence line's indent is no word), so
-    # a letter before that one is outside markup, found without looking further
+    # starts before the next "<", "`", "~", "#+" or "{" (a fence line's indent is no
+    # word), so a letter before that one is outside markup, found without looking further
     at, n = 0, len(text)
     while True:
         c = min(_find(text, "<", at, n), _find(text, "`", at, n), _find(text, "~", at, n),
-                _find(text, "#+", at, n))
+                _find(text, "#+", at, n), _find(text, "{", at, n))
         if _WORD.search(text, at, c) is not None:
             return False
         m = _MARKUP.search(text, at) if c < n else None

@@ -21,6 +21,7 @@ from .structure import (
     FRONT_MATTER_HELD,
     HeadingTrail,
     anchors_to_headings,
+    attributes_to_blocks,
     containers_as_quotes,
     fence_blocks,
     front_matter,
@@ -373,7 +374,8 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             visit(node)
         del tree
     return Document(text=text, doc_id=doc_id, source=source, title=title,
-                    blocks=tuple(anchors_to_headings(containers_as_quotes(blocks, text), text)),
+                    blocks=tuple(anchors_to_headings(attributes_to_blocks(
+                        containers_as_quotes(blocks, text), text), text)),
                     metadata=MappingProxyType(dict(meta)))
 
 

@@ -128,5 +128,6 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
             i = j
         i += 1
     return Document(text=text, doc_id=doc_id, source=source, title=title,
-                    blocks=tuple(st.anchors_to_headings(st.containers_as_quotes(blocks, text), text)),
+                    blocks=tuple(st.anchors_to_headings(st.attributes_to_blocks(
+                        st.containers_as_quotes(blocks, text), text), text)),
                     metadata=MappingProxyType(dict(meta)))

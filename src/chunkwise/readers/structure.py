@@ -19,7 +19,7 @@ _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 #: an MDX comment (react.dev's heading ids, ``## Reference {/*reference*/}``)
 _TAG = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|em|font|i|img|"
                   r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>"
-                  r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)",
+                  r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)|\{%[^\n]*?%\}",
                   re.IGNORECASE)
 #: a Markdown code span (its tags are words) or what lies between two of them
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|[^`]+|`+", re.DOTALL)
@@ -51,14 +51,17 @@ _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
 
 def heading_text(raw: str) -> str:
     """A heading as the trail shows it: without its attribute list or inline HTML tags
-    (an ``<a id="x"></a>`` anchor), which carry no words, outside code spans, and a
+    (an ``<a id="x"></a>`` anchor) or template tags (Jekyll's Liquid, ``## Theme
+    Variables {%- include docs_version_badge.html version="4.3.0" -%}``), which carry
+    no words, outside code spans, and a
     link as its text (a changelog's ``[2.4.1](https://github.com/.../compare/...)``,
     ``by [@user](https://github.com/user)``: the address is many tokens in every
     chunk's context and no words of the section); the block keeps the source."""
     text = _ATTRIBUTES.sub("", raw)
-    if "<" in text or "{/*" in text:
+    if "<" in text or "{/*" in text or "{%" in text:
         text = "".join(part if part.startswith("`") else _TAG.sub("", part)
                        for part in (m.group(0) for m in _CODE_SPAN.finditer(text)))
+        text = _ATTRIBUTES.sub("", text)  # (an attribute list after a tag left out)
     if "](" in text or "][" in text:
         text = links_as_text(text)
     text = " ".join(text.split()) if "\n" not in text else text.strip()
@@ -89,6 +92,9 @@ _MARKUP = re.compile(r"<!--(?:(?!<!--).)*?-->|(?i:<(script|style)\b[^<>]*>(?:(?!
                      r"|^export[ \t]+(?:type[ \t]+)?(?:\{[^{}]*\}|\*(?:[ \t]+as[ \t]+[\w$]+)?)[ \t]+from"
                      r"[ \t]*(['\"])[^'\"\n]+\4[ \t]*;?[ \t]*$"
                      r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?"
+                     # Jekyll: Liquid tags (``{% include toc.html %}``, ``{% endraw %}``)
+                     # and kramdown's attribute lists on lines of their own
+                     r"|\{%[^\n]*?%\}|^[ \t]*\{:[^\n]*\}[ \t]*$"
                      r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
                      r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
                      r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$"
@@ -109,16 +115,56 @@ def markup_only(text: str) -> bool:
     lines indented under it: sphinx-quickstart's above every ``index.rst``), or a
     substitution's definition, ``.. |ASN.1| replace:: BMPString``, or a MyST
     target, ``(repeatability)=``, which Sphinx sites written in Markdown put above a
-    heading)."""
-    first = _NON_SPACE.search(text)
+    heading, or Jekyll's markup: a Liquid tag, ``{% include toc.html %}``, a
+    kramdown attribute list, ``{: .warning }``, or its table of contents' place,
+    ``* TOC`` over ``{:toc}``)."""
+    return markup_between(text, 0, len(text))
+
+
+def markup_between(text: str, start: int, end: int) -> bool:
+    """:func:`markup_only` of ``text[start:end]``, without copying what is no markup."""
+    first = _NON_SPACE.search(text, start, end)
     if first is None:
         return True
-    if first.group() not in "<{[.:(" and not _ESM_START.match(text, first.start()):
-        return False  # (where every kind of markup above starts)
-    return not _MARKUP.sub("", text).strip()
+    if first.group() not in "<{[.:(" and not _ESM_START.match(text, first.start(), end):
+        # (where every kind of markup above starts, but a list: the TOC's place)
+        return _TOC.fullmatch(text, start, end) is not None
+    return not _MARKUP.sub("", text[start:end]).strip()
 
 
 _NON_SPACE = re.compile(r"\S")
+#: where kramdown writes a page's table of contents: a list of one item, ``TOC``,
+#: with the attribute list ``{:toc}`` (just-the-docs' pages open with one)
+_TOC = re.compile(r"\s*(?:[*+-]|\d+[.)])[ \t]+TOC[ \t]*\n[ \t]*\{:[ \t]*toc[ \t]*\}\s*")
+#: a paragraph of kramdown block attribute lists only (``{: .no_toc }``,
+#: ``{: #v4-4-1}``, ``{:.warning}``): they belong to the block they touch
+_BLOCK_ATTRIBUTES = re.compile(r"(?:[ \t]*\{:[^{}\n]*\}[ \t]*(?:\n|$))+")
+
+
+def attributes_to_blocks(blocks: list[Block], text: str) -> list[Block]:
+    """Kramdown's markup that renders no text of its own made part of the block it
+    belongs to (Jekyll's sites, GitHub Pages): a block attribute list on the line
+    right after a block (``## 4.4.1 / 2025-01-29`` over ``{: #v4-4-1}`` in Jekyll's
+    own changelog, ``# Buttons`` over ``{: .no_toc }``) is that block's, and so is
+    the table of contents' place (``1. TOC`` over ``{:toc}``) right after a heading:
+    a heading and its attributes were a chunk of their own, each one of Jekyll's 100
+    releases, and a page's "Table of contents" heading over the placeholder was
+    another. Offsets unchanged, nothing dropped; an attribute list before a block (a
+    callout's ``{: .note }`` over its quote) is markup before it, as an anchor is."""
+    out: list[Block] = []
+    for block in blocks:
+        prev = out[-1] if out else None
+        if prev is not None and prev.kind != "front_matter" and prev.end <= block.start and (
+                (block.kind == "paragraph" and _BLOCK_ATTRIBUTES.fullmatch(text, block.start, block.end)
+                 and text.count("\n", prev.end, block.start) <= 1)
+                or (block.kind == "list_item" and prev.kind == "heading"
+                    and _TOC.fullmatch(text, block.start, block.end))) \
+                and not text[prev.end:block.start].strip():
+            out[-1] = dataclasses.replace(prev, end=block.end)
+            continue
+        out.append(block)
+    return out
+
 _ESM_START = re.compile(r"(?:import|export)[\s{*'\"]")
 
 

@@ -20,7 +20,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span, wordless
 from ..errors import ConfigError
 from ..levels import TOKEN, WORD, Pattern, Positions
-from ..readers.structure import links_as_text, markup_only
+from ..readers.structure import links_as_text, markup_between
 from ..types import Block, ChunkKind
 
 STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max", "table_rows",
@@ -141,6 +141,10 @@ def _label(text: str, block: Block) -> bool:
             and _LETTER.search(text, block.start, block.end) is None)
 
 
+#: blocks that may be markup alone (:func:`markup_only`), which is no section's body
+_MARKED = frozenset(("html", "paragraph", "list_item"))
+
+
 def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
     """Sections of a span: a new one at every heading; the part before the span's
     first heading inherits the trail in force at the span's start."""
@@ -158,13 +162,15 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
             current = Section(block.start, hi, block.headings, [block])
         else:
             current.blocks.append(block)
-            if not _label(text, block):
+            if not _label(text, block) and not (block.kind in _MARKED and markup_between(
+                    text, block.start, block.end)):
                 current.body += 1
     sections.append(current)
     sections = [s for s in sections if _NON_SPACE.search(text, s.start, s.end)]  # (no copy)
     # a heading with no body of its own ("5. Records" straight into "5.1 ...", or an
-    # empty section before the next) joins the next section instead of becoming a
-    # chunk of one line: a heading never forms a chunk by itself
+    # empty section before the next, or one of markup alone: a comment, a Liquid tag)
+    # joins the next section instead of becoming a chunk of one line: a heading never
+    # forms a chunk by itself
     merged: list[Section] = []
     for s in sections:
         prev = merged[-1] if merged else None
@@ -520,8 +526,8 @@ class StructuredPacking:
     def _heading_like(self, block: Block) -> bool:
         """A heading, or markup without words (``<!--type=misc-->`` under a heading,
         an anchor): what travels with the text after it rather than form a chunk."""
-        return block.kind == "heading" or (block.kind in ("html", "paragraph") and markup_only(
-            self.doc.text[block.start:block.end]))
+        return block.kind == "heading" or (block.kind in _MARKED and markup_between(
+            self.doc.text, block.start, block.end))
 
     def table_pieces(self, block: Block, ctx: str, lead: int | None, lo: int,
                      hi: int) -> list[Piece]:
