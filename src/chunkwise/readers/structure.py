@@ -126,9 +126,13 @@ def markup_between(text: str, start: int, end: int) -> bool:
     first = _NON_SPACE.search(text, start, end)
     if first is None:
         return True
-    if first.group() not in "<{[.:(" and not _ESM_START.match(text, first.start(), end):
-        # (where every kind of markup above starts, but a list: the TOC's place)
-        return _TOC.fullmatch(text, start, end) is not None
+    c = first.group()
+    if c not in "<{[.:(":  # (where every kind of markup above starts, but two)
+        if c in "ie":  # an MDX import or export
+            if not _ESM_START.match(text, first.start(), end):
+                return False
+        else:  # a list: the TOC's place
+            return c in "*+-0123456789" and _TOC.fullmatch(text, start, end) is not None
     return not _MARKUP.sub("", text[start:end]).strip()
 
 

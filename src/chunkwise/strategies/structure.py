@@ -162,9 +162,11 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
             current = Section(block.start, hi, block.headings, [block])
         else:
             current.blocks.append(block)
-            if not _label(text, block) and not (block.kind in _MARKED and markup_between(
-                    text, block.start, block.end)):
-                current.body += 1
+            # (whether a section has a body is all that is asked: once it has one, the
+            # blocks after it are not looked at)
+            if not current.body and not _label(text, block) and not (
+                    block.kind in _MARKED and markup_between(text, block.start, block.end)):
+                current.body = 1
     sections.append(current)
     sections = [s for s in sections if _NON_SPACE.search(text, s.start, s.end)]  # (no copy)
     # a heading with no body of its own ("5. Records" straight into "5.1 ...", or an
