@@ -512,6 +512,8 @@ class StructuredPacking:
                 floor = b.end
             elif not self._heading_like(b) or (b.kind != "heading" and self.span_count(
                     "", b.start, b.end) > self.MARKUP_TOKENS):
+                if floor is not None:  # markup that opens the block after the headings
+                    marked = self._markup_opening(b) or marked
                 break
             marked = b.end
         if marked is not None and marked != floor:  # markup too: past it where that fits
@@ -519,6 +521,19 @@ class StructuredPacking:
             if pieces and pieces[0].end > marked:
                 return pieces
         return self.prose.pack(lo, hi, ctx, first_floor=floor)
+
+    def _markup_opening(self, block: Block) -> int | None:
+        """Where short markup that opens a block ends, a blank line before its text
+        (Node.js's ``<!-- YAML`` history of a function, made part of the list of its
+        options after it: the heading and the comment were a chunk); None if none."""
+        text = self.doc.text
+        if text[block.start] not in "<{[.:(":
+            return None
+        end = text.find("\n\n", block.start, block.end)
+        if end < 0 or not markup_between(text, block.start, end) or \
+                self.span_count("", block.start, end) > self.MARKUP_TOKENS:
+            return None
+        return end
 
     #: markup up to this many tokens under a heading travels with the heading into the
     #: text after it (an anchor, ``<!--type=misc-->``); longer markup (a logo's link, a
