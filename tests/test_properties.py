@@ -242,6 +242,24 @@ def test_no_chunk_of_markup_or_punctuation_alone_where_it_fits_beside_words(stra
                 c.text
 
 
+@pytest.mark.parametrize("fmt", ["markdown", "text"])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_MARKDOWN, size=st.integers(32, 160), titled=st.booleans())
+def test_a_byte_order_mark_changes_no_chunk_but_its_offsets(fmt, text, size, titled):
+    """A file opening with a byte-order mark (U+FEFF, which the text keeps) gives the
+    chunks the same file without it gives, one character on (a page's title was a chunk
+    of its own, a plain-text title kept the mark in every trail)."""
+    if titled:  # a title straight over the first section (or an underlined one)
+        text = text.replace("# Title\n\nSome words first.\n\n",
+                            "# Title\n\n" if fmt == "markdown" else "Title\n=====\n\n", 1)
+    chunker = chunkwise.get_chunker("auto", size=size)
+    a = chunker.chunk_document(parse(text, "d.md" if fmt == "markdown" else "d.txt", fmt))
+    b = chunker.chunk_document(parse("\ufeff" + text, "d.md" if fmt == "markdown" else "d.txt", fmt))
+    assert [(c.text, c.context, c.start + 1, c.end + 1) for c in a] == \
+        [(c.text, c.context, c.start, c.end) for c in b]
+
+
 #: a code block of statements in groups (blank lines between), a group as short as one
 #: import line or as long as many lines, and some lines longer than others
 _CODE_GROUP = st.lists(st.one_of(

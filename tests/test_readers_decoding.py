@@ -175,3 +175,38 @@ def test_auto_on_any_bytes_is_text_or_a_clear_error(data):
         assert exc.source == "any.bin" and exc.problem
     else:
         assert isinstance(text, str)
+
+
+_TITLED = {
+    "page.md": "# Plugins {#plugins}\n\n## Introduction\n\nPlugins add app-level functionality.\n",
+    "notes.txt": "Installing\n==========\n\nSection\n-------\n\nWords of the section here.\n",
+    "guide.rst": "Installing\n==========\n\nSection\n-------\n\nWords of the section here.\n",
+    "guide.adoc": "= Title\n\n== Sub\n\nWords here, a few of them.\n",
+    "notes.org": "* Title\n** Sub\nWords here, a few of them.\n",
+    "page.wiki": "= Title =\n\n== Sub ==\n\nWords here, a few of them.\n",
+    "paper.tex": "\\section{Title}\n\n\\subsection{Sub}\n\nWords here, a few of them.\n",
+    "novel.txt": "CHAPTER I\n\n\n\nIt was a dark night, and the rain fell.\n\n\n\nCHAPTER II\n\n\n\n"
+                 "The morning came at last.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TITLED))
+@pytest.mark.parametrize("size", [16, 64])
+def test_a_byte_order_mark_changes_no_chunk_but_its_offsets(tmp_path, name, size):
+    """Vue's documentation opens a page with a byte-order mark: its title was a chunk
+    of its own (the heading's block started at the mark, before the chunks' start);
+    a text file's or reStructuredText's title kept the mark in every trail, and an
+    AsciiDoc or wikitext title was no heading. A file with the mark and one without
+    give the same chunks, the mark's character on."""
+    text = _TITLED[name]
+    plain, marked = tmp_path / "plain", tmp_path / "marked"
+    plain.mkdir()
+    marked.mkdir()
+    (plain / name).write_text(text, encoding="utf-8")
+    (marked / name).write_text("\ufeff" + text, encoding="utf-8")
+    a = chunkwise.chunk(plain / name, size=size)
+    b = chunkwise.chunk(marked / name, size=size)
+    assert [(c.text, c.context, c.headings) for c in a] == \
+        [(c.text, c.context, c.headings) for c in b]
+    shift = 0 if name == "page.wiki" else 1  # (wikitext's offsets index its rendition)
+    assert [(c.start + shift, c.end + shift) for c in a] == [(c.start, c.end) for c in b]

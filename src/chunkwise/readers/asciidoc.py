@@ -49,6 +49,8 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
         start, pos = pos, pos + len(raw)
         line = raw.rstrip("\r\n")
         end = start + len(line)
+        if start == 0 and line.startswith("\ufeff"):  # a byte-order mark hid the title
+            line, start = line[1:], 1
         stripped = line.strip()
         if fence is not None:
             if stripped == fence[0]:

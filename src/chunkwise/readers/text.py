@@ -312,7 +312,7 @@ def parse_text(text: str, doc_id: str, source: str | None = None) -> Document:
     appear."""
     spans = []
     gaps = []  # the line breaks before each paragraph
-    pos = 0
+    pos = 1 if text.startswith("\ufeff") else 0  # (a byte-order mark: no paragraph's)
     for start, end in blank_line_runs(text):
         spans.append((pos, start))
         pos = end

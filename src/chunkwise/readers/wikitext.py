@@ -44,7 +44,8 @@ _LIST_MARKS = re.compile(r"[*#;:]+")
 
 def parse_wikitext(text: str, doc_id: str, source: str | None = None) -> Document:
     out, trail = TextBuilder(), HeadingTrail()
-    meta = add_wikitext(out, trail, text, 0)
+    meta = add_wikitext(out, trail, text.removeprefix("\ufeff"), 0)  # (a byte-order mark
+    # hid a first line's heading)
     return Document(text=out.text, doc_id=doc_id, source=source,  # (a page's title is
                     blocks=tuple(out.blocks),                          # its file's name)
                     metadata={**meta, "format": "mediawiki"})

@@ -22,6 +22,7 @@ from ..errors import ConfigError
 from ..levels import TOKEN, WORD, Pattern, Positions
 from ..readers.structure import links_as_text, markup_between
 from ..types import Block, ChunkKind
+from .base import blank_between
 
 STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max", "table_rows",
                      "merge_sections", "dedupe_headings")
@@ -156,10 +157,14 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
     sections: list[Section] = []
     current = Section(lo, hi, trail or span.headings)
     for block in index.blocks_in(lo, hi):
-        if block.kind == "heading" and block.start >= lo:
-            current.end = block.start
+        # (a heading the span starts inside only by a byte-order mark before it, a
+        # span's start after one: Vue's docs open pages with one, and their title was
+        # a chunk of its own)
+        if block.kind == "heading" and (block.start >= lo or blank_between(text, block.start, lo)):
+            start = max(block.start, lo)
+            current.end = start
             sections.append(current)
-            current = Section(block.start, hi, block.headings, [block])
+            current = Section(start, hi, block.headings, [block])
         else:
             current.blocks.append(block)
             # (whether a section has a body is all that is asked: once it has one, the
