@@ -187,7 +187,12 @@ _TITLED = {
     "paper.tex": "\\section{Title}\n\n\\subsection{Sub}\n\nWords here, a few of them.\n",
     "novel.txt": "CHAPTER I\n\n\n\nIt was a dark night, and the rain fell.\n\n\n\nCHAPTER II\n\n\n\n"
                  "The morning came at last.\n",
+    "tool.1": ".TH TOOL 1\n.SH NAME\ntool \\- do things\n.SH DESCRIPTION\nWords of the "
+              "description here.\n",
+    "note.eml": "Subject: Hello\nFrom: a@example.com\n\nWords of the mail body here.\n",
 }
+#: readers whose text is a rendition (its offsets index that, not the file)
+_RENDERED = ("page.wiki", "tool.1", "note.eml")
 
 
 @pytest.mark.parametrize("name", sorted(_TITLED))
@@ -195,9 +200,10 @@ _TITLED = {
 def test_a_byte_order_mark_changes_no_chunk_but_its_offsets(tmp_path, name, size):
     """Vue's documentation opens a page with a byte-order mark: its title was a chunk
     of its own (the heading's block started at the mark, before the chunks' start);
-    a text file's or reStructuredText's title kept the mark in every trail, and an
-    AsciiDoc or wikitext title was no heading. A file with the mark and one without
-    give the same chunks, the mark's character on."""
+    a text file's or reStructuredText's title kept the mark in every trail, an AsciiDoc
+    or wikitext title was no heading, a manual page was read as plain text and an
+    e-mail was "not an e-mail message". A file with the mark and one without give the
+    same chunks, the mark's character on (where offsets index the file)."""
     text = _TITLED[name]
     plain, marked = tmp_path / "plain", tmp_path / "marked"
     plain.mkdir()
@@ -208,5 +214,5 @@ def test_a_byte_order_mark_changes_no_chunk_but_its_offsets(tmp_path, name, size
     b = chunkwise.chunk(marked / name, size=size)
     assert [(c.text, c.context, c.headings) for c in a] == \
         [(c.text, c.context, c.headings) for c in b]
-    shift = 0 if name == "page.wiki" else 1  # (wikitext's offsets index its rendition)
+    shift = 0 if name in _RENDERED else 1
     assert [(c.start + shift, c.end + shift) for c in a] == [(c.start, c.end) for c in b]

@@ -72,6 +72,7 @@ def parse_mbox(data: bytes, doc_id: str, source: str | None = None) -> Document:
 
 
 def _message(data: bytes, name: str) -> EmailMessage:
+    data = data.removeprefix(b"\xef\xbb\xbf")  # (a byte-order mark hid the first header)
     try:
         message = BytesParser(policy=policy.default).parsebytes(data)
     except (ValueError, TypeError, IndexError, MessageError) as e:  # (it is lenient: rare)

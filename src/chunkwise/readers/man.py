@@ -44,7 +44,7 @@ _MAN_HEAD = re.compile(r"^[.'][ \t]*(?:TH|Dd|Dt|SH|Sh)\b", re.M)
 
 def looks_like_man(head: str) -> bool:
     """A roff manual page: ``.TH``/``.Dd``/``.Dt`` and ``.SH``/``.Sh`` requests."""
-    found = {m.group(0).lstrip(".' \t")[:2] for m in _MAN_HEAD.finditer(head)}
+    found = {m.group(0).lstrip(".' \t")[:2] for m in _MAN_HEAD.finditer(head.removeprefix("\ufeff"))}
     return bool(found & {"TH", "Dd", "Dt"}) and bool(found & {"SH", "Sh"})
 
 
@@ -74,7 +74,7 @@ def _words(arg: str) -> list[str]:
 def parse_man(text: str, doc_id: str, source: str | None = None) -> Document:
     page = _Page()
     end: str | None = None  # the request that ends the macro definition being skipped
-    for line in _logical_lines(text):
+    for line in _logical_lines(text.removeprefix("\ufeff")):  # (the page is a rendition)
         if end is not None:
             if line[:1] in (".", "'") and line[1:].strip() == end:  # ``..``, ``.  .``
                 end = None
