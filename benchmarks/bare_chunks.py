@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/bare_chunks.py FOLDER [FOLDER ...] [--show N]
 
 A chunk is "bare" when, once its heading lines, HTML tags and comments, Liquid tags
-(``{% ... %}``), kramdown attribute lists (``{: ...}``), a table of contents' place
+(``{% ... %}``), Hugo's shortcodes (``{{< ... >}}``, ``{{% ... %}}``), kramdown
+attribute lists (``{: ...}``), a table of contents' place
 (``1. TOC``) and rules (``---``) are taken out, no letter or digit is left: what a
 retriever would rank by its heading trail alone. Code chunks are not counted (a
 closing ``{% endraw %}`` inside a code block is code). The markup is matched here
@@ -19,8 +20,9 @@ from pathlib import Path
 
 import chunkwise
 
-_MARKUP = re.compile(r"\{%[^\n]*?%\}|\{:[^{}\n]*\}|<!--[\s\S]*?-->|<[^<>]*>|^[ \t]*#{1,6} [^\n]*$"
-                     r"|^(?:[*+-]|\d+\.)[ \t]+TOC[ \t]*$|^-{3,}[ \t]*$", re.M)
+_MARKUP = re.compile(r"\{\{<[\s\S]*?>\}\}|\{\{%[\s\S]*?%\}\}|\{%[^\n]*?%\}|\{:[^{}\n]*\}|<!--[\s\S]*?-->"
+                     r"|<[^<>]*>|^[ \t]*#{1,6} [^\n]*$|^(?:[*+-]|\d+\.)[ \t]+TOC[ \t]*$|^-{3,}[ \t]*$",
+                     re.M)
 _WORD = re.compile(r"[^\W_]")
 
 

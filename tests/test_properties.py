@@ -200,10 +200,11 @@ _MARKDOWN_PARTS = st.one_of(
         lambda lines: "```js\n" + "\n".join(lines + ["});"]) + "\n```"),
     st.sampled_from(["<!-- lint disable -->", "<a id=\"old\"></a>", "<table>\n<tr>",
                      "</tr>\n</table>", "## Part", "{% endraw %}", "{: .no_toc }",
-                     "{% include toc.html %}\n{: .note }"]),
+                     "{% include toc.html %}\n{: .note }", '{{% include "x.md" %}}',
+                     "{{< img\n  src=\"a.jpg\"\n>}}"]),
 )
-_MARKUP = re.compile(r"<!--.*?-->|<[^<>]*>|^```\w*$|\{%[^\n]*?%\}|\{:[^{}\n]*\}",
-                     re.DOTALL | re.MULTILINE)
+_MARKUP = re.compile(r"<!--.*?-->|<[^<>]*>|^```\w*$|\{%[^\n]*?%\}|\{:[^{}\n]*\}|\{\{<.*?>\}\}"
+                     r"|\{\{%.*?%\}\}", re.DOTALL | re.MULTILINE)
 
 
 def wordless(text: str) -> bool:
@@ -289,7 +290,8 @@ _MARKUP_TEXT = st.lists(st.one_of(
     st.sampled_from(["<!--", "-->", "<a id=\"x\">", "</a>", "```py\n", "\n```", "\n  ~~~\n",
                      "<br/>", "word", " 7 ", "<!-- note -->", "\n", "#+BEGIN_SRC python\n",
                      "\n#+end_src", "\n #+END_QUOTE\n", "#+begin:", "#+TITLE: x", "#+",
-                     "{%", "%}", "{% endraw %}", "{:", "{: .note }", "{:toc}", "}", "{"])),
+                     "{%", "%}", "{% endraw %}", "{:", "{: .note }", "{:toc}", "}", "{",
+                     "{{<", ">}}", "{{%", "%}}", "{{< img\n src=\"a.jpg\" >}}", '{{% include "x" %}}'])),
     max_size=16).map("".join)
 
 

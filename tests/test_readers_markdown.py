@@ -312,7 +312,8 @@ def test_mkdocs_empty_link_anchors_start_the_next_section(parser):
 JEKYLL = ROOT / "tests" / "data" / "jekyll"
 #: what carries no words on a Jekyll page, written here independently of the reader:
 #: heading lines, Liquid tags, kramdown attribute lists, HTML, the TOC's place, rules
-_JEKYLL_MARKUP = re.compile(r"\{%[^\n]*?%\}|\{:[^{}\n]*\}|<!--[\s\S]*?-->|<[^<>]*>|^[ \t]*#{1,6} [^\n]*$"
+_JEKYLL_MARKUP = re.compile(r"\{\{<[\s\S]*?>\}\}|\{\{%[\s\S]*?%\}\}|\{%[^\n]*?%\}|\{:[^{}\n]*\}"
+                            r"|<!--[\s\S]*?-->|<[^<>]*>|^[ \t]*#{1,6} [^\n]*$"
                             r"|^(?:[*+-]|\d+\.)[ \t]+TOC[ \t]*$|^-{3,}[ \t]*$", re.M)
 
 
@@ -339,13 +340,16 @@ def test_kramdown_attribute_lists_and_the_toc_belong_to_the_block_before(parser)
 
 
 @pytest.mark.parametrize("name", ["jekyll-history-excerpt.md", "jekyll-variables.md",
-                                  "jtd-buttons.md", "jtd-in-page.md", "jtd-customization.md"])
-def test_jekyll_pages_have_no_chunk_of_headings_and_markup_alone(name):
+                                  "jtd-buttons.md", "jtd-in-page.md", "jtd-customization.md",
+                                  "../hugo/sections.md", "../hugo/module.md"])
+def test_jekyll_and_hugo_pages_have_no_chunk_of_headings_and_markup_alone(name):
     """Found chunking Jekyll's and Just the Docs' documentation with the defaults: 105
     of Jekyll's 1,532 chunks and 18 of Just the Docs' 278 held no word but headings and
     markup: every release of Jekyll's changelog a chunk of its heading and ``{: #v4-4-1}``,
     a title and ``{: .no_toc }``, a "Table of contents" and its ``{:toc}``, a section
-    whose body is a Liquid ``{% include %}``, a lone ``{% endraw %}``."""
+    whose body is a Liquid ``{% include %}``, a lone ``{% endraw %}``; and Hugo's: a
+    heading over ``{{% glossary-term "section" %}}``, a page's opening ``{{% include
+    "..." %}}``."""
     path = JEKYLL / name
     text = path.read_text(encoding="utf-8")
     chunks = chunkwise.chunk(path)
@@ -365,6 +369,7 @@ def test_jekyll_pages_have_no_chunk_of_headings_and_markup_alone(name):
     ('Theme Variables {%- include docs_version_badge.html version="4.3.0" -%}', "Theme Variables"),
     ("Custom Sorting {% include badge.html %} {#sorting}", "Custom Sorting"),
     ("Use `{% raw %}` tags", "Use `{% raw %}` tags"),
+    ("Top-level settings {{< new-in 0.144.0 />}}", "Top-level settings"),  # Hugo
 ])
 def test_heading_trails_leave_out_liquid_tags(raw, shown):
     from chunkwise.readers.structure import heading_text
@@ -377,6 +382,9 @@ def test_heading_trails_leave_out_liquid_tags(raw, shown):
     ("{:toc}", True), ("1. TOC\n{:toc}", True), ("* TOC\n{: toc }\n", True),
     ("1. TOC", False), ("{% include note.html %} Restart it.", False),
     ("{: .note }\nA paragraph", False), ("{x: 1}", False),
+    ('{{% glossary-term "section" %}}', True), ('{{< img\n  src="a.jpg"\n  alt="A park"\n>}}', True),
+    ("{{< new-in 0.154.0 />}}", True), ("{{< note >}}\nWords inside.\n{{< /note >}}", False),
+    ("{{ .Title }}", False),
 ])
 def test_markup_only_knows_liquid_tags_and_kramdown_attribute_lists(text, only):
     from chunkwise.engine import wordless

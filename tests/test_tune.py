@@ -277,7 +277,8 @@ def test_heuristic_questions_skip_markup_and_cut_words():
         "Set x = 1 before the loop starts here."
     # Jekyll's Liquid tags and kramdown's attribute lists (Just the Docs' pages)
     for marked in ("Every layout reads {% include footer_custom %} at the end of its page.",
-                   "Put a list item over {:toc} where the table of contents should go."):
+                   "Put a list item over {:toc} where the table of contents should go.",
+                   "Each new setting shows {{< new-in 0.144.0 />}} beside its name there."):
         assert plain_sentence(marked + " The plain sentence after it is fine.") == \
             "The plain sentence after it is fine."
 

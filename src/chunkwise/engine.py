@@ -73,11 +73,13 @@ _SENTENCE_LOOK_AHEAD = 1 << 16
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
 #: what carries no words: HTML comments and tags, code fence lines (with their info
 #: string), Org's block lines (``#+BEGIN_SRC python``, ``#+END_SRC``), Liquid's tags
-#: and kramdown's attribute lists (Jekyll: ``{% endraw %}``, ``{: .note }``); a piece
+#: and kramdown's attribute lists (Jekyll: ``{% endraw %}``, ``{: .note }``), Hugo's
+#: shortcodes (``{{< img src="x.jpg" >}}``, ``{{% include "x.md" %}}``); a piece
 #: of only these and punctuation (``});`` and a closing fence, ``</tr></table>``,
 #: ``<!-- lint disable -->``) is no chunk where it can be joined
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]*$"
-                     r"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|\{%[^\n]*?%\}|\{:[^{}\n]*\}",
+                     r"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|\{%[^\n]*?%\}|\{:[^{}\n]*\}"
+                     r"|\{\{<(?:(?!\{\{).)*?>\}\}|\{\{%(?:(?!\{\{).)*?%\}\}",
                      re.DOTALL | re.MULTILINE)
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 

@@ -166,11 +166,13 @@ def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
 #: what makes a sentence no evidence for a heuristic question: link, image or HTML
 #: syntax, a URL, table pipes, code spans, emphasis and heading marks; Org's links
 #: (``[[target][text]]``) and code (``~M-x~``, ``=init.el=``); Jekyll's Liquid tags
-#: and kramdown's attribute lists (``{% link docs/x.md %}``, ``{: .note }``)
+#: and kramdown's attribute lists (``{% link docs/x.md %}``, ``{: .note }``), Hugo's
+#: shortcodes (``{{< new-in 0.1 >}}``)
 _MARKUP = re.compile(r"\]\(|!\[|</?[A-Za-z!][^>]*>|https?://|www\.|\||`|\*\*|__|^\s*#|\{#"
-                     r"|\{%|\{:|\[\[|(?:^|(?<=[\s(]))[~=](?=[^\s~=])")
+                     r"|\{%|\{:|\{\{[<%]|\[\[|(?:^|(?<=[\s(]))[~=](?=[^\s~=])")
 _LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]*>|`[^`\n]*`|https?://\S+")
-_MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>|\{%[^\n]*?%\}|\{:[^{}\n]*\}")
+_MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>|\{%[^\n]*?%\}|\{:[^{}\n]*\}"
+                                r"|\{\{[<%][^\n]*?[>%]\}\}")
 _CELL_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 #: the HTML elements a table cell's text is marked up with (a placeholder such as
 #: ``<leader>`` or ``<url>`` is text)

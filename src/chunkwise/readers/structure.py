@@ -19,7 +19,7 @@ _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 #: an MDX comment (react.dev's heading ids, ``## Reference {/*reference*/}``)
 _TAG = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|em|font|i|img|"
                   r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>"
-                  r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)|\{%[^\n]*?%\}",
+                  r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)|\{%[^\n]*?%\}|\{\{[<%][^\n]*?[>%]\}\}",
                   re.IGNORECASE)
 #: a Markdown code span (its tags are words) or what lies between two of them
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|[^`]+|`+", re.DOTALL)
@@ -52,7 +52,8 @@ _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]"
 def heading_text(raw: str) -> str:
     """A heading as the trail shows it: without its attribute list or inline HTML tags
     (an ``<a id="x"></a>`` anchor) or template tags (Jekyll's Liquid, ``## Theme
-    Variables {%- include docs_version_badge.html version="4.3.0" -%}``), which carry
+    Variables {%- include docs_version_badge.html version="4.3.0" -%}``; Hugo's
+    shortcodes, ``{{< new-in 0.154.0 />}}``), which carry
     no words, outside code spans, and a
     link as its text (a changelog's ``[2.4.1](https://github.com/.../compare/...)``,
     ``by [@user](https://github.com/user)``: the address is many tokens in every
@@ -93,8 +94,10 @@ _MARKUP = re.compile(r"<!--(?:(?!<!--).)*?-->|(?i:<(script|style)\b[^<>]*>(?:(?!
                      r"[ \t]*(['\"])[^'\"\n]+\4[ \t]*;?[ \t]*$"
                      r"|\[\]\([^()\s]*\)(?:\{[^{}\n]*\})?"
                      # Jekyll: Liquid tags (``{% include toc.html %}``, ``{% endraw %}``)
-                     # and kramdown's attribute lists on lines of their own
-                     r"|\{%[^\n]*?%\}|^[ \t]*\{:[^\n]*\}[ \t]*$"
+                     # and kramdown's attribute lists on lines of their own; Hugo's
+                     # shortcodes (``{{< img src="..." >}}``, ``{{% include "x.md" %}}``)
+                     r"|\{%[^\n]*?%\}|^[ \t]*\{:[^\n]*\}[ \t]*$|\{\{<(?:(?!\{\{).)*?>\}\}"
+                     r"|\{\{%(?:(?!\{\{).)*?%\}\}"
                      r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
                      r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
                      r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$"
