@@ -458,11 +458,32 @@ def test_markup_only_knows_esm_imports_and_script_and_style_elements(text, only)
     ("Promise<Result> and <lower />", "Promise<Result> and <lower />"),  # no component
     ("Why is it slow? {/*why-is-it-slow*/}", "Why is it slow?"),  # react.dev ids
     ("Use `{/*x*/}` to comment", "Use `{/*x*/}` to comment"),
+    # a README's badges: images inside links (their addresses were in every trail)
+    ("Thread-pool Controls [![Build Status](https://github.com/x/badge.svg?branch=master)]"
+     "(https://github.com/x/actions) [![codecov](https://codecov.io/b.svg)](https://codecov.io/gh)",
+     "Thread-pool Controls"),
+    ("Title ![badge][ref]", "Title"), ("[![Logo](logo.png)](https://x.io)", "Logo"),
+    ("![Logo](logo.png)", "Logo"), ("Link [docs](https://x.io) and `![a](b)`", "Link docs and `![a](b)`"),
+    ('<div id="semantics"> Semantics of thread limiting </div>', "Semantics of thread limiting"),
 ])
 def test_heading_trails_leave_out_attribute_lists_and_inline_markup(raw, shown):
     from chunkwise.readers.structure import heading_text
 
     assert heading_text(raw) == shown
+
+
+def test_a_readmes_badges_are_in_no_trail():
+    """threadpoolctl's README (the structured set) opens ``# Thread-pool Controls`` and two
+    badges, images inside links: every one of its 94 chunks carried both images'
+    addresses in its trail (~100 tokens of 254); 62 chunks now."""
+    path = ROOT / "benchmarks" / "structured_eval" / "docs" / "threadpoolctl.md"
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    trails = {h for c in chunks for h in c.headings}
+    assert "Thread-pool Controls" in trails and "Semantics of thread limiting" in trails
+    assert not [h for h in trails if "](" in h or "<div" in h]
+    assert not [c.context for c in chunks if "badge.svg" in c.context]
 
 
 def test_the_fastapi_docs_trails_carry_no_anchor_ids():

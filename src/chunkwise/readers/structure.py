@@ -13,12 +13,14 @@ from ..types import Block, Document
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 #: inline HTML that carries no words in a heading: anchors, comments, the tags of
-#: HTML's phrasing elements (``<dfn title="...">conversion</dfn>`` keeps its word), a
+#: HTML's phrasing elements (``<dfn title="...">conversion</dfn>`` keeps its word) and
+#: of a few block ones (threadpoolctl's ``## <div id="semantics"> Semantics ... </div>``), a
 #: component closed in its own tag (``## optimizeDeps.entries <NonInheritBadge />`` in
 #: VitePress, ``<Since v="3.3.0" />`` in MDX: a capital first, as JSX and Vue name them),
 #: an MDX comment (react.dev's heading ids, ``## Reference {/*reference*/}``)
 _TAG = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|em|font|i|img|"
-                  r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr)\b[^<>]*>"
+                  r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr"
+                  r"|div|p|center|section|summary|details)\b[^<>]*>"
                   r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)|\{%[^\n]*?%\}|\{\{[<%][^\n]*?[>%]\}\}",
                   re.IGNORECASE)
 #: a Markdown code span (its tags are words) or what lies between two of them
@@ -64,22 +66,46 @@ def heading_text(raw: str) -> str:
                        for part in (m.group(0) for m in _CODE_SPAN.finditer(text)))
         text = _ATTRIBUTES.sub("", text)  # (an attribute list after a tag left out)
     if "](" in text or "][" in text:
-        text = links_as_text(text)
+        # an image is no words of the section (a README's badges, ``# Thread-pool
+        # Controls [![Build Status](https://...badge.svg)](https://...)``: each badge's
+        # address was in every chunk's trail), unless the heading is images alone
+        # (a logo: its alt text)
+        bare = links_as_text(_without_images(text)) if "![" in text else ""
+        text = bare if _WORD.search(bare) else links_as_text(text)
+        if "](" in text or "][" in text:  # an image inside a link, now the link's text
+            text = links_as_text(text)
     text = " ".join(text.split()) if "\n" not in text else text.strip()
     return text or raw
+
+
+#: a Markdown image, inline or by reference (what :data:`_LINK` matches with a ``!``)
+_IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]"
+                    r"(?:\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)|\[[^\[\]]*\])")
+_WORD = re.compile(r"[^\W_]")
 
 
 def links_as_text(text: str) -> str:
     """Links and images replaced by their text, but where one starts inside a code
     span (`` `[a](b)` `` is code, not a link)."""
-    code = [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text) if m.group(0).startswith("`")
-            and len(m.group(0)) > 1]
+    code = _code_spans(text)
 
     def text_of(m: re.Match[str]) -> str:
         if any(a <= m.start() < b for a, b in code):
             return m.group(0)
         return m.group(1)
     return _LINK.sub(text_of, text)
+
+
+def _without_images(text: str) -> str:
+    """Images left out, but where one starts inside a code span."""
+    code = _code_spans(text)
+    return _IMAGE.sub(lambda m: m.group(0) if any(a <= m.start() < b for a, b in code) else "",
+                      text)
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _CODE_SPAN.finditer(text) if m.group(0).startswith("`")
+            and len(m.group(0)) > 1]
 
 
 #: (a comment's, script's or MDX comment's end is looked for up to the next one's
