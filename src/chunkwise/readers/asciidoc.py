@@ -14,7 +14,7 @@ from ..types import Block, Document
 from .reader import Reader
 from .structure import HeadingTrail, stripped, table_block
 
-_TITLE = re.compile(r"(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")
+_TITLE = re.compile(r"\ufeff?(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")  # (a byte-order mark first)
 #: a delimited block's fence: its closing line is the same
 _DELIMITER = re.compile(r"(?:-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|`{3}|\|={3,})[ \t]*")
 _CODE_FENCES = ("-", ".", "`")
@@ -49,8 +49,6 @@ def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Documen
         start, pos = pos, pos + len(raw)
         line = raw.rstrip("\r\n")
         end = start + len(line)
-        if start == 0 and line.startswith("\ufeff"):  # a byte-order mark hid the title
-            line, start = line[1:], 1
         stripped = line.strip()
         if fence is not None:
             if stripped == fence[0]:
