@@ -245,18 +245,18 @@ def test_node_api_pages_have_no_chunk_of_markup_or_punctuation_alone(name, alone
     assert sum(ch.isalpha() for ch in words) >= 10  # with words of its own
 
 
-def test_a_heading_goes_with_the_list_its_history_comment_opens():
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_heading_goes_with_the_list_its_history_comment_opens(newline):
     """Node.js's ``readline.md``: ``### readlinePromises.createInterface(options)``, its
     ``<!-- YAML`` history (made part of the list after it, as an anchor above a list
     is), then a list of options too long for one chunk: the heading and the comment
     were a chunk of 56 tokens, the options the next."""
-    path = NODE_API / "readline.md"
-    text = path.read_text(encoding="utf-8")
-    chunks = chunkwise.chunk(path)
+    text = (NODE_API / "readline.md").read_text(encoding="utf-8").replace("\n", newline)
+    chunks = chunkwise.chunk({"readline.md": text}, format="markdown")
     assert_invariants(text, chunks, 254)
     holder = next(c for c in chunks if c.text.startswith(
-        "### `readlinePromises.createInterface(options)`\n\n<!-- YAML"))
-    assert "* `options` {Object}\n  * `input` {stream.Readable}" in holder.text
+        f"### `readlinePromises.createInterface(options)`{newline}{newline}<!-- YAML"))
+    assert f"* `options` {{Object}}{newline}  * `input` {{stream.Readable}}" in holder.text
 
 
 @pytest.mark.parametrize("intro", ["Example: Using `Cipher` and piped streams:",

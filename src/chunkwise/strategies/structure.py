@@ -29,6 +29,7 @@ STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max"
 
 
 _NON_SPACE = re.compile(r"\S")
+_BLANK_LINE = re.compile(r"\r?\n[ \t]*\r?\n")
 
 
 def _block_ends(index: DocumentIndex) -> list[int]:
@@ -534,11 +535,11 @@ class StructuredPacking:
         text = self.doc.text
         if text[block.start] not in "<{[.:(":
             return None
-        end = text.find("\n\n", block.start, block.end)
-        if end < 0 or not markup_between(text, block.start, end) or \
-                self.span_count("", block.start, end) > self.MARKUP_TOKENS:
+        gap = _BLANK_LINE.search(text, block.start, block.end)
+        if gap is None or not markup_between(text, block.start, gap.start()) or \
+                self.span_count("", block.start, gap.start()) > self.MARKUP_TOKENS:
             return None
-        return end
+        return gap.start()
 
     #: markup up to this many tokens under a heading travels with the heading into the
     #: text after it (an anchor, ``<!--type=misc-->``); longer markup (a logo's link, a
