@@ -29,6 +29,7 @@ from .config import Budget, ChunkConfig
 from .errors import ConfigError
 from .levels import Level, Paragraphs, Pattern, Sentences, Separator
 from .levels import Tokens as TokenLevel
+from .readers.structure import KRAMDOWN_ATTRIBUTES, TEMPLATE_TAGS
 from .tokens import TokenCounter, Tokens, position_dtype
 from .types import Block, ChunkKind, Document
 
@@ -78,8 +79,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
 #: of only these and punctuation (``});`` and a closing fence, ``</tr></table>``,
 #: ``<!-- lint disable -->``) is no chunk where it can be joined
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]*$"
-                     r"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|\{%[^\n]*?%\}|\{:[^{}\n]*\}"
-                     r"|\{\{<(?:(?!\{\{).)*?>\}\}|\{\{%(?:(?!\{\{).)*?%\}\}",
+                     rf"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|{TEMPLATE_TAGS}|{KRAMDOWN_ATTRIBUTES}",
                      re.DOTALL | re.MULTILINE)
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 

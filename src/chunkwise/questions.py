@@ -171,8 +171,7 @@ def with_llm(passages: Sequence[Chunk], llm: str | LLM, doc_ids: dict[str, str],
 _MARKUP = re.compile(r"\]\(|!\[|</?[A-Za-z!][^>]*>|https?://|www\.|\||`|\*\*|__|^\s*#|\{#"
                      r"|\{%|\{:|\{\{[<%]|\[\[|(?:^|(?<=[\s(]))[~=](?=[^\s~=])")
 _LINK = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]*>|`[^`\n]*`|https?://\S+")
-_MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>|\{%[^\n]*?%\}|\{:[^{}\n]*\}"
-                                r"|\{\{[<%][^\n]*?[>%]\}\}")
+_MARKUP_IN_HEADING = re.compile(r"`|\*\*|__|\{#[^}]*\}|<[^>]*>")
 _CELL_LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 #: the HTML elements a table cell's text is marked up with (a placeholder such as
 #: ``<leader>`` or ``<url>`` is text)

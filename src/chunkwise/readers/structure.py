@@ -10,6 +10,13 @@ from typing import Any
 
 from ..types import Block, Document
 
+#: template markup that carries no words, shared with the packer (``engine.wordless``):
+#: Liquid's tags (Jekyll, GitBook: ``{% include toc.html %}``, ``{%- endraw -%}``) and
+#: Hugo's shortcodes, on one line or several (``{{< img src="a.jpg" >}}``, ``{{% include
+#: "x.md" %}}``; one never closed ends at the next ``{{``); compile with ``re.DOTALL``
+TEMPLATE_TAGS = r"\{%[^\n]*?%\}|\{\{<(?:(?!\{\{).)*?>\}\}|\{\{%(?:(?!\{\{).)*?%\}\}"
+#: a kramdown attribute list (Jekyll: ``{: .note }``, ``{:toc}``, ``{: #v4-4-1}``)
+KRAMDOWN_ATTRIBUTES = r"\{:[^{}\n]*\}"
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 #: inline HTML that carries no words in a heading: anchors, comments, the tags of
@@ -21,7 +28,7 @@ _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 _TAG = re.compile(r"<!--.*?-->|\{/\*.*?\*/\}|</?(?:a|abbr|b|bdi|bdo|br|cite|code|data|del|dfn|em|font|i|img|"
                   r"ins|kbd|mark|q|s|samp|small|span|strong|sub|sup|time|tt|u|var|wbr"
                   r"|div|p|center|section|summary|details)\b[^<>]*>"
-                  r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)|\{%[^\n]*?%\}|\{\{[<%][^\n]*?[>%]\}\}",
+                  r"|(?-i:<[A-Z][\w.:-]*(?:\s[^<>]*)?/>)|" + TEMPLATE_TAGS,
                   re.IGNORECASE)
 #: a Markdown code span (its tags are words) or what lies between two of them
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1|[^`]+|`+", re.DOTALL)
@@ -122,8 +129,7 @@ _MARKUP = re.compile(r"<!--(?:(?!<!--).)*?-->|(?i:<(script|style)\b[^<>]*>(?:(?!
                      # Jekyll: Liquid tags (``{% include toc.html %}``, ``{% endraw %}``)
                      # and kramdown's attribute lists on lines of their own; Hugo's
                      # shortcodes (``{{< img src="..." >}}``, ``{{% include "x.md" %}}``)
-                     r"|\{%[^\n]*?%\}|^[ \t]*\{:[^\n]*\}[ \t]*$|\{\{<(?:(?!\{\{).)*?>\}\}"
-                     r"|\{\{%(?:(?!\{\{).)*?%\}\}"
+                     rf"|{TEMPLATE_TAGS}|^[ \t]*\{{:[^\n]*\}}[ \t]*$"
                      r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
                      r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
                      r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$"
@@ -171,7 +177,7 @@ _NON_SPACE = re.compile(r"\S")
 _TOC = re.compile(r"\s*(?:[*+-]|\d+[.)])[ \t]+TOC[ \t]*\n[ \t]*\{:[ \t]*toc[ \t]*\}\s*")
 #: a paragraph of kramdown block attribute lists only (``{: .no_toc }``,
 #: ``{: #v4-4-1}``, ``{:.warning}``): they belong to the block they touch
-_BLOCK_ATTRIBUTES = re.compile(r"(?:[ \t]*\{:[^{}\n]*\}[ \t]*(?:\n|$))+")
+_BLOCK_ATTRIBUTES = re.compile(rf"(?:[ \t]*{KRAMDOWN_ATTRIBUTES}[ \t]*(?:\n|$))+")
 
 
 def attributes_to_blocks(blocks: list[Block], text: str) -> list[Block]:
