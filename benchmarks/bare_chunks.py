@@ -5,7 +5,9 @@
 A chunk is "bare" when, once its heading lines, HTML tags and comments, Liquid tags
 (``{% ... %}``), Hugo's shortcodes (``{{< ... >}}``, ``{{% ... %}}``), kramdown
 attribute lists (``{: ...}``), a table of contents' place
-(``1. TOC``) and rules (``---``) are taken out, no letter or digit is left: what a
+(``1. TOC``), rules (``---``) and AsciiDoc's titles (``== Install``), comment lines
+and ``////`` blocks, attribute entries (``:toc: left``) and preprocessor directives
+(``include::x.adoc[]``, ``ifdef::x[]``, ``endif::[]``) are taken out, no letter or digit is left: what a
 retriever would rank by its heading trail alone. Code chunks are not counted (a
 closing ``{% endraw %}`` inside a code block is code). The markup is matched here
 independently of the readers, so the figure checks them rather than repeats them.
@@ -21,7 +23,9 @@ from pathlib import Path
 import chunkwise
 
 _MARKUP = re.compile(r"\{\{<[\s\S]*?>\}\}|\{\{%[\s\S]*?%\}\}|\{%[^\n]*?%\}|\{:[^{}\n]*\}|<!--[\s\S]*?-->"
-                     r"|<[^<>]*>|^[ \t]*#{1,6} [^\n]*$|^(?:[*+-]|\d+\.)[ \t]+TOC[ \t]*$|^-{3,}[ \t]*$",
+                     r"|<[^<>]*>|^[ \t]*#{1,6} [^\n]*$|^(?:[*+-]|\d+\.)[ \t]+TOC[ \t]*$|^-{3,}[ \t]*$"
+                     r"|^={1,6} [^\n]*$|^////+\n[\s\S]*?^////+$|^//[^\n]*$|^:!?[\w-]+!?:[^\n]*$"
+                     r"|^(?:include|ifn?def|ifeval|endif)::[^\n]*\]$",
                      re.M)
 _WORD = re.compile(r"[^\W_]")
 

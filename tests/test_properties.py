@@ -201,10 +201,13 @@ _MARKDOWN_PARTS = st.one_of(
     st.sampled_from(["<!-- lint disable -->", "<a id=\"old\"></a>", "<table>\n<tr>",
                      "</tr>\n</table>", "## Part", "{% endraw %}", "{: .no_toc }",
                      "{% include toc.html %}\n{: .note }", '{{% include "x.md" %}}',
-                     "{{< img\n  src=\"a.jpg\"\n>}}"]),
+                     "{{< img\n  src=\"a.jpg\"\n>}}", "// tag::body[]", "// end::body[]\n:toc: left",
+                     "include::partial$x.adoc[]\n\nifdef::env-github[]", "endif::[]",
+                     "////\nA note to the writers, in words.\n////", "ifeval::[{x} > 1]"]),
 )
 _MARKUP = re.compile(r"<!--.*?-->|<[^<>]*>|^```\w*$|\{%[^\n]*?%\}|\{:[^{}\n]*\}|\{\{<.*?>\}\}"
-                     r"|\{\{%.*?%\}\}", re.DOTALL | re.MULTILINE)
+                     r"|\{\{%.*?%\}\}|^// (?:tag|end)::\w+\[\]$|^////\n.*?\n////$|^:toc: left$"
+                     r"|^(?:include|ifdef|ifeval|endif)::\S*\[[^\]\n]*\]$", re.DOTALL | re.MULTILINE)
 
 
 def wordless(text: str) -> bool:
@@ -291,7 +294,10 @@ _MARKUP_TEXT = st.lists(st.one_of(
                      "<br/>", "word", " 7 ", "<!-- note -->", "\n", "#+BEGIN_SRC python\n",
                      "\n#+end_src", "\n #+END_QUOTE\n", "#+begin:", "#+TITLE: x", "#+",
                      "{%", "%}", "{% endraw %}", "{:", "{: .note }", "{:toc}", "}", "{",
-                     "{{<", ">}}", "{{%", "%}}", "{{< img\n src=\"a.jpg\" >}}", '{{% include "x" %}}'])),
+                     "{{<", ">}}", "{{%", "%}}", "{{< img\n src=\"a.jpg\" >}}", '{{% include "x" %}}',
+                     "// tag::x[]", "//", "/", "////", "\n////\n", "include::a.adoc[]", "include::",
+                     "ifdef::x[]", "ifdef::x[y]", "endif::[]", "ifeval::[1 > 0]", ":toc: left", ":x:",
+                     ":a b: c", "i", "e", "[", "]", "::"])),
     max_size=16).map("".join)
 
 

@@ -1,14 +1,16 @@
 """AsciiDoc: section titles, delimited blocks, paragraphs; offsets into the file."""
 
+import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import chunkwise
 from chunkwise.readers import parse, read_path
 
-from helpers import assert_invariants, by_text
+from helpers import assert_invariants, by_text, independent_minilm_count
 
 DATA = Path(__file__).resolve().parent / "data" / "asciidoc"
 
@@ -60,7 +62,11 @@ def test_titles_blocks_attributes_and_comments():
     st.tuples(st.just("para"), st.just(0),
               st.from_regex(r"[A-Z][a-z]{1,8}( [a-z]{1,8}){3,15}\.", fullmatch=True)),
     st.tuples(st.just("listing"), st.just(0),
-              st.from_regex(r"(== )?[a-z]{1,6} = [0-9]{1,3}", fullmatch=True))),
+              st.from_regex(r"(== )?[a-z]{1,6} = [0-9]{1,3}", fullmatch=True)),
+    st.tuples(st.just("markup"), st.just(0), st.sampled_from([
+        "// tag::body[]", "// end::body[]\n// tag::more[]", "////\nA note to the writers.\n== not a title\n////",
+        ":toc: left", ":url-repo: https://example.org/repo\n:sectnums!:", "include::partial$x.adoc[]",
+        "ifdef::env-github[]", "endif::[]", "ifeval::[{x} > 1]"]))),
     min_size=1, max_size=12))
 def test_asciidoc_property(parts):
     """Generated documents: each title a heading of its level (under its anchor or
@@ -70,6 +76,9 @@ def test_asciidoc_property(parts):
     the invariants."""
     out = []
     for kind, level, body in parts:
+        if kind == "markup":
+            out.append(body)
+            continue
         out.append(f"{'=' * level} {body}" if kind == "title" else
                    f"{kind}\n{'=' * level} {body}" if kind.startswith("[") and level else
                    f"{kind}\n====\n{body}\n====" if kind == "[TIP]" else
@@ -78,6 +87,8 @@ def test_asciidoc_property(parts):
                        f"|{body} {i}" for i in range(3 * level)) + "\n|===" if kind == "table" else body)
     text = "\n\n".join(out) + "\n"
     doc = parse(text, "gen.adoc")
+    # lines rendering nothing are no block of their own, nor a title
+    assert not any(_UNRENDERED.fullmatch(text, b.start, b.end) for b in doc.blocks)
     heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
     assert heads == [(level, body) for kind, level, body in parts
                      if kind == "title" or kind.startswith("[") and level]
@@ -90,6 +101,14 @@ def test_asciidoc_property(parts):
     chunks = chunkwise.chunk(doc, strategy="section", size=48)
     assert_invariants(text, chunks, 254)  # (a table row over the size stays whole to max_tokens)
     assert all(c.token_count <= 48 for c in chunks if c.kind != "table")
+    if any(_rendered_words(c.text) for c in chunks):  # a chunk of markup alone joins none
+        count = chunkwise.get_chunker("section", size=48).tokenizer.count
+        for i, c in enumerate(chunks):
+            if not _rendered_words(c.text) and c.kind != "table":
+                for j in (i - 1, i + 1):
+                    if 0 <= j < len(chunks) and chunks[j].kind != "table":
+                        a, b = sorted((c, chunks[j]), key=lambda x: x.start)
+                        assert count(chunks[j].context + text[a.start:b.end]) > 48, c.text
 
 
 def test_titles_under_their_anchors_and_an_admonitions_example_block():
@@ -153,3 +172,101 @@ def test_tables_are_tables_their_header_the_context_of_every_later_part():
     none = table("[%noheader]\n", "|Key |Meaning\n\n|k1 |first")
     assert none["header"] is None and none["cells"] == (("Key", "Meaning"), ("k1", "first"))
     assert table("", "|a |b\n|c |d")["header"] is None  # no blank line under the first row
+
+
+#: what Asciidoctor renders nothing of, written here apart from the reader and the
+#: packer: comment blocks, an include's tag lines (other comment lines are words to the
+#: packer, as a source file's are), attribute entries (a value ending in `` \`` goes
+#: on), preprocessor directives
+_UNRENDERED = re.compile(r"^////+[ \t]*\n.*?^////+[ \t]*$|^// (?:tag|end)::[^\n]*\[\]$"
+                         r"|^:!?[\w-]+!?:(?:[^\n]*\\\n)*[^\n]*$"
+                         r"|^(?:include|ifn?def|ifeval|endif)::[^\n]*\[[^\n]*\][ \t]*$",
+                         re.MULTILINE | re.DOTALL)
+
+
+def _rendered_words(text: str) -> bool:
+    return any(ch.isalnum() for ch in _UNRENDERED.sub(" ", text))
+
+
+@pytest.mark.parametrize("name", ["asciidoc-docs-conditionals.adoc", "asciidoc-docs-metadata.adoc",
+                                  "asciidoc-docs-reference-author.adoc", "asciidoctor-my-document.adoc"])
+@pytest.mark.parametrize("size", [None, 96])
+def test_no_chunk_of_comments_entries_or_directives_alone(name, size):
+    """Lines Asciidoctor renders nothing of were paragraphs and chunks of their own: an
+    include file's ``// tag::desc-base[]`` above a document title, a ``////`` comment
+    block of 112 tokens (the language documentation's ``conditionals.adoc``), a title
+    over its header's entries (``:page-aliases: faqs.adoc``), an ``include::`` line.
+    Now none is a chunk where it fits beside the text next to it."""
+    path = DATA / name
+    doc = read_path(path)
+    chunker = chunkwise.get_chunker("auto", **({"size": size} if size else {}))
+    chunks = chunker.chunk_document(doc)
+    limit = size or 254  # (auto gives reference documentation 224 within MiniLM's 254)
+    assert_invariants(doc.text, chunks, limit, independent_minilm_count())
+    text = doc.text
+
+    def fits(ctx: str, lo: int, hi: int) -> bool:
+        return len(ctx) + hi - lo <= chunker.max_chars and \
+            chunker.tokenizer.count(ctx + text[lo:hi]) <= limit
+
+    bare = [c for c in chunks if not _rendered_words(c.text)]
+    for c in bare:
+        i = chunks.index(c)
+        assert not (i + 1 < len(chunks) and fits(chunks[i + 1].context, c.start, chunks[i + 1].end)), c.text
+        assert not (i > 0 and fits(chunks[i - 1].context, chunks[i - 1].start, c.end)), c.text
+    if size is None:
+        assert bare == []
+
+
+def test_comments_entries_and_directives_are_no_paragraphs_and_a_title_takes_those_it_touches():
+    """The header's entries and tag lines under a document title, and tag lines right
+    above it, are part of its block; a comment block, an include and a condition's
+    lines are no paragraph; the header's entries are the document's metadata (an
+    entry wrapped over lines whole), and a title naming an attribute shows its value
+    in the trail."""
+    mine = read_path(DATA / "asciidoctor-my-document.adoc")
+    head = mine.blocks[0]
+    assert head.kind == "heading" and mine.text[head.start:head.end] == (
+        "// tag::title[]\n= The Dangers of Wolpertingers\n"
+        ":url-wolpertinger: https://en.wikipedia.org/wiki/Wolpertinger\n// end::title[]\n// tag::body[]")
+    assert mine.metadata["url-wolpertinger"] == "https://en.wikipedia.org/wiki/Wolpertinger"
+    assert mine.title == "The Dangers of Wolpertingers"
+
+    cond = read_path(DATA / "asciidoc-docs-conditionals.adoc")
+    texts = [cond.text[b.start:b.end] for b in cond.blocks]
+    assert not any(t.startswith(("////", "include::", "//")) for t in texts), texts
+    assert "The conditional preprocessor directives determine which lines" in " ".join(texts)
+
+    wrapped = parse("= Guide\n:description: A value \\\n  over two lines\n:toc:\n\nText.\n", "g.adoc")
+    assert wrapped.metadata == {"description": "A value over two lines", "toc": "",
+                                "format": "asciidoc"}
+    assert [b.kind for b in wrapped.blocks] == ["heading", "paragraph"]
+    meta = read_path(DATA / "asciidoc-docs-metadata.adoc")
+    firsts = [b for b in meta.blocks if b.kind == "heading" and b.level == 1]
+    assert all(meta.text[b.start:b.end].startswith("// tag::") for b in firsts[:2])
+    byline = meta.blocks[meta.blocks.index(firsts[0]) + 1]
+    assert meta.text[byline.start:byline.end] == "Kismet Lee; Lazarus Draeke"  # words: a paragraph
+
+    author = read_path(DATA / "asciidoc-docs-reference-author.adoc")
+    assert [b.headings for b in author.blocks if b.kind == "heading"] == [
+        ("The Intrepid Chronicles",), ("The Intrepid Chronicles", "About Kismet R. Lee")]
+    assert author.metadata["email"] == "kismet@asciidoctor.org"
+    chunks = chunkwise.chunk(author)
+    assert chunks[0].headings[-1] == "About Kismet R. Lee"
+    assert chunks[0].text.startswith("= The Intrepid Chronicles\n:author:")  # offsets: the file's
+
+
+@pytest.mark.parametrize(("source", "trail"), [
+    ("= {product} Guide\n:product: Acme\n\n== Install\n\nText.\n", ("Acme Guide", "Install")),
+    (":product: Acme\n= Guide\n\n== About {product}{nbsp}and \\{x} {missing}\n\nText.\n",
+     ("Guide", "About Acme and {x} {missing}")),
+    ("= Guide\n\n:product: Acme\n:product!:\n\n=== [[latest]]Version {product}\n\nText.\n",
+     ("Guide", "Version {product}")),
+    ("= Guide\n\n== anchor:setup[]Setup {cpp}\n\nText.\n", ("Guide", "Setup C++")),
+])
+def test_a_titles_attribute_references_and_anchors_in_its_trail(source, trail):
+    doc = parse(source, "g.adoc")
+    heads = [b for b in doc.blocks if b.kind == "heading"]
+    assert heads[-1].headings == trail
+    assert doc.title == trail[0]
+    assert doc.text[heads[-1].start:heads[-1].end].startswith("=")  # the source as written

@@ -29,7 +29,7 @@ from .config import Budget, ChunkConfig
 from .errors import ConfigError
 from .levels import Level, Paragraphs, Pattern, Sentences, Separator
 from .levels import Tokens as TokenLevel
-from .readers.structure import KRAMDOWN_ATTRIBUTES, TEMPLATE_TAGS
+from .readers.structure import ASCIIDOC_LETTERED, ASCIIDOC_MARKUP, KRAMDOWN_ATTRIBUTES, TEMPLATE_TAGS
 from .tokens import TokenCounter, Tokens, position_dtype
 from .types import Block, ChunkKind, Document
 
@@ -75,12 +75,16 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
 #: what carries no words: HTML comments and tags, code fence lines (with their info
 #: string), Org's block lines (``#+BEGIN_SRC python``, ``#+END_SRC``), Liquid's tags
 #: and kramdown's attribute lists (Jekyll: ``{% endraw %}``, ``{: .note }``), Hugo's
-#: shortcodes (``{{< img src="x.jpg" >}}``, ``{{% include "x.md" %}}``); a piece
-#: of only these and punctuation (``});`` and a closing fence, ``</tr></table>``,
-#: ``<!-- lint disable -->``) is no chunk where it can be joined
+#: shortcodes (``{{< img src="x.jpg" >}}``, ``{{% include "x.md" %}}``), AsciiDoc's
+#: comments, directives and attribute entries (``// tag::body[]``, ``include::x.adoc[]``,
+#: ``:toc: left``); a piece of only these and punctuation (``});`` and a closing fence,
+#: ``</tr></table>``, ``<!-- lint disable -->``) is no chunk where it can be joined
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]*$"
-                     rf"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|{TEMPLATE_TAGS}|{KRAMDOWN_ATTRIBUTES}",
+                     rf"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|{TEMPLATE_TAGS}|{KRAMDOWN_ATTRIBUTES}"
+                     rf"|{ASCIIDOC_MARKUP}",
                      re.DOTALL | re.MULTILINE)
+#: where a match of :data:`_MARKUP` may start: none starts before the next of these
+_MARKUP_START = re.compile(r"[<`~{/:]|#\+|^(?:include|ifn?def|ifeval|endif)::", re.MULTILINE)
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 
 
@@ -91,23 +95,26 @@ def _masked(text: str) -> str:
 
 def wordless(text: str) -> bool:
     """Whether ``text`` has no letter or digit outside markup."""
-    if text[:1].isalnum():
+    lead = text[:1]
+    if lead.isalnum() and (lead not in "ie" or not text.startswith(ASCIIDOC_LETTERED)):
         return False  # (most pieces: a word first)
     first = _WORD.search(text)
     if first is None:
         return True
-    head = text[:first.start()]
+    at = first.start()
+    head = text[:at]
     if "<" not in head and "`" not in head and "~" not in head and "#+" not in head \
-            and "{" not in head:
+            and "{" not in head and "/" not in head and ":" not in head \
+            and not text.startswith(ASCIIDOC_LETTERED, at):
         return False  # (most texts: their first letter is outside any markup)
     # a letter between the markup (what :func:`_masked` leaves), looked for from the
     # start (a code piece's opening fence line is followed by a word at once): no markup
-    # starts before the next "<", "`", "~", "#+" or "{" (a fence line's indent is no
-    # word), so a letter before that one is outside markup, found without looking further
+    # starts before the next :data:`_MARKUP_START` (a fence line's indent is no word),
+    # so a letter before that one is outside markup, found without looking further
     at, n = 0, len(text)
     while True:
-        c = min(_find(text, "<", at, n), _find(text, "`", at, n), _find(text, "~", at, n),
-                _find(text, "#+", at, n), _find(text, "{", at, n))
+        found = _MARKUP_START.search(text, at)
+        c = found.start() if found is not None else n
         if _WORD.search(text, at, c) is not None:
             return False
         m = _MARKUP.search(text, at) if c < n else None
@@ -116,12 +123,6 @@ def wordless(text: str) -> bool:
         if _WORD.search(text, c, m.start()) is not None:
             return False
         at = m.end()
-
-
-def _find(text: str, char: str, start: int, default: int) -> int:
-    """Where ``char`` next is from ``start``; ``default`` when nowhere."""
-    at = text.find(char, start)
-    return default if at < 0 else at
 
 
 def _paragraph_start(text: str, lo: int) -> int:

@@ -3,10 +3,20 @@
 blocks (``----`` listings, ``....`` literals and ```` ``` ```` fences as code, the
 language from a ``[source,java]`` line above; inside any delimited block, nothing is
 a title), paragraphs. Offsets into the file. Read as plain text, ``== Install`` was
-a paragraph and a listing's lines could end one chunk and start the next."""
+a paragraph and a listing's lines could end one chunk and start the next.
+
+What Asciidoctor renders nothing of is no paragraph: comment lines and ``////``
+comment blocks, attribute entries (``:url-repo: https://...``) and preprocessor
+directives (``include::partial$x.adoc[]``, ``ifdef::env-github[]``, ``endif::[]``);
+where such lines touch a title (an include file's ``// tag::title[]`` above it, the
+document header's entries under it) they are part of its block. A title's
+attribute references (``{product} Setup``) are replaced in the trail by the values
+defined above them (the document title's by the header's), and the header's
+entries are the document's metadata."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from types import MappingProxyType
 
@@ -23,67 +33,199 @@ _ATTRIBUTES = re.compile(r"\[\[[^\]\n]*\]\]|\[[^\]\n]*\]|\.[^\s.][^\n]*")
 _SOURCE = re.compile(r"\[(?:source|listing)?,\s*([\w+#.-]+)")
 #: the two-line title's rule characters, level by character (Asciidoctor's table)
 _UNDERLINE = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}
+#: an attribute entry on a line of its own (``:toc: left``, ``:sectnums!:``,
+#: ``:!sectnums:``); a value ending in `` \`` goes on on the next line
+_ENTRY = re.compile(r":(!?)([A-Za-z0-9_][\w-]*)(!?):(?:[ \t]+(.*?))?[ \t]*")
+#: a preprocessor directive on a line of its own: an include, a condition's lines
+#: (``ifdef::env-github[]``, ``ifeval::[{x} > 1]``, ``endif::[]``; a one-line
+#: ``ifdef::x[text]`` holds text, so is none)
+_DIRECTIVE = re.compile(r"(?:include::[^\[\n]+\[[^\]\n]*\]|ifn?def::[^\[\n]*\[\]"
+                        r"|ifeval::\[[^\]\n]*\]|endif::[^\[\n]*\[\])[ \t]*")
+#: an attribute reference (``{url-repo}``; ``\{x}`` is escaped)
+_REFERENCE = re.compile(r"(\\)?\{([A-Za-z0-9_][\w-]*)\}")
+#: Asciidoctor's character replacement attributes (its documentation's table)
+_INTRINSIC = MappingProxyType({
+    "empty": "", "blank": "", "sp": " ", "nbsp": "\u00a0", "zwsp": "\u200b", "wj": "\u2060",
+    "apos": "'", "quot": '"', "lsquo": "\u2018", "rsquo": "\u2019", "ldquo": "\u201c",
+    "rdquo": "\u201d", "deg": "\u00b0", "plus": "+", "brvbar": "\u00a6", "vbar": "|",
+    "amp": "&", "lt": "<", "gt": ">", "startsb": "[", "endsb": "]", "caret": "^",
+    "asterisk": "*", "tilde": "~", "backslash": "\\", "backtick": "`", "two-colons": "::",
+    "two-semicolons": ";;", "cpp": "C++", "pp": "++"})
 
 
 def parse_asciidoc(text: str, doc_id: str, source: str | None = None) -> Document:
-    blocks: list[Block] = []
-    trail = HeadingTrail()
-    title: str | None = None
-    para: list[tuple[int, int]] = []  # the open paragraph's lines (start, end)
-    fence: tuple[str, int, str] | None = None  # the open block: its line, start, language
-
-    def close_para() -> None:
-        if para:
-            blocks.append(Block("paragraph", para[0][0], para[-1][1], trail.path))
-            para.clear()
-
-    def heading(level: int, name: str, s: int, e: int) -> None:
-        nonlocal title
-        trail.push(level, name)
-        blocks.append(Block("heading", s, e, trail.path, level=level))
-        title = title or (name if level == 1 else None)
-        para.clear()
-
+    reader = _Reader(text)
     pos = 0
     for raw in text.splitlines(keepends=True):
         start, pos = pos, pos + len(raw)
-        line = raw.rstrip("\r\n")
+        reader.line(raw.rstrip("\r\n"), start, pos)
+    blocks, title, metadata = reader.finish()
+    return Document(text=text, doc_id=doc_id, source=source, title=title,
+                    blocks=tuple(blocks), metadata=metadata)
+
+
+class _Reader:
+    """One pass over the lines: the blocks, the trail, the attribute entries."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.blocks: list[Block] = []
+        self.trail = HeadingTrail()
+        self.title: str | None = None
+        self.para: list[tuple[int, int]] = []  # the open paragraph's lines (start, end)
+        self.fence: tuple[str, int, str] | None = None  # the open block: its line, start, language
+        self.attrs: dict[str, str] = {}  # the attribute entries so far, by name (lower case)
+        self.header: dict[str, str] = {}  # the document header's: the document's metadata
+        self.in_header = False  # right after the document title, before a blank line
+        self.doc_title: int | None = None  # the document title's block
+        self.attach = False  # the last block is a title that lines rendering nothing still join
+        self.markup: tuple[int, int] | None = None  # the last run of such lines: start, next line's
+        self.entry: list[str] | None = None  # an entry whose value goes on: name, value
+
+    def line(self, line: str, start: int, pos: int) -> None:
+        """One line (without its break) at ``start``; the next starts at ``pos``."""
         end = start + len(line)
         stripped = line.strip()
-        if fence is not None:
-            if stripped == fence[0]:
-                blocks.append(_delimited(text, fence, end, trail.path))
-                fence = None
-            continue
-        if not stripped:
-            close_para()
-            continue
-        if stripped.startswith("//") and not stripped.startswith("////"):
-            continue  # a comment line ("// tag::quick[]"): no paragraph's, nor a break
+        if self.fence is not None:
+            if stripped == self.fence[0]:
+                if self.fence[0][0] == "/":  # a comment block
+                    self.nothing_rendered(self.fence[1], end, pos)
+                else:
+                    self.blocks.append(_delimited(self.text, self.fence, end, self.trail.path))
+                self.fence = None
+        elif self.entry is not None:  # an attribute entry's value, going on
+            self.entry[1] += " " + stripped.removesuffix("\\").strip()
+            self.define(self.entry[0], self.entry[1])
+            self.nothing_rendered(start, end, pos)
+            self.entry = self.entry if stripped.endswith("\\") else None
+        elif not stripped:
+            self.close_para()
+            self.attach = False
+            if self.in_header:
+                self.end_header()
+        elif (stripped.startswith("//") and not stripped.startswith("////")) or _DIRECTIVE.fullmatch(line):
+            # a comment line ("// tag::quick[]") or a directive: no paragraph's, nor a break
+            if not self.para:
+                self.nothing_rendered(start, end, pos)
+        elif (not self.para or self.in_header) and (m := _ENTRY.fullmatch(line)):
+            self.close_para()  # (a header's author or revision line)
+            value = (m.group(4) or "").removesuffix("\\").strip()
+            unset = bool(m.group(1) or m.group(3))
+            self.define(m.group(2), None if unset else value)
+            self.nothing_rendered(start, end, pos)
+            if not unset and (m.group(4) or "").endswith("\\"):
+                self.entry = [m.group(2), value]
+        else:
+            self.attach = False
+            self.content(line, stripped, start, end)
+
+    def content(self, line: str, stripped: str, start: int, end: int) -> None:
+        """A line of text, a title, or a delimiter."""
+        para, text = self.para, self.text
         if _DELIMITER.fullmatch(line):
             level = _two_line_level(text, para, stripped)
             if level is not None:  # the two-line form
-                heading(level, text[para[0][0]:para[0][1]].strip(), para[0][0], end)
-                continue
+                self.heading(level, text[para[0][0]:para[0][1]].strip(), para[0][0], end)
+                return
             opening, language = _attributes(text, para)
             if opening is None:
-                close_para()
+                self.close_para()
             para.clear()
-            fence = (stripped, start if opening is None else opening, language)
-            continue
+            self.fence = (stripped, start if opening is None else opening, language)
+            return
         m = _TITLE.fullmatch(line)
         # a title may follow its anchor and attributes (``[#debug]``, ``[[install]]``,
         # ``[appendix]``): they open its block (64 of the 472 titles of Asciidoctor's
         # own docs were paragraph lines)
         if m is not None and (not para or _attributes(text, para)[0] is not None):
-            heading(len(m.group(1)), m.group(2), para[0][0] if para else start, end)
-            continue
+            self.heading(len(m.group(1)), m.group(2), para[0][0] if para else start, end)
+            return
         para.append((start, end))
-    close_para()
-    if fence is not None and len(text.rstrip()) > fence[1]:  # never closed: to the end
-        blocks.append(_delimited(text, fence, len(text.rstrip()), trail.path))
-    return Document(text=text, doc_id=doc_id, source=source, title=title,
-                    blocks=tuple(blocks), metadata={"format": "asciidoc"})
+
+    def close_para(self) -> None:
+        if self.para:
+            self.blocks.append(Block("paragraph", self.para[0][0], self.para[-1][1], self.trail.path))
+            self.para.clear()
+
+    def heading(self, level: int, name: str, s: int, e: int) -> None:
+        if self.markup is not None and self.markup[1] == s:  # lines rendering nothing right above it
+            s = self.markup[0]
+        name = _substitute(name, self.attrs)
+        self.trail.push(level, name)
+        if level == 1 and not self.blocks and self.title is None:
+            self.in_header, self.doc_title = True, 0
+        self.blocks.append(Block("heading", s, e, self.trail.path, level=level))
+        self.title = self.title or (name if level == 1 else None)
+        self.attach = True
+        self.para.clear()
+
+    def nothing_rendered(self, s: int, e: int, nxt: int) -> None:
+        """Lines ``s``..``e`` render nothing (``nxt``: where the next line starts):
+        part of the title just above them, or a run that a title just below takes."""
+        if self.attach and self.blocks and self.blocks[-1].kind == "heading":
+            self.blocks[-1] = dataclasses.replace(self.blocks[-1], end=e)
+            self.markup = None
+        else:
+            run = self.markup
+            self.markup = (run[0] if run is not None and run[1] == s else s, nxt)
+
+    def define(self, name: str, value: str | None) -> None:
+        """An attribute entry: ``name`` set to ``value`` (None: unset), in the document's
+        metadata too where it is one of the header's."""
+        key = name.lower()
+        header = self.in_header or not self.blocks
+        for into in (self.attrs, self.header) if header else (self.attrs,):
+            if value is None:
+                into.pop(key, None)
+            else:
+                into[key] = value
+
+    def end_header(self) -> None:
+        """The header's entries known: the document title's references replaced."""
+        self.in_header = False
+        blocks = self.blocks
+        if self.doc_title is None or "{" not in blocks[self.doc_title].headings[-1]:
+            return
+        raw = blocks[self.doc_title].headings[-1]
+        name = _substitute(raw, self.attrs)
+        if name != raw and self.trail.level == 1:
+            self.trail.push(1, name)
+            self.title = name if self.title == raw else self.title
+            blocks[self.doc_title:] = [dataclasses.replace(b, headings=self.trail.path)
+                                       for b in blocks[self.doc_title:]]
+
+    def finish(self) -> tuple[list[Block], str | None, dict[str, str]]:
+        self.close_para()
+        if self.in_header:
+            self.end_header()
+        fence, text = self.fence, self.text
+        if fence is not None and len(text.rstrip()) > fence[1] and fence[0][0] != "/":
+            self.blocks.append(_delimited(text, fence, len(text.rstrip()), self.trail.path))  # never closed
+        metadata = {**{k: v for k, v in self.header.items() if k != "format"}, "format": "asciidoc"}
+        return self.blocks, self.title, metadata
+
+
+#: an inline anchor in a title (``=== [[current]][[latest]]Version 4.9``,
+#: ``anchor:install[]``): no words of it
+_INLINE_ANCHOR = re.compile(r"\[\[[^\[\]\n]*\]\]|\banchor:[^\s\[]+\[[^\]\n]*\]")
+
+
+def _substitute(title: str, attrs: dict[str, str]) -> str:
+    """A title as a trail shows it: its inline anchors left out, its attribute
+    references replaced by their values (defined ones and Asciidoctor's character
+    replacements; others left as written, as Asciidoctor leaves them)."""
+    if "[" in title:
+        title = " ".join(_INLINE_ANCHOR.sub(" ", title).split()) or title
+    if "{" not in title:
+        return title
+
+    def value(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group(0)[1:]
+        name = m.group(2).lower()
+        found = attrs.get(name, _INTRINSIC.get(name))
+        return m.group(0) if found is None else found
+    return " ".join(_REFERENCE.sub(value, title).split()) or title
 
 
 def _two_line_level(text: str, para: list[tuple[int, int]], rule: str) -> int | None:

@@ -17,6 +17,20 @@ from ..types import Block, Document
 TEMPLATE_TAGS = r"\{%[^\n]*?%\}|\{\{<(?:(?!\{\{).)*?>\}\}|\{\{%(?:(?!\{\{).)*?%\}\}"
 #: a kramdown attribute list (Jekyll: ``{: .note }``, ``{:toc}``, ``{: #v4-4-1}``)
 KRAMDOWN_ATTRIBUTES = r"\{:[^{}\n]*\}"
+#: AsciiDoc's lines that render nothing: an include's tag lines (``// tag::body[]``,
+#: ``// end::body[]``, in source files too; other comment lines may be a source file's
+#: words) and ``////`` comment blocks, preprocessor directives
+#: (``include::partial$x.adoc[]``, ``ifdef::env-github[]``, ``endif::[]``; a one-line
+#: ``ifdef::x[text]`` holds text) and attribute entries whose value is one word or none
+#: (``:toc: left``, ``:url-repo: https://...``, ``:sectnums!:``); compile with
+#: ``re.MULTILINE | re.DOTALL``
+ASCIIDOC_MARKUP = (r"^[ \t]*//[ \t]*(?:tag|end)::[^\[\n]*\[\][ \t]*$"
+                   r"|^(?P<adoc_comment>/{4,})[ \t]*$.*?^(?P=adoc_comment)[ \t]*$"
+                   r"|^(?:include::[^\[\n]+\[[^\]\n]*\]|ifn?def::[^\[\n]*\[\]|ifeval::\[[^\]\n]*\]"
+                   r"|endif::[^\[\n]*\[\])[ \t]*$"
+                   r"|^:!?[A-Za-z0-9_][\w-]*!?:(?:[ \t]+\S*)?[ \t]*$")
+#: where a line of :data:`ASCIIDOC_MARKUP` starting with a letter starts
+ASCIIDOC_LETTERED = ("include::", "ifdef::", "ifndef::", "ifeval::", "endif::")
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 #: inline HTML that carries no words in a heading: anchors, comments, the tags of
@@ -135,7 +149,8 @@ _MARKUP = re.compile(r"<!--(?:(?!<!--).)*?-->|(?i:<(script|style)\b[^<>]*>(?:(?!
                      r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$"
                      r"|^\.\. (?![\[_|])(?![\w.:+-]+::)[^\n]*(?:\n[ \t]+\S[^\n]*)*$"
                      r"|^\([^()\n]+\)=[ \t]*$"
-                     r"|^\.\. \|[^|\n]+\| [\w:-]+::[^\n]*$",
+                     r"|^\.\. \|[^|\n]+\| [\w:-]+::[^\n]*$"
+                     rf"|{ASCIIDOC_MARKUP}",
                      re.DOTALL | re.MULTILINE)
 
 
@@ -152,7 +167,8 @@ def markup_only(text: str) -> bool:
     target, ``(repeatability)=``, which Sphinx sites written in Markdown put above a
     heading, or Jekyll's markup: a Liquid tag, ``{% include toc.html %}``, a
     kramdown attribute list, ``{: .warning }``, or its table of contents' place,
-    ``* TOC`` over ``{:toc}``)."""
+    ``* TOC`` over ``{:toc}``, or AsciiDoc's comments, directives and attribute
+    entries, :data:`ASCIIDOC_MARKUP`)."""
     return markup_between(text, 0, len(text))
 
 
@@ -162,9 +178,10 @@ def markup_between(text: str, start: int, end: int) -> bool:
     if first is None:
         return True
     c = first.group()
-    if c not in "<{[.:(":  # (where every kind of markup above starts, but two)
-        if c in "ie":  # an MDX import or export
-            if not _ESM_START.match(text, first.start(), end):
+    if c not in "<{[.:(/":  # (where every kind of markup above starts, but three)
+        if c in "ie":  # an MDX import or export, an AsciiDoc directive
+            if not _ESM_START.match(text, first.start(), end) and \
+                    not text.startswith(ASCIIDOC_LETTERED, first.start(), end):
                 return False
         else:  # a list: the TOC's place
             return c in "*+-0123456789" and _TOC.fullmatch(text, start, end) is not None

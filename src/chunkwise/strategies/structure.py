@@ -178,11 +178,14 @@ def split_sections(index: DocumentIndex, span: Span) -> list[Section]:
     # a heading with no body of its own ("5. Records" straight into "5.1 ...", or an
     # empty section before the next, or one of markup alone: a comment, a Liquid tag)
     # joins the next section instead of becoming a chunk of one line: a heading never
-    # forms a chunk by itself
+    # forms a chunk by itself; so does text before the first heading that no reader
+    # made a block of, if it is markup (an AsciiDoc include file's ``// tag::x[]``
+    # over its title, a blank line between)
     merged: list[Section] = []
     for s in sections:
         prev = merged[-1] if merged else None
-        if prev is not None and prev.blocks and not prev.body:
+        if prev is not None and not prev.body and (
+                prev.blocks or wordless(text[prev.start:prev.end])):
             prev.end, prev.headings, prev.body = s.end, s.headings, s.body
             prev.blocks.extend(s.blocks)  # in place: a run of 100,000 headings stays linear
         else:
