@@ -15,6 +15,12 @@ from helpers import assert_invariants, by_text, independent_minilm_count
 DATA = Path(__file__).resolve().parent / "data" / "asciidoc"
 
 
+def held(doc) -> int:
+    """Where the document header the metadata holds ends (0: none)."""
+    first = doc.blocks[0] if doc.blocks else None
+    return first.end if first is not None and first.kind == "front_matter" else 0
+
+
 def test_jettys_readme_has_its_sections_and_listings():
     """Eclipse Jetty's README.adoc was read as plain text: ``==== Quick Setup`` was
     a paragraph (no trail said which part of the README a chunk came from) and the
@@ -28,7 +34,7 @@ def test_jettys_readme_has_its_sections_and_listings():
     assert len(codes) == 4 and all(c.startswith("----\n$ java") or c.startswith("----\n$ export")
                                    for c in codes)
     chunks = chunkwise.chunk(doc)
-    assert_invariants(doc.text, chunks, 254)
+    assert_invariants(doc.text, chunks, 254, held=held(doc))
     assert by_text(chunks, "--add-module=demos")[0].headings == ("ECLIPSE JETTY", "Quick Setup")
     for c in chunks:  # a listing is never cut: it fits, and each chunk holds whole ones
         assert c.text.count("----") % 2 == 0, c.text
@@ -40,15 +46,19 @@ def test_titles_blocks_attributes_and_comments():
             "----\n\n// a comment line\n=== From source\n\n====\n== inside an example\n====\n\n"
             "Old Style Title\n---------------\n\nBody text.\n\n....\nliteral\n")
     doc = parse(text, "guide.adoc")
-    heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
-    assert heads == [(1, "User Guide"), (2, "Install"), (3, "From source"),
-                     (2, "Old Style Title")]
-    assert doc.title == "User Guide"
+    heads = [(b.level, b.headings) for b in doc.blocks if b.kind == "heading"]
+    assert heads == [(2, ("User Guide", "Install")), (3, ("User Guide", "Install", "From source")),
+                     (2, ("User Guide", "Old Style Title"))]
+    assert doc.title == "User Guide"  # the header: held, as front matter is
+    assert doc.blocks[0].kind == "front_matter" and held(doc) == len("= User Guide\n:toc: left")
+    assert doc.metadata == {"title": "User Guide", "toc": "left", "format": "asciidoc"}
     code = [b for b in doc.blocks if b.kind == "code"]
     assert text[code[0].start:code[0].end].startswith("[source,python]\n.Installing it\n----")
     assert code[0].metadata["language"] == "python"
     assert text[code[-1].start:code[-1].end] == "....\nliteral"  # never closed: to the end
-    assert_invariants(text, chunkwise.chunk(doc, strategy="section", size=32), 32)
+    chunks = chunkwise.chunk(doc, strategy="section", size=32)
+    assert_invariants(text, chunks, 32, held=held(doc))
+    assert chunks[0].text == "Intro paragraph." and chunks[0].context == "User Guide\n\n"
 
 
 @settings(max_examples=50, deadline=None)
@@ -70,7 +80,8 @@ def test_titles_blocks_attributes_and_comments():
     min_size=1, max_size=12))
 def test_asciidoc_property(parts):
     """Generated documents: each title a heading of its level (under its anchor or
-    attributes too, the heading's block starting at them), nothing inside a listing
+    attributes too, the heading's block starting at them; the document title, with
+    only markup above it, the header the metadata holds), nothing inside a listing
     a title, an admonition's example block (``[TIP]`` over ``====``) no title, a
     table a table (its first line over a blank line its header), and chunks that keep
     the invariants."""
@@ -90,8 +101,16 @@ def test_asciidoc_property(parts):
     # lines rendering nothing are no block of their own, nor a title
     assert not any(_UNRENDERED.fullmatch(text, b.start, b.end) for b in doc.blocks)
     heads = [(b.level, b.headings[-1]) for b in doc.blocks if b.kind == "heading"]
-    assert heads == [(level, body) for kind, level, body in parts
-                     if kind == "title" or kind.startswith("[") and level]
+    titles = [(i, level, body) for i, (kind, level, body) in enumerate(parts)
+              if kind == "title" or kind.startswith("[") and level]
+    # a document title with nothing but markup above it and text below: the header
+    header = bool(titles) and titles[0][1] == 1 and all(
+        k == "markup" for k, _, _ in parts[:titles[0][0]]) and any(
+        k != "markup" for k, _, _ in parts[titles[0][0] + 1:])
+    assert heads == [(level, body) for _, level, body in titles[header:]]
+    assert (bool(doc.blocks) and doc.blocks[0].kind == "front_matter") == header
+    if titles:
+        assert doc.title == next((body for _, level, body in titles if level == 1), None)
     assert all(text[b.start:b.end].startswith(("=", "[#", "[[", "[appendix]"))
                for b in doc.blocks if b.kind == "heading")
     tables = [b for b in doc.blocks if b.kind == "table"]  # a header, three rows of cells
@@ -99,7 +118,7 @@ def test_asciidoc_property(parts):
         (tuple(f"h{i}" for i in range(level)), 3) for kind, level, _ in parts if kind == "table"]
     assert sum(b.kind == "code" for b in doc.blocks) == sum(k == "listing" for k, _, _ in parts)
     chunks = chunkwise.chunk(doc, strategy="section", size=48)
-    assert_invariants(text, chunks, 254)  # (a table row over the size stays whole to max_tokens)
+    assert_invariants(text, chunks, 254, held=held(doc))  # (a table row over the size stays whole to max_tokens)
     assert all(c.token_count <= 48 for c in chunks if c.kind != "table")
     if any(_rendered_words(c.text) for c in chunks):  # a chunk of markup alone joins none
         count = chunkwise.get_chunker("section", size=48).tokenizer.count
@@ -119,19 +138,21 @@ def test_titles_under_their_anchors_and_an_admonitions_example_block():
     to the end: every title after it lost. Both read as Asciidoctor reads them."""
     doc = read_path(DATA / "asciidoctor-errors-and-warnings.adoc")
     heads = [b for b in doc.blocks if b.kind == "heading"]
-    assert [b.headings[-1] for b in heads] == [
-        "Errors and Warnings", "Notification types", "Debug messages", "Info messages",
+    assert [b.headings for b in heads[:1]] == [("Errors and Warnings", "Notification types")]
+    assert [b.headings[-1] for b in heads] == [  # (the document title: its header)
+        "Notification types", "Debug messages", "Info messages",
         "Warning messages", "Error messages", "Fatal messages"]
-    debug = heads[2]
+    debug = heads[1]
     assert doc.text[debug.start:debug.end] == "[#debug]\n== Debug messages"
     logging = read_path(DATA / "asciidoctor-logging.adoc")
+    assert logging.title == "Log from an Extension"  # (its header: held)
     assert [b.headings[-1] for b in logging.blocks if b.kind == "heading"] == [
-        "Log from an Extension", "Mix in the Logger", "Add context to the message",
+        "Mix in the Logger", "Add context to the message",
         "Add the extension name", "Add the source location"]
     chunks = chunkwise.chunk(logging)
     assert by_text(chunks, "Let's look at how to do that")[0].headings[-1] == \
         "Add the extension name"
-    assert_invariants(logging.text, chunks, 254)
+    assert_invariants(logging.text, chunks, 254, held=held(logging))
 
 
 def test_tables_are_tables_their_header_the_context_of_every_later_part():
@@ -150,7 +171,7 @@ def test_tables_are_tables_their_header_the_context_of_every_later_part():
     assert first[1].startswith("The processor could not find an extension registered for the <y> "
                                "block") and first[1].endswith("custom style is not present.")
     chunks = chunkwise.chunk(doc)
-    assert_invariants(doc.text, chunks, 254)
+    assert_invariants(doc.text, chunks, 254, held=held(doc))
     later = [c for c in chunks if c.metadata.get("table_part", 1) > 1]
     assert later and all(c.context.endswith("Message | Troubleshooting\n") for c in later)
     for t in tables:
@@ -202,7 +223,7 @@ def test_no_chunk_of_comments_entries_or_directives_alone(name, size):
     chunker = chunkwise.get_chunker("auto", **({"size": size} if size else {}))
     chunks = chunker.chunk_document(doc)
     limit = size or 254  # (auto gives reference documentation 224 within MiniLM's 254)
-    assert_invariants(doc.text, chunks, limit, independent_minilm_count())
+    assert_invariants(doc.text, chunks, limit, independent_minilm_count(), held=held(doc))
     text = doc.text
 
     def fits(ctx: str, lo: int, hi: int) -> bool:
@@ -218,42 +239,54 @@ def test_no_chunk_of_comments_entries_or_directives_alone(name, size):
         assert bare == []
 
 
-def test_comments_entries_and_directives_are_no_paragraphs_and_a_title_takes_those_it_touches():
-    """The header's entries and tag lines under a document title, and tag lines right
-    above it, are part of its block; a comment block, an include and a condition's
-    lines are no paragraph; the header's entries are the document's metadata (an
-    entry wrapped over lines whole), and a title naming an attribute shows its value
-    in the trail."""
+def test_the_header_is_held_and_comments_entries_and_directives_are_no_paragraphs():
+    """The document header (tag lines above the title, its author line and entries
+    under it) is front matter the metadata holds: chunks start after it, every trail
+    starts with its title, and its entries (one wrapped over lines whole), author and
+    title are the metadata. Elsewhere a comment block, an include and a condition's
+    lines are no paragraph, tag lines touching a title are part of its block, and a
+    title naming an attribute shows its value in the trail."""
     mine = read_path(DATA / "asciidoctor-my-document.adoc")
     head = mine.blocks[0]
-    assert head.kind == "heading" and mine.text[head.start:head.end] == (
+    assert head.kind == "front_matter" and mine.text[head.start:head.end] == (
         "// tag::title[]\n= The Dangers of Wolpertingers\n"
         ":url-wolpertinger: https://en.wikipedia.org/wiki/Wolpertinger\n// end::title[]\n// tag::body[]")
-    assert mine.metadata["url-wolpertinger"] == "https://en.wikipedia.org/wiki/Wolpertinger"
-    assert mine.title == "The Dangers of Wolpertingers"
+    assert mine.metadata == {"url-wolpertinger": "https://en.wikipedia.org/wiki/Wolpertinger",
+                             "title": "The Dangers of Wolpertingers", "format": "asciidoc"}
+    chunks = chunkwise.chunk(mine)
+    assert chunks[0].text.startswith("Don't worry about gumberoos")
+    assert chunks[0].context == "The Dangers of Wolpertingers\n\n"
+    assert chunks[0].metadata["doc"]["url-wolpertinger"].startswith("https://")
+    assert_invariants(mine.text, chunks, 254, held=held(mine))
 
     cond = read_path(DATA / "asciidoc-docs-conditionals.adoc")
     texts = [cond.text[b.start:b.end] for b in cond.blocks]
     assert not any(t.startswith(("////", "include::", "//")) for t in texts), texts
     assert "The conditional preprocessor directives determine which lines" in " ".join(texts)
 
-    wrapped = parse("= Guide\n:description: A value \\\n  over two lines\n:toc:\n\nText.\n", "g.adoc")
-    assert wrapped.metadata == {"description": "A value over two lines", "toc": "",
+    wrapped = parse("= Guide\nAnn Author <ann@example.org>\nv1.2, 2025-01-02\n:description: A value \\\n"
+                    "  over two lines\n:toc:\n\nText.\n", "g.adoc")
+    assert wrapped.metadata == {"author": "Ann Author <ann@example.org>", "revision": "v1.2, 2025-01-02",
+                                "description": "A value over two lines", "toc": "", "title": "Guide",
                                 "format": "asciidoc"}
-    assert [b.kind for b in wrapped.blocks] == ["heading", "paragraph"]
+    assert [b.kind for b in wrapped.blocks] == ["front_matter", "paragraph"]
+    alone = parse("= Guide\n:toc:\n", "g.adoc")  # a header and nothing else: a heading
+    assert [(b.kind, b.start, b.end) for b in alone.blocks] == [("heading", 0, 13)]
+    assert [c.text for c in chunkwise.chunk(alone)] == ["= Guide\n:toc:"]
+
     meta = read_path(DATA / "asciidoc-docs-metadata.adoc")
-    firsts = [b for b in meta.blocks if b.kind == "heading" and b.level == 1]
-    assert all(meta.text[b.start:b.end].startswith("// tag::") for b in firsts[:2])
-    byline = meta.blocks[meta.blocks.index(firsts[0]) + 1]
-    assert meta.text[byline.start:byline.end] == "Kismet Lee; Lazarus Draeke"  # words: a paragraph
+    assert meta.metadata["author"] == "Kismet Lee; Lazarus Draeke"
+    assert meta.text[held(meta):].lstrip().startswith("hazards and unique")  # (its entry ends at <.>)
+    later = [b for b in meta.blocks if b.kind == "heading" and b.level == 1]
+    assert later and all(meta.text[b.start:b.end].startswith("// tag::") for b in later)
 
     author = read_path(DATA / "asciidoc-docs-reference-author.adoc")
     assert [b.headings for b in author.blocks if b.kind == "heading"] == [
-        ("The Intrepid Chronicles",), ("The Intrepid Chronicles", "About Kismet R. Lee")]
+        ("The Intrepid Chronicles", "About Kismet R. Lee")]
     assert author.metadata["email"] == "kismet@asciidoctor.org"
     chunks = chunkwise.chunk(author)
     assert chunks[0].headings[-1] == "About Kismet R. Lee"
-    assert chunks[0].text.startswith("= The Intrepid Chronicles\n:author:")  # offsets: the file's
+    assert chunks[0].text.startswith("== About {author}")  # offsets: the file's
 
 
 @pytest.mark.parametrize(("source", "trail"), [

@@ -5,14 +5,17 @@ language from a ``[source,java]`` line above; inside any delimited block, nothin
 a title), paragraphs. Offsets into the file. Read as plain text, ``== Install`` was
 a paragraph and a listing's lines could end one chunk and start the next.
 
-What Asciidoctor renders nothing of is no paragraph: comment lines and ``////``
-comment blocks, attribute entries (``:url-repo: https://...``) and preprocessor
-directives (``include::partial$x.adoc[]``, ``ifdef::env-github[]``, ``endif::[]``);
-where such lines touch a title (an include file's ``// tag::title[]`` above it, the
-document header's entries under it) they are part of its block. A title's
-attribute references (``{product} Setup``) are replaced in the trail by the values
-defined above them (the document title's by the header's), and the header's
-entries are the document's metadata."""
+The document header (the document title with nothing but the lines below above it,
+and its author line, revision line and attribute entries, up to a blank line) is
+front matter the document's metadata holds, as Markdown's is: ``title``, ``author``,
+``revision`` and each entry by name; chunks start after it and every trail starts
+with the title. Elsewhere, what Asciidoctor renders nothing of is no paragraph:
+comment lines and ``////`` comment blocks, attribute entries (``:url-repo:
+https://...``) and preprocessor directives (``include::partial$x.adoc[]``,
+``ifdef::env-github[]``, ``endif::[]``); where such lines touch a title (an include
+file's ``// tag::title[]`` above it) they are part of its block. A title's attribute
+references (``{product} Setup``) are replaced in the trail by the values defined
+above them (the document title's by the header's)."""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from types import MappingProxyType
 
 from ..types import Block, Document
 from .reader import Reader
-from .structure import HeadingTrail, stripped, table_block
+from .structure import FRONT_MATTER_HELD, HeadingTrail, stripped, table_block
 
 _TITLE = re.compile(r"\ufeff?(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")  # (a byte-order mark first)
 #: a delimited block's fence: its closing line is the same
@@ -77,7 +80,10 @@ class _Reader:
         self.attrs: dict[str, str] = {}  # the attribute entries so far, by name (lower case)
         self.header: dict[str, str] = {}  # the document header's: the document's metadata
         self.in_header = False  # right after the document title, before a blank line
-        self.doc_title: int | None = None  # the document title's block
+        self.header_end = 0  # where the document header (title, byline, entries) ends
+        self.raw_title = ""  # the document title as written, and where its block starts
+        self.title_start = 0
+        self.byline = 0  # the header's author and revision lines read
         self.attach = False  # the last block is a title that lines rendering nothing still join
         self.markup: tuple[int, int] | None = None  # the last run of such lines: start, next line's
         self.entry: list[str] | None = None  # an entry whose value goes on: name, value
@@ -115,7 +121,14 @@ class _Reader:
             self.nothing_rendered(start, end, pos)
             if not unset and (m.group(4) or "").endswith("\\"):
                 self.entry = [m.group(2), value]
+        elif self.in_header and self.byline < 2 and not (
+                _DELIMITER.fullmatch(line) or _TITLE.fullmatch(line) or _ATTRIBUTES.fullmatch(stripped)):
+            self.header.setdefault(("author", "revision")[self.byline], stripped)
+            self.byline += 1
+            self.header_end = end
         else:
+            if self.in_header:
+                self.end_header()
             self.attach = False
             self.content(line, stripped, start, end)
 
@@ -150,10 +163,17 @@ class _Reader:
     def heading(self, level: int, name: str, s: int, e: int) -> None:
         if self.markup is not None and self.markup[1] == s:  # lines rendering nothing right above it
             s = self.markup[0]
+        if level == 1 and not self.blocks and self.title is None:
+            # the document title, nothing but lines rendering nothing above it: the
+            # header (what follows it up to a blank line) is the document's front matter
+            self.in_header, self.raw_title, self.header_end = True, name, e
+            self.title_start = s
+            self.title = _substitute(name, self.attrs)
+            self.trail.push(1, self.title)
+            self.para.clear()
+            return
         name = _substitute(name, self.attrs)
         self.trail.push(level, name)
-        if level == 1 and not self.blocks and self.title is None:
-            self.in_header, self.doc_title = True, 0
         self.blocks.append(Block("heading", s, e, self.trail.path, level=level))
         self.title = self.title or (name if level == 1 else None)
         self.attach = True
@@ -162,7 +182,10 @@ class _Reader:
     def nothing_rendered(self, s: int, e: int, nxt: int) -> None:
         """Lines ``s``..``e`` render nothing (``nxt``: where the next line starts):
         part of the title just above them, or a run that a title just below takes."""
-        if self.attach and self.blocks and self.blocks[-1].kind == "heading":
+        if self.in_header:
+            self.header_end = e
+            self.byline = 2  # (an author or revision line comes before any entry)
+        elif self.attach and self.blocks and self.blocks[-1].kind == "heading":
             self.blocks[-1] = dataclasses.replace(self.blocks[-1], end=e)
             self.markup = None
         else:
@@ -181,23 +204,22 @@ class _Reader:
                 into[key] = value
 
     def end_header(self) -> None:
-        """The header's entries known: the document title's references replaced."""
+        """The header read: it is the first block, held as the document's metadata
+        (every chunk carries it; chunks start after it), and the document title's
+        references are replaced by the header's values."""
         self.in_header = False
-        blocks = self.blocks
-        if self.doc_title is None or "{" not in blocks[self.doc_title].headings[-1]:
-            return
-        raw = blocks[self.doc_title].headings[-1]
-        name = _substitute(raw, self.attrs)
-        if name != raw and self.trail.level == 1:
-            self.trail.push(1, name)
-            self.title = name if self.title == raw else self.title
-            blocks[self.doc_title:] = [dataclasses.replace(b, headings=self.trail.path)
-                                       for b in blocks[self.doc_title:]]
+        self.title = _substitute(self.raw_title, self.attrs)
+        self.trail.push(1, self.title)
+        self.blocks.append(Block("front_matter", 0, self.header_end, metadata=FRONT_MATTER_HELD[True]))
 
     def finish(self) -> tuple[list[Block], str | None, dict[str, str]]:
         self.close_para()
         if self.in_header:
             self.end_header()
+        if self.blocks and self.blocks[0].kind == "front_matter" and self.title:
+            self.header.setdefault("title", self.title)  # (what the held header holds)
+        if len(self.blocks) == 1 and self.blocks[0].kind == "front_matter":  # a header alone
+            self.blocks[0] = Block("heading", self.title_start, self.header_end, self.trail.path, level=1)
         fence, text = self.fence, self.text
         if fence is not None and len(text.rstrip()) > fence[1] and fence[0][0] != "/":
             self.blocks.append(_delimited(text, fence, len(text.rstrip()), self.trail.path))  # never closed
