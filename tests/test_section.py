@@ -336,10 +336,11 @@ def test_a_heading_never_forms_a_chunk_alone_whatever_follows_it(sections):
     count = chunkwise.get_chunker("section", size=64).tokenizer.count
     for i, c in enumerate(chunks):
         if _heading_only(c.text):  # only where not even a line of words fits beside it
-            nxt = chunks[i + 1]
-            words = re.search(r"[^\W_][^\n]*", text[nxt.start:nxt.end])
+            nxt = chunks[i + 1]  # (a code block's opening fence line is no line of words)
+            words = re.compile(r"^(?![ \t]*```)[^\n]*?[^\W_][^\n]*", re.MULTILINE).search(
+                text, nxt.start, nxt.end)
             assert words is not None and count(
-                c.context + text[c.start:nxt.start + words.end()]) > 64, c.text
+                c.context + text[c.start:words.end()]) > 64, c.text
 
 
 @pytest.mark.parametrize("strategy", ["section", "recursive"])
