@@ -5,8 +5,9 @@ language from a ``[source,java]`` line above; inside any delimited block, nothin
 a title), paragraphs. Offsets into the file. Read as plain text, ``== Install`` was
 a paragraph and a listing's lines could end one chunk and start the next.
 
-The document header (the document title with nothing but the lines below above it,
-and its author line, revision line and attribute entries, up to a blank line) is
+The document header (the document title, with nothing above it but lines that
+render nothing, see below, and its author line, revision line and attribute entries,
+up to a blank line) is
 front matter the document's metadata holds, as Markdown's is: ``title``, ``author``,
 ``revision`` and each entry by name; chunks start after it and every trail starts
 with the title. Elsewhere, what Asciidoctor renders nothing of is no paragraph:

@@ -502,6 +502,15 @@ class StructuredPacking:
             floor = max(floor or 0, blank)
         first = self.code.pack(block.start if lead is None else lead, block.end, ctx,
                                first_floor=floor)[:1]
+        if lead is not None and first and first[0].end <= block.start:
+            # the headings above do not all fit beside the code's first line: they are
+            # packed at lines in the section's context, their last part going with the
+            # code where it fits (the part after the first cut was a "code" piece in
+            # the fence line's context)
+            heads = self.code.pack(lead, block.start, ctx)
+            if len(heads) > 1 and heads[-1].start > lead:
+                return heads[:-1] + self.code_pieces(block, ctx, heads[-1].start)
+            return heads + self.code_pieces(block, ctx)
         rest_ctx = self.fits_context(ctx, fence + "\n") if fence else ctx
         rest = self.code.pack(first[0].end, block.end, rest_ctx) if first and \
             first[0].end < block.end else []
