@@ -10,7 +10,7 @@ import chunkwise
 from chunkwise.readers import parse, read_path
 from chunkwise.readers.code import find_definitions
 
-from helpers import ROOT, assert_invariants, check_hierarchy, independent_minilm_count
+from helpers import ROOT, assert_invariants, by_text, check_hierarchy, independent_minilm_count
 
 DATA = ROOT / "tests" / "data" / "code"
 
@@ -544,3 +544,19 @@ def test_a_signature_in_context_holds_no_comments():
         assert any(("class Cart" in c.context or "class Throttler" in c.context
                     or "def huge(a):" in c.context) for c in chunks), name
         assert_invariants(text, chunks, 64, independent_minilm_count())
+
+
+def test_a_line_too_long_beside_the_signature_stays_whole_with_the_trail_alone():
+    """In a clone at a longer path, ``cheapest``'s ``usort(...)`` line beside the
+    path and the function's signature was 66 tokens of 64, so it was cut inside
+    (``... <=> $b->price`` | ``());``); the pieces of that function now carry the
+    trail alone (``path > cheapest``) where that keeps every line whole."""
+    text = (DATA / "shop.php").read_text(encoding="utf-8")
+    source = "/tmp/s51/ci/tests/data/code/shop.php"
+    chunks = chunkwise.chunk({source: text}, strategy="code", size=64, format="code")
+    assert_invariants(text, chunks, 64, independent_minilm_count())
+    assert all(c.start == 0 or text[c.start - 1] == "\n" for c in chunks), \
+        [c.text for c in chunks if c.start and text[c.start - 1] != "\n"]
+    usort = by_text(chunks, "usort($items")[0]
+    assert usort.context == source + " > cheapest\n"
+    assert "    usort($items, fn($a, $b) => $a->price() <=> $b->price());" in usort.text

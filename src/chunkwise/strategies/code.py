@@ -248,7 +248,15 @@ class CodeChunker(Chunker):
         # a function (or a member-less class) too big: its statements, signature in context
         pieces = self._opening(index, unit.start, unit.end, ctx, meta["header"][1], OPENINGS)
         if pieces and pieces[0].end < unit.end:
-            pieces += self._packer(index, OPENINGS[0]).pack(pieces[0].end, unit.end, inner_ctx)
+            packer = self._packer(index, OPENINGS[0])
+            rest = packer.pack(pieces[0].end, unit.end, inner_ctx)
+            if any(text[p.start - 1] != "\n" for p in rest) and \
+                    (short := self._path_context(doc, trail, signatures)) != inner_ctx:
+                # a line too long to stay whole beside the signature: the trail alone
+                # (``path > cheapest``) where that keeps every line whole
+                alt = packer.pack(pieces[0].end, unit.end, short)
+                rest = rest if any(text[p.start - 1] != "\n" for p in alt) else alt
+            pieces += rest
         for i, p in enumerate(pieces):
             p.metadata.update(symbol=meta["symbol"], kind=meta["kind"],
                               part=i + 1, parts=len(pieces))
