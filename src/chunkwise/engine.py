@@ -84,7 +84,8 @@ _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]
                      rf"|{ASCIIDOC_MARKUP}",
                      re.DOTALL | re.MULTILINE)
 #: where a match of :data:`_MARKUP` may start: none starts before the next of these
-_MARKUP_START = re.compile(r"[<`~{/:]|#\+|^(?:include|ifn?def|ifeval|endif)::", re.MULTILINE)
+_MARKUP_START = re.compile(r"[<`~{/:]|#\+|^(?:" + "|".join(map(re.escape, ASCIIDOC_LETTERED)) + ")",
+                           re.MULTILINE)
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 
 

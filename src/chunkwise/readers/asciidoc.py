@@ -26,7 +26,7 @@ from types import MappingProxyType
 
 from ..types import Block, Document
 from .reader import Reader
-from .structure import FRONT_MATTER_HELD, HeadingTrail, stripped, table_block
+from .structure import ASCIIDOC_DIRECTIVE, FRONT_MATTER_HELD, HeadingTrail, stripped, table_block
 
 _TITLE = re.compile(r"\ufeff?(={1,6})[ \t]+(\S.*?)(?:[ \t]+=+)?[ \t]*$")  # (a byte-order mark first)
 #: a delimited block's fence: its closing line is the same
@@ -43,8 +43,7 @@ _ENTRY = re.compile(r":(!?)([A-Za-z0-9_][\w-]*)(!?):(?:[ \t]+(.*?))?[ \t]*")
 #: a preprocessor directive on a line of its own: an include, a condition's lines
 #: (``ifdef::env-github[]``, ``ifeval::[{x} > 1]``, ``endif::[]``; a one-line
 #: ``ifdef::x[text]`` holds text, so is none)
-_DIRECTIVE = re.compile(r"(?:include::[^\[\n]+\[[^\]\n]*\]|ifn?def::[^\[\n]*\[\]"
-                        r"|ifeval::\[[^\]\n]*\]|endif::[^\[\n]*\[\])[ \t]*")
+_DIRECTIVE = re.compile(ASCIIDOC_DIRECTIVE)
 #: an attribute reference (``{url-repo}``; ``\{x}`` is escaped)
 _REFERENCE = re.compile(r"(\\)?\{([A-Za-z0-9_][\w-]*)\}")
 #: Asciidoctor's character replacement attributes (its documentation's table)

@@ -24,12 +24,13 @@ KRAMDOWN_ATTRIBUTES = r"\{:[^{}\n]*\}"
 #: ``ifdef::x[text]`` holds text) and attribute entries whose value is one word or none
 #: (``:toc: left``, ``:url-repo: https://...``, ``:sectnums!:``); compile with
 #: ``re.MULTILINE | re.DOTALL``
+ASCIIDOC_DIRECTIVE = (r"(?:include::[^\[\n]+\[[^\]\n]*\]|ifn?def::[^\[\n]*\[\]|ifeval::\[[^\]\n]*\]"
+                      r"|endif::[^\[\n]*\[\])[ \t]*")
 ASCIIDOC_MARKUP = (r"^[ \t]*//[ \t]*(?:tag|end)::[^\[\n]*\[\][ \t]*$"
                    r"|^(?P<adoc_comment>/{4,})[ \t]*$.*?^(?P=adoc_comment)[ \t]*$"
-                   r"|^(?:include::[^\[\n]+\[[^\]\n]*\]|ifn?def::[^\[\n]*\[\]|ifeval::\[[^\]\n]*\]"
-                   r"|endif::[^\[\n]*\[\])[ \t]*$"
+                   rf"|^{ASCIIDOC_DIRECTIVE}$"
                    r"|^:!?[A-Za-z0-9_][\w-]*!?:(?:[ \t]+\S*)?[ \t]*$")
-#: where a line of :data:`ASCIIDOC_MARKUP` starting with a letter starts
+#: where a line of :data:`ASCIIDOC_MARKUP` starting with a letter starts (a directive)
 ASCIIDOC_LETTERED = ("include::", "ifdef::", "ifndef::", "ifeval::", "endif::")
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
 _ATTRIBUTES = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
