@@ -1149,6 +1149,142 @@ def test_a_wrapped_line_starting_with_parties_is_no_part():
     assert [c.number for c in made] == ["II", "3A", "4", "IV"]
 
 
+CONTRACTS = DATA / "contracts"
+
+
+def test_a_contract_written_with_headings_keeps_its_parts_in_the_trail():
+    """GitHub's Terms of Service (Markdown, CC0): its lettered parts number their
+    articles from 1 again (``B. Account Terms > 1. Account Controls``). Cut at its
+    numbers alone, every part's articles were clauses "1" to "8" of no part: the trail
+    of "D. User-Generated Content > 4. License Grant to Us" said ``4 License Grant to
+    Us``, part C's text went under ``5 Additional Terms`` (part B's), and the summary
+    table was cut inside its rows. Its headings are now its clause tree."""
+    path = CONTRACTS / "github-terms-of-service.md"
+    text = path.read_text()
+    chunks = chunkwise.chunk(path)
+    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
+    assert_invariants(text, chunks, 160, COUNT)
+    grant = next(c for c in chunks if "You grant us and our legal successors" in c.text)
+    assert grant.context.startswith("GitHub Terms of Service > D. User-Generated Content > "
+                                    "4. License Grant to Us\n")
+    assert grant.metadata["clause"] == "D.4"
+    acceptable = next(c for c in chunks if "must not violate any applicable laws" in c.text)
+    assert acceptable.context.startswith("GitHub Terms of Service > C. Acceptable Use\n")
+    assert acceptable.metadata["clause"] == "C"
+    # every chunk's clause is the numbered heading it stands under
+    heads = [(m.start(), m.group(1)) for m in re.finditer(r"^## ([A-R])\. ", text, re.M)]
+    for c in chunks:
+        part = [h for s, h in heads if s <= c.start]
+        if part and "clause" in c.metadata:
+            assert c.metadata["clause"].split(".")[0] == part[-1], (c.metadata, c.text[:60])
+    # the summary table: cut between rows, each part of it under its header row
+    table = [c for c in chunks if c.kind == "table"]
+    assert len(table) > 1
+    for c in table:
+        assert text[c.start - 1] == "\n" and text[c.start:c.end].rstrip().endswith("|")
+        assert c.text.startswith(("| [", "## Summary")), c.text[:40]
+
+
+def test_a_reference_to_a_lettered_part_is_resolved():
+    """"the rights granted in Sections D.4 — D.7" (part D, article 3 of GitHub's Terms):
+    a reference names a lettered part's article, in the plural too."""
+    path = CONTRACTS / "github-terms-of-service.md"
+    chunks = chunkwise.chunk(path)
+    three = next(c for c in chunks if "granted in Sections D.4" in c.text)
+    assert three.metadata["clause"] == "D.3"
+    assert {"ref": "Sections D.4", "clause": "D.4", "heading": "License Grant to Us"} in \
+        three.metadata["references"]
+    assert "\nSee D.4 License Grant to Us\n" in three.context
+
+
+def test_a_number_that_heads_two_parts_is_no_reference_target():
+    """GitHub Sponsors Additional Terms: ``# Terms For Sponsored Developer > ## 2.
+    Sponsored Developer Obligations.`` and ``# Terms for Sponsors > ## 2. Payment.``:
+    each chunk's trail names its part; "Section 4", which two clauses are numbered,
+    is resolved to neither; "Section 5.3", which one is, is; defined terms written
+    in bold inside their quotes are definitions."""
+    from chunkwise.strategies.legal import find_definitions
+
+    path = CONTRACTS / "github-sponsors-additional-terms.md"
+    text = path.read_text()
+    chunks = chunkwise.chunk(path)
+    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
+    assert_invariants(text, chunks, 160, COUNT)
+    pay = next(c for c in chunks if "Sponsor will pay the Fees set forth in each invoice" in c.text)
+    assert pay.context.startswith("GitHub Sponsors Additional Terms > Terms for Sponsors > "
+                                  "2. Payment. > 2.1. Payment.\n")
+    assert pay.metadata["clause"] == "2.1"
+    refs = [r for c in chunks for r in c.metadata.get("references", ()) if "ref" in r]
+    assert not [r for r in refs if r["clause"] in ("1", "2", "3", "4")]
+    stripe = next(c for c in chunks if "If either Party terminates under Section 5.3" in c.text)
+    assert any(r.get("clause") == "5.3" for r in stripe.metadata["references"])
+    terms = find_definitions(text, [])
+    assert {"Subscription", "Sponsored Developer Payment", "Confidential Information"} <= set(terms)
+    assert terms["Subscription"].sentence.startswith('"Subscription" means a recurring')
+
+
+def test_a_contract_numbered_throughout_keeps_its_clause_cut():
+    """Where each number heads one clause (the samples' supply agreement, MPL-2.0 read
+    as text), the numbers make the tree: no heading clauses, the clause cut as before."""
+    from chunkwise.strategies.legal import heading_clauses
+
+    for path in (SAMPLES / "mixed" / "supply-agreement.txt",
+                 ROOT / "benchmarks/structured_eval/licenses/orjson-LICENSE-MPL-2.0"):
+        doc = parse(path.read_bytes(), str(path))
+        assert any(b.kind == "heading" for b in doc.blocks)
+        assert heading_clauses(doc) is None
+    made = parse(b"# Terms\n\n## A. Fees\n\n### 1. Price\n\nText.\n\n## B. Term\n\n"
+                 b"### 1. Start\n\nText.\n\n### Article 2 End\n\nText.\n", "t.md")
+    clauses = heading_clauses(made)
+    assert clauses is not None
+    assert [(c.number, c.level) for c in clauses] == [
+        ("", 1), ("A", 2), ("A.1", 3), ("B", 2), ("B.1", 3), ("B.2", 3)]
+    assert clauses[-1].prefix == "Article" and clauses[-1].title == "End"
+
+
+_PART_WORDS = st.sampled_from(["Fees", "Term", "Privacy", "Payment", "Liability"])
+
+
+@FAST
+@given(parts=st.lists(st.lists(st.tuples(_PART_WORDS, st.lists(sentence, min_size=1, max_size=5),
+                                         st.booleans()), min_size=1, max_size=4),
+                      min_size=2, max_size=6),
+       lettered=st.booleans(), size=st.sampled_from([48, 96, 160]))
+def test_headed_contract_invariants(parts, lettered, size):
+    """Generated Markdown contracts whose parts number their articles from 1 again:
+    the invariants hold, each chunk's clause is its part's and article's (``B.2``, or
+    ``2`` under an unnumbered part) where its first line that is no heading stands, and every reference resolved names a clause
+    numbered once, not held by the chunk itself."""
+    lines, where = ["# Agreement", '"Service" means the hosted product of the Provider.'], []
+    for p, articles in enumerate(parts):
+        letter = chr(ord("A") + p)
+        where.append((len("\n\n".join(lines)) + 2, letter if lettered else None))
+        who = ("Sponsors", "Developers", "Partners", "Customers", "Resellers", "Students")[p]
+        lines.append(f"## {letter}. Terms for {who}" if lettered else f"## Terms for {who}")
+        for a, (word, sents, refer) in enumerate(articles, start=1):
+            where.append((len("\n\n".join(lines)) + 2, f"{letter}.{a}" if lettered else str(a)))
+            lines.append(f"### {a}. {word}")
+            body = " ".join(sents)
+            if refer:
+                body += " The Service, subject to Section " + (f"{letter}.1." if lettered else "1.")
+            lines.append(body)
+    text = "\n\n".join(lines) + "\n"
+    chunks = chunkwise.chunk({"c.md": text}, strategy="legal", format="markdown", size=size)
+    assert_invariants(text, chunks, size, COUNT)
+    numbers = [n for _, n in where if n]
+    for c in chunks:
+        # the clause of the chunk's first line that is not a heading (headings over
+        # headings alone go with the text of the last of them)
+        first = c.start + next((m.start() for m in re.finditer(r"^(?!#)\S", c.text, re.M)),
+                               0)
+        above = [n for s, n in where if s <= first]
+        if above:  # (a part's heading without a number: no clause)
+            assert c.metadata.get("clause") == above[-1], (c.metadata, above)
+        for r in c.metadata.get("references", ()):
+            if "ref" in r:
+                assert numbers.count(r["clause"]) == 1 and r["clause"] != c.metadata.get("clause")
+
+
 @pytest.mark.parametrize("size,max_chars", [(48, 64), (160, 64), (160, 100)])
 def test_a_clause_trail_longer_than_the_character_cap_allows_is_shortened(size, max_chars):
     """The clause trail in context is held to a quarter of ``max_chars`` as it is to a

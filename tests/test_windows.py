@@ -175,6 +175,32 @@ def test_contracts_cut_in_windows_equal_the_whole(text, size, window, monkeypatc
     assert windowed == whole
 
 
+@st.composite
+def _headed_contract(draw) -> str:
+    """A Markdown contract whose lettered parts number their articles from 1 again
+    (cut at its headings: ``legal`` packs it as ``section`` does)."""
+    out = ["# Terms", '"Service" means the hosted product.']
+    for part in range(draw(st.integers(2, 6))):
+        out.append(f"## {chr(ord('A') + part)}. {draw(st.sampled_from(['Fees', 'Term', 'Data']))}")
+        for art in range(1, draw(st.integers(1, 4)) + 1):
+            out.append(f"### {art}. Article")
+            out.append(draw(_PARAGRAPH) + f" The Service, see Section A.{art}.")
+            if draw(st.booleans()):
+                out.append("| a | b |\n|---|---|\n" + "\n".join(
+                    f"| {r} | {draw(_SENTENCE)} |" for r in range(draw(st.integers(1, 6)))))
+    return "\n\n".join(out) + "\n"
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=_headed_contract(), size=st.sampled_from([50, 100]), window=st.integers(150, 2_000))
+def test_contracts_with_headings_cut_in_windows_equal_the_whole(text, size, window, monkeypatch):
+    chunker = get_chunker("legal", size=size)
+    doc = parse(text.encode(), "contract.md", fmt="markdown")
+    whole, windowed = _both(chunker, doc, window, monkeypatch)
+    assert windowed == whole
+
+
 _PLAIN = st.lists(st.one_of(
     _SENTENCE, st.sampled_from(["\n\n", "\n", " ", "Foo.bar_baz() ", "e.g.this ", "“q”. "]),
     st.integers(50, 400).map(lambda n: "x" * n + " "),  # a word cut inside

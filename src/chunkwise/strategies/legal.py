@@ -21,14 +21,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span
 from ..errors import ConfigError
 from ..levels import PARAGRAPH, TOKEN, WORD, Positions, Sentences, SentenceSplitter
+from ..readers.structure import markup_between
 from ..types import Document
-from .base import Chunker, register
+from .base import STRATEGIES, Chunker, register
 
 _ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _NUMBERED = re.compile(
@@ -42,11 +43,14 @@ _LETTERED = re.compile(r"^[ \t]*\((?P<item>[a-z]{1,4})\)[ \t]+(?P<title>[^\n]*)$
 #: the colon is matched, not looked behind for: the same items, found ~5x faster
 _INLINE = re.compile(r"[:;][ \t]+(?:and[ \t]+|or[ \t]+)?\((?P<item>[a-z]{1,4})\)[ \t]+")
 _DEFINITION = re.compile(
-    r"[\"“](?P<term>[A-Z][^\"”\n]{1,80})[\"”]\s+(?:means|shall mean|has the meaning|refers to|"
+    # (the term in bold too, as Markdown writes it: "**Subscription**" means, **"Fees"** means)
+    r"(?:\*\*|__)?[\"“](?:\*\*|__)?(?P<term>[A-Z][^\"”\n*]{1,80}?)(?:\*\*|__)?[\"”](?:\*\*|__)?"
+    r"\s+(?:means|shall mean|has the meaning|refers to|"
     r"is defined as|includes)\b")
 _REFERENCE = re.compile(
-    r"\b(?:(?:(?:Section|Clause|Article|Paragraph|Schedule)\b|§)\s*(?P<a>[0-9]+[A-Za-z]?(?:\.[0-9]+)*"
-    r"(?:\([a-z0-9]+\))*|[IVXLC]+\b)"
+    r"\b(?:(?:(?:Sections?|Clauses?|Articles?|Paragraphs?|Schedules?)\b|§§?)\s*"
+    r"(?P<a>[0-9]+[A-Za-z]?(?:\.[0-9]+)*(?:\([a-z0-9]+\))*|[IVXLC]+\b"
+    r"|(?-i:[A-Z])(?:\.[0-9]+)*(?:\([a-z0-9]+\))*(?!\w))"
     r"|(?:as defined in|defined in|set out in|referred to in|under|pursuant to|in accordance "
     r"with|subject to|in)\s+(?P<b>[0-9]+(?:\.[0-9]+)+(?:\([a-z0-9]+\))*))",
     re.IGNORECASE)
@@ -62,6 +66,7 @@ class Clause:
     end: int = 0
     children: list[int] = field(default_factory=list)
     prefix: str = ""  # "Article", "Section", "§" where the clause is numbered so
+    body: int = 0  # a heading's clause: where its heading ends
 
     @property
     def name(self) -> str:
@@ -246,11 +251,11 @@ def find_definitions(text: str, clauses: list[Clause]) -> dict[str, Definition]:
             j = text.find(stop, m.end())
             if j != -1:
                 end = min(end, j + 1)
-        sentence = " ".join(text[m.start():end].split())
+        sentence = " ".join(text[m.start():end].replace("**", "").split())  # (no bold marks)
         if len(sentence) > 400:
             sentence = sentence[:397].rsplit(" ", 1)[0] + "..."
         i = bisect_right(starts, m.start()) - 1
-        out[term] = Definition(term, clauses[i].number if i >= 0 else None, sentence,
+        out[term] = Definition(term, clauses[i].number if i >= 0 and clauses[i].number else None, sentence,
                                m.start(), end)
     return out
 
@@ -360,6 +365,68 @@ def _ascending(clauses: Sequence[Clause]) -> bool:
     return not steps or 2 * sum(b > a for a, b in steps) >= len(steps)
 
 
+#: a heading's clause number (``4.``, ``2.1``, ``1A.``, ``A.``, ``IV.``, ``Article 3``,
+#: ``Section 7:``, ``§ 4``): what a contract written with headings numbers its parts by
+_HEADING_NUMBER = re.compile(
+    r"(?:(?P<word>Article|Section|Clause|Schedule|Part)\s+|§\s*)?"
+    r"(?P<num>[0-9]{1,3}[A-Za-z]?(?:\.[0-9]{1,3})*\.?|[A-Za-z][.)]|[IVXLC]+[.)]"
+    r"|(?<=[\w§] )(?:[A-Z]|[IVXLC]+))(?=\s|$)[ \t]*[-–—:.]?[ \t]*(?P<title>.*)", re.IGNORECASE)
+
+
+def heading_clauses(doc: Document) -> list[Clause] | None:
+    """A contract's clause tree from its headings, where the headings rather than
+    their numbers tell it: the same number heads two parts (GitHub's Terms of Service
+    number the articles of each lettered part 1, 2, 3 ...: ``B. Account Terms >
+    1. Account Controls``, ``D. User-Generated Content > 1. Responsibility ...``; its
+    Sponsors terms restart at 1 under each of three parts). A heading's number is its
+    own under a heading without one, or dotted (``2.1``), else its parent's and its
+    own (``D.4``); an unnumbered heading is a clause without a number. None where the
+    numbers alone make the tree (each number once), or there are no headings."""
+    heads = [b for b in doc.blocks if b.kind == "heading" and b.headings]
+    labels: list[tuple[str, str, str]] = []  # (number as written, prefix, title)
+    seen: set[str] = set()
+    repeated = False
+    for b in heads:
+        name = b.headings[-1].strip()
+        m = _HEADING_NUMBER.match(name)
+        if m is None:
+            labels.append(("", "", name))
+            continue
+        label = m.group("num").rstrip(".)")
+        word = m.group("word") or ("§" if name.startswith("§") else "")
+        labels.append((label, word.capitalize() if word != "§" else word, m.group("title")))
+        repeated = repeated or label.lower() in seen
+        seen.add(label.lower())
+    if not repeated:
+        return None
+    clauses: list[Clause] = []
+    stack: list[tuple[int, int]] = []  # (heading level, clause index), outermost first
+    for b, (label, word, title) in zip(heads, labels):
+        level = b.level or 1
+        while stack and stack[-1][0] >= level:
+            clauses[stack.pop()[1]].end = b.start
+        parent = stack[-1][1] if stack else None
+        above = parent
+        while above is not None and not clauses[above].number:
+            above = clauses[above].parent
+        number = label
+        if label and above is not None and "." not in label:
+            number = f"{clauses[above].number}.{label}"
+        clauses.append(Clause(number, title if label else b.headings[-1].strip(), b.start,
+                              len(stack) + 1, parent, prefix=word, body=b.end))
+        if parent is not None:
+            clauses[parent].children.append(len(clauses) - 1)
+        stack.append((level, len(clauses) - 1))
+    for _, i in stack:
+        clauses[i].end = len(doc.text)
+    return clauses
+
+
+def _parent(clauses: list[Clause], i: int) -> int:
+    parent = clauses[i].parent
+    return -1 if parent is None else parent
+
+
 @register("legal")
 class LegalChunker(Chunker):
     """Clauses as the hierarchy, their trail in context, references and defined
@@ -379,6 +446,7 @@ class LegalChunker(Chunker):
                               f"({self.limit // 2}), got {references_budget!r}")
         self.references_budget = references_budget
         self.sentences = Sentences(language=language, splitter=sentence_splitter)
+        self._section: Chunker | None = None
 
     def options(self) -> dict[str, Any]:
         return {"references_budget": self.references_budget}
@@ -386,20 +454,43 @@ class LegalChunker(Chunker):
     def _analysis(self, index: DocumentIndex) -> tuple[list[Clause], dict[str, Definition]]:
         found = index.memo.get("legal")
         if found is None:
-            clauses = find_clauses(index.text)
+            clauses = index.memo.get("legal-headed") or find_clauses(index.text)
             definitions = find_definitions(index.text, clauses)
             found = (clauses, _informative(index.text, clauses, definitions))
             index.memo["legal"] = found
         return found
 
+    def _headed(self, doc: Document, index: DocumentIndex) -> Chunker | None:
+        """The section packing (at the budget less the references' reserve) for a
+        contract whose headings, not its numbers, are its clause tree
+        (:func:`heading_clauses`); None for the others."""
+        if "legal-headed" not in index.memo:
+            index.memo["legal-headed"] = heading_clauses(doc)
+        if index.memo["legal-headed"] is None:
+            return None
+        if self._section is None:
+            size = self.limit - self.references_budget
+            self._section = STRATEGIES["section"](config=replace(
+                self.config, size=size, size_given=True))
+        return self._section
+
     def windowed(self, doc: Document, index: DocumentIndex) -> bool:
-        return True
+        section = self._headed(doc, index)
+        return section.windowed(doc, index) if section is not None else True
+
+    def known_restarts(self, doc: Document, index: DocumentIndex,
+                       span: Span) -> Sequence[int] | None:
+        section = self._headed(doc, index)
+        return section.known_restarts(doc, index, span) if section is not None else None
 
     def restarts(self, doc: Document, index: DocumentIndex, span: Span,
                  pieces: Sequence[Piece]) -> Sequence[int] | None:
         """The starts of the span's top-level clauses after the first that end inside
         it: each is cut on its own (clauses, definitions and references are the whole
-        document's, found once)."""
+        document's, found once); a contract cut at its headings: the section packing's."""
+        section = self._headed(doc, index)
+        if section is not None:
+            return section.restarts(doc, index, span, pieces)
         clauses, _ = self._analysis(index)
         starts, tops = self._starts(index, clauses)
         inside = tops[bisect_left(tops, span.lo, key=lambda i: starts[i]):
@@ -417,6 +508,9 @@ class LegalChunker(Chunker):
         return found
 
     def split(self, doc: Document, index: DocumentIndex, span: Span) -> list[Piece]:
+        section = self._headed(doc, index)
+        if section is not None:
+            return self._split_headed(doc, index, span, section)
         text = index.text
         clauses, definitions = self._analysis(index)
         starts, all_tops = self._starts(index, clauses)
@@ -466,6 +560,43 @@ class LegalChunker(Chunker):
             p.headings = tuple(self._trail(clauses, j))
         return [self._with_references(index, p, clauses, definitions,
                                       bisect_right(starts, p.start) - 1) for p in out]
+
+    def _split_headed(self, doc: Document, index: DocumentIndex, span: Span,
+                      section: Chunker) -> list[Piece]:
+        """A contract written with headings: cut as ``section`` cuts (its heading
+        trail in context, tables whole), each piece's clause the innermost numbered
+        heading above it, its references and defined terms resolved into context; a
+        number that heads two clauses is no reference's target."""
+        clauses, definitions = self._analysis(index)
+        if "legal-numbers" not in index.memo:
+            numbers: dict[str, Clause | None] = {}
+            for c in clauses:
+                if c.number:
+                    key = c.number.lower()
+                    numbers[key] = None if key in numbers else c
+            index.memo["legal-numbers"] = {k: c for k, c in numbers.items() if c is not None}
+        starts, _ = self._starts(index, clauses)
+        out = []
+        for p in section.split(doc, index, span):
+            j = bisect_right(starts, p.start) - 1
+            while j >= 0 and clauses[j].end <= p.start:  # (a part before the next heading)
+                j = _parent(clauses, j)
+            # headings over headings alone (``## B. Account Terms`` over ``### 1. ...``):
+            # the clause is the last of them, the one whose text the piece holds
+            while j + 1 < len(clauses) and (j < 0 or clauses[j].start >= p.start) and \
+                    p.start <= clauses[j + 1].start < p.end and \
+                    markup_between(index.text, clauses[j].body if j >= 0 else p.start,
+                                   clauses[j + 1].start):
+                j += 1
+            k = j
+            while k >= 0 and not clauses[k].number:
+                k = _parent(clauses, k)
+            if k >= 0:
+                p.metadata["clause"] = clauses[k].number
+            if p.kind in (None, "prose"):
+                p.kind = "clause"
+            out.append(self._with_references(index, p, clauses, definitions, j))
+        return out
 
     def _ctx(self, inherited: str, clauses: list[Clause], i: int) -> str:
         """The clause trail (``7 Termination > 7.2``) in context; only the clause's own
