@@ -771,3 +771,25 @@ def test_sphinx_object_descriptions_are_headings_over_their_bodies():
     assert secret[0].context.startswith(
         "Configuration Handling > Builtin Configuration Values > SECRET_KEY")
     assert "TRAP_BAD_REQUEST_ERRORS" not in secret[0].text
+
+
+def test_a_sphinx_program_directive_is_no_text_of_its_own():
+    """Sphinx's ``sphinx-apidoc`` manual page: ``Options`` over ``.. program::
+    sphinx-apidoc`` (which names the program its ``.. option::`` entries belong to)
+    was a chunk of its own, a heading and a directive (25 tokens, in each of the four
+    manual pages of Sphinx's docs); a domain's scope directive sets something up as
+    ``.. currentmodule::`` does, so the title goes with the first option."""
+    from chunkwise.readers.structure import markup_only
+
+    path = DATA / "sphinx-apidoc.rst"
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    first = by_text(chunks, "Directory to place the output files.")[0]
+    assert first.text.startswith("Options\n-------\n\n.. program:: sphinx-apidoc\n\n.. option:: -o")
+    assert first.headings[-1] == "-o <OUTPUT_PATH>"
+    assert not [c.text for c in chunks if markup_only(c.text)]
+    assert all(markup_only(d) for d in (".. program:: sphinx-build", ".. cpp:namespace-push:: a",
+                                        ".. c:namespace:: NULL", ".. js:module:: app"))
+    assert not any(markup_only(d) for d in (".. option:: -a", ".. py:function:: f()",
+                                            ".. programs:: x"))

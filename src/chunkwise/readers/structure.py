@@ -147,7 +147,9 @@ _MARKUP = re.compile(r"<!--(?:(?!<!--).)*?-->|(?i:<(script|style)\b[^<>]*>(?:(?!
                      rf"|{TEMPLATE_TAGS}|^[ \t]*\{{:[^\n]*\}}[ \t]*$"
                      r"|^\.\. _(?:`[^`\n]+`|[^:`\n]+):[ \t]*$|^:[A-Za-z-]+:(?:[ \t]+\d+)?[ \t]*$"
                      r"|^\.\. (?:py:)?(?:currentmodule|module|rst-class|class|highlight|default-role"
-                     r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns)::[^\n]*$"
+                     r"|default-domain|include|meta|contents|sectnum|index|tabularcolumns|program)::[^\n]*$"
+                     # Sphinx's domains' scope: the namespace, module or program of what follows
+                     r"|^\.\. (?:(?:c|cpp):namespace(?:-push|-pop)?|js:module)::[^\n]*$"
                      r"|^\.\. (?![\[_|])(?![\w.:+-]+::)[^\n]*(?:\n[ \t]+\S[^\n]*)*$"
                      r"|^\([^()\n]+\)=[ \t]*$"
                      r"|^\.\. \|[^|\n]+\| [\w:-]+::[^\n]*$"
@@ -161,7 +163,8 @@ def markup_only(text: str) -> bool:
     empty link that only carries an anchor, ``[](){#old-name}`` in MkDocs, a
     reStructuredText label, ``.. _logging:``, or a field without a value or with a
     number, ``:orphan:``, ``:tocdepth: 2``, or a directive that only sets something
-    up, ``.. currentmodule:: flask``, ``.. include:: ../CHANGES.rst``, or a one-line
+    up, ``.. currentmodule:: flask``, ``.. include:: ../CHANGES.rst``, ``.. program::
+    sphinx-build`` (the program whose ``.. option::`` entries follow), or a one-line
     comment, ``.. cmake-manual-description: CMake Buildsystem Reference`` (or one of
     lines indented under it: sphinx-quickstart's above every ``index.rst``), or a
     substitution's definition, ``.. |ASN.1| replace:: BMPString``, or a MyST
