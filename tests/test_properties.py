@@ -190,6 +190,37 @@ def test_no_chunk_of_prose_under_min_tokens_but_a_whole_small_document(strategy,
         assert [c.text for c in chunks if c.token_count < chunker.min_tokens] == []
 
 
+_TRAIL = st.lists(st.from_regex(r"[A-Z][a-z]{2,9}( [a-z]{2,9}){0,4}", fullmatch=True),
+                  min_size=1, max_size=4)
+
+
+@pytest.mark.parametrize("strategy", ["section", "recursive"])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(trail=_TRAIL, text=_PROSE, size=st.integers(48, 160), frac=st.integers(3, 16))
+@example(trail=["Configuration", "General configuration", "Options for the nitpicky mode",
+                "Nitpicky"], text="Ab " * 40 + "Ab.", size=48, frac=3).via("a tail of a few words")
+def test_a_last_chunk_is_small_by_its_own_text_not_its_trail(strategy, trail, text, size, frac):
+    """A section's last piece under ``min_tokens`` tokens of its own text goes with the
+    one before (or the cut between them moves back) even where its heading trail in
+    context makes ``context + text`` larger than ``min_tokens``: ``.. versionadded::
+    1.0`` under a four-level trail was a 28-token chunk of Sphinx's configuration page
+    (7 tokens of text) at a minimum of 14."""
+    md = "".join("#" * (i + 1) + f" {t}\n\n" for i, t in enumerate(trail)) + text + "\n"
+    options = {"headers": True} if strategy == "recursive" else {}
+    chunker = chunkwise.get_chunker(strategy, size=size, min_tokens=size // frac, **options)
+    chunks = chunker.chunk_document(parse(md.encode(), "d.md", fmt="markdown"))
+    count = independent_minilm_count()
+    assert_invariants(md, chunks, chunker.limit, count)
+    body = md.rindex("\n\n", 0, len(md) - len(text)) + 2  # where the last section's text starts
+    last, small = chunks[-1], chunker.min_tokens
+    # where a cut in the section's prose of short words can leave ``min_tokens`` of text
+    # on each side of it within the budget beside the trail, the last chunk holds them
+    room = chunker.limit - count(last.context) >= 2 * small + 4 and count(text) >= 2 * small
+    if len(chunks) > 1 and last.start > body and room:
+        assert count(last.text) >= small, (last.context, last.text)
+
+
 #: Markdown of prose, code blocks ending in closers (``});``, ``]``) and HTML comments
 #: and tags before long blocks: the markup and punctuation a cut can leave alone
 _CODE_LINE = st.one_of(st.from_regex(r"  [a-z]{1,8}\([a-z]{0,6}\);", fullmatch=True),

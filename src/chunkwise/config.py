@@ -127,8 +127,9 @@ class ChunkConfig:
     @property
     def min_size(self) -> int:
         """No chunk under this many tokens but a whole span (a document or a section)
-        smaller than it: a span's small last piece is joined to the one before, or the
-        cut between them moved back."""
+        smaller than it: a span's small last piece (small by its own text: the heading
+        trail in its context aside) is joined to the one before, or the cut between
+        them moved back."""
         if self.min_tokens is not None:
             return self.min_tokens
         return self.limit // MIN_TOKENS_FRACTION

@@ -597,8 +597,11 @@ class Packer:
         self.budget = budget
         self.limit = budget.limit
         self.overlap = budget.overlap
-        #: smallest piece in tokens (context included); only a span's last piece may
-        #: be smaller
+        #: smallest piece: a boundary is taken where the piece before it holds this many
+        #: tokens, context included (``min_fill``); a span's last piece holds this many
+        #: of its own text, its context aside (a heading trail of 20 tokens over
+        #: ``.. versionadded:: 1.0`` is no chunk), unless it cannot share the budget
+        #: with the one before (:meth:`_balance_tail`)
         self.min_size = budget.min_size
         #: a boundary is taken only where the piece before it holds this many tokens
         #: (context included), where a lower level's boundary gives one (the last piece
@@ -666,7 +669,7 @@ class Packer:
         if len(pieces) > 1:
             last = pieces[-1]
             bare = self._bare(last)
-            if bare or (self.min_size and last.token_count < self.min_size):
+            if bare or (self.min_size and last.token_count - ctx_tokens < self.min_size):
                 # the first piece keeps the floor it was given (a heading stays with text)
                 keep = (index.skip_space(first_floor, hi) if len(pieces) == 2
                         and first_floor is not None else pieces[-2].start)
@@ -678,12 +681,13 @@ class Packer:
 
     def _balance_tail(self, a: Piece, b: Piece, hi: int, levels: _LazyLevels, context: str,
                       ctx_tokens: int, keep: int, bare: bool = False) -> list[Piece]:
-        """A span's last piece under ``min_size`` tokens (a lone ``-->``, a ``}``), or
-        ``bare`` (no word outside markup: a closing fence, ``});``): joined to the one
-        before when both fit the budget; else the cut between them moved back to the
-        furthest boundary that leaves the last piece ``min_size`` tokens (and a word),
-        when both still fit (the first still ending after ``keep``); else the two as
-        they are."""
+        """A span's last piece under ``min_size`` tokens of its own text (a lone
+        ``-->``, a ``}``, ``.. versionadded:: 1.0`` under a long trail), or ``bare``
+        (no word outside markup: a closing fence, ``});``): joined to the one before
+        when both fit the budget; else the cut between them moved back to the
+        furthest boundary that leaves the last piece ``min_size`` tokens of text (and
+        a word), when both still fit (the first still ending after ``keep``, with
+        ``min_size`` tokens of text); else the two as they are."""
         index = self.index
         text = index.text
         if b.start < a.end:  # overlapping pieces: their cut is the overlap's, left alone
@@ -700,11 +704,10 @@ class Packer:
         count = cum.dtype.type  # searched in the array's own type (no copy of it)
         j = int(cum.searchsorted(count(total - (self.limit - ctx_tokens)), side="left"))
         floor = max(keep, int(starts[j]) - 1 if j < len(starts) else b.end)
-        k = int(cum.searchsorted(count(total - (self.min_size - ctx_tokens)),
-                                side="right")) - 1
-        if (self.min_size <= ctx_tokens or k < 0) and not bare:
+        k = int(cum.searchsorted(count(total - self.min_size), side="right")) - 1
+        if k < 0 and not bare:
             return [a, b]
-        cap = int(starts[k]) if 0 <= k < len(starts) and self.min_size > ctx_tokens else b.end
+        cap = int(starts[k]) if 0 <= k < len(starts) and self.min_size else b.end
         first_end, worded = self._word_bounds(a.start, a.end, b.end)
         if worded > a.start:  # a word on each side of the cut (where there are words)
             cap = min(cap, worded)
@@ -718,8 +721,8 @@ class Packer:
             return [a, b]
         nxt = self._start(first.end, index.skip_space(first.end, hi), a.start)
         second = self._next(nxt, hi, levels, context, ctx_tokens, nxt)
-        if (second is None or second.end != b.end or first.token_count < self.min_size
-                or second.token_count < self.min_size
+        if (second is None or second.end != b.end or first.token_count - ctx_tokens < self.min_size
+                or second.token_count - ctx_tokens < self.min_size
                 or (worded > a.start and (self._bare(second) or self._bare(first)))):
             return [a, b]
         return [first, second]
