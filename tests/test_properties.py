@@ -202,7 +202,8 @@ _TRAIL = st.lists(st.from_regex(r"[A-Z][a-z]{2,9}( [a-z]{2,9}){0,4}", fullmatch=
                 "Nitpicky"], text="Ab " * 40 + "Ab.", size=48, frac=3).via("a tail of a few words")
 def test_a_last_chunk_is_small_by_its_own_text_not_its_trail(strategy, trail, text, size, frac):
     """A section's last piece under ``min_tokens`` tokens of its own text goes with the
-    one before (or the cut between them moves back) even where its heading trail in
+    one before (or the cut between them moves back, to a word where no higher
+    boundary leaves both enough) even where its heading trail in
     context makes ``context + text`` larger than ``min_tokens``: ``.. versionadded::
     1.0`` under a four-level trail was a 28-token chunk of Sphinx's configuration page
     (7 tokens of text) at a minimum of 14."""
@@ -213,12 +214,19 @@ def test_a_last_chunk_is_small_by_its_own_text_not_its_trail(strategy, trail, te
     count = independent_minilm_count()
     assert_invariants(md, chunks, chunker.limit, count)
     body = md.rindex("\n\n", 0, len(md) - len(text)) + 2  # where the last section's text starts
-    last, small = chunks[-1], chunker.min_tokens
-    # where a cut in the section's prose of short words can leave ``min_tokens`` of text
-    # on each side of it within the budget beside the trail, the last chunk holds them
-    room = chunker.limit - count(last.context) >= 2 * small + 4 and count(text) >= 2 * small
-    if len(chunks) > 1 and last.start > body and room:
-        assert count(last.text) >= small, (last.context, last.text)
+    last, small, limit = chunks[-1], chunker.min_tokens, chunker.limit
+    if len(chunks) > 1 and last.start > body and count(last.text) < small:
+        # small only where it fits with the chunk before in no way: not joined, nor
+        # at any space of the section's text after which both keep min_tokens of text
+        a = chunks[-2]
+        assert count(a.context + md[a.start:last.end]) > limit or \
+            len(a.context) + last.end - a.start > chunker.max_chars
+        for m in re.finditer(r"\s+", md[max(a.start, body):last.end]):
+            cut, nxt = max(a.start, body) + m.start(), max(a.start, body) + m.end()
+            left, right = md[a.start:cut], md[nxt:last.end]
+            assert not (count(left) >= small and count(right) >= small
+                        and count(a.context + left) <= limit
+                        and count(last.context + right) <= limit), (left[-30:], right)
 
 
 #: Markdown of prose, code blocks ending in closers (``});``, ``]``) and HTML comments

@@ -708,6 +708,10 @@ class Packer:
         if k < 0 and not bare:
             return [a, b]
         cap = int(starts[k]) if 0 <= k < len(starts) and self.min_size else b.end
+        if self.min_size:  # the first keeps min_size tokens of text too
+            m = int(cum.searchsorted(count(int(index.before(a.start)) + self.min_size),
+                                     side="left"))
+            floor = max(floor, int(starts[m]) - 1 if m < len(starts) else b.end)
         first_end, worded = self._word_bounds(a.start, a.end, b.end)
         if worded > a.start:  # a word on each side of the cut (where there are words)
             cap = min(cap, worded)

@@ -397,7 +397,7 @@ class StructuredPacking:
         it); None: nothing goes with it."""
         end = self.index.trim_end(cur, start)
         if small and cur < end and self.prose.min_size and \
-                self.span_count(ctx, cur, end) < self.prose.min_size:
+                self.span_count("", cur, end) < self.prose.min_size:
             return cur
         intro = pending[-1] if pending else None
         if intro is not None and intro.kind == "paragraph":
@@ -437,7 +437,7 @@ class StructuredPacking:
             bare = wordless(text[p.start:p.end])
             if bare:
                 ahead = True
-            elif small and p.token_count < small:
+            elif small and p.token_count - (self.count(p.context) if p.context else 0) < small:
                 ahead = p.kind in (None, "prose")
             else:
                 i += 1
@@ -460,7 +460,10 @@ class StructuredPacking:
     def _joined(self, a: Piece, b: Piece, like: Piece) -> Piece | None:
         """``a`` and ``b`` as one piece like ``like`` (its context, kind, metadata), if
         that fits."""
-        limit = self.table_limit if like.kind == "table" else self.limit
+        # (a whole table may take up to table_limit; the parts of one cut at its rows
+        # keep to the limit, as they were packed)
+        parts = "table_part" in a.metadata or "table_part" in b.metadata
+        limit = self.table_limit if like.kind == "table" and not parts else self.limit
         if b.end - a.start + len(like.context) > self.max_chars:
             return None
         n = self.count(like.context + self.doc.text[a.start:b.end])
