@@ -1183,6 +1183,10 @@ def test_a_contract_written_with_headings_keeps_its_parts_in_the_trail():
     for c in table:
         assert text[c.start - 1] == "\n" and text[c.start:c.end].rstrip().endswith("|")
         assert c.text.startswith(("| [", "## Summary")), c.text[:40]
+    # an overlap over the section packing's smaller limit (the budget less the
+    # references' reserve) is held under it, as a resized configuration holds it
+    overlapped = chunkwise.chunk(path, strategy="legal", size=160, overlap=150)
+    assert_invariants(text, overlapped, 160, COUNT)
 
 
 def test_a_reference_to_a_lettered_part_is_resolved():

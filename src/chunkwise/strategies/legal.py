@@ -471,7 +471,8 @@ class LegalChunker(Chunker):
         if self._section is None:
             size = self.limit - self.references_budget
             self._section = STRATEGIES["section"](config=replace(
-                self.config, size=size, size_given=True))
+                self.config, size=size, size_given=True,
+                overlap=min(self.config.overlap, size - 1)))
         return self._section
 
     def windowed(self, doc: Document, index: DocumentIndex) -> bool:
