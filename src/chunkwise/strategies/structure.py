@@ -437,7 +437,7 @@ class StructuredPacking:
             bare = wordless(text[p.start:p.end])
             if bare:
                 ahead = True
-            elif small and p.token_count - (self.count(p.context) if p.context else 0) < small:
+            elif small and self.span_count("", p.start, p.end) < small:  # (its own text)
                 ahead = p.kind in (None, "prose")
             else:
                 i += 1
