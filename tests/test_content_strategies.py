@@ -1227,6 +1227,80 @@ def test_a_number_that_heads_two_parts_is_no_reference_target():
     assert terms["Subscription"].sentence.startswith('"Subscription" means a recurring')
 
 
+def test_run_in_clause_titles_are_in_the_trail():
+    """GitHub's Educational Use Agreement (CC0) titles its clauses with a full stop
+    (``### 5.2 Termination for Convenience.``), Apache-2.0 runs them in before their
+    text (``1. Definitions.``, ``2. Grant of Copyright License. Subject to ...``): the
+    trail said ``5 > 5.2`` and ``1`` (a title ending in a full stop read as a
+    sentence). A clause that opens with a sentence still has no title."""
+    from chunkwise.strategies.legal import run_in_heading
+
+    path = CONTRACTS / "github-educational-use-agreement.md"
+    text = path.read_text()
+    chunks = chunkwise.chunk(path)
+    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
+    assert_invariants(text, chunks, 160, COUNT)
+    notice = next(c for c in chunks if "Either Party may terminate this Agreement" in c.text)
+    assert notice.context.startswith(
+        "5 Term and Termination > 5.2 Termination for Convenience\n"), notice.context
+    apache = ROOT / "tests/data/licenses/Apache-2.0.txt"
+    grant = next(c for c in chunkwise.chunk(apache)
+                 if "Contributor hereby grants to You a perpetual," in c.text)
+    assert grant.context.startswith("2 Grant of Copyright License\n"), grant.context
+    assert [run_in_heading(t) for t in (
+        "Waiver; Reps and Warranties; Indemnification.", "GRANT OF LICENSE. You may",
+        "Logo/Partner Material Usage.", "The Licensee shall pay all fees.", "You agree.",
+        "Either Party may terminate.", "U.S. Government Rights.",
+        "THE SOFTWARE IS PROVIDED AS IS WITHOUT WARRANTY.", "1 of this License.")] == [
+        "Waiver; Reps and Warranties; Indemnification", "GRANT OF LICENSE",
+        "Logo/Partner Material Usage", "", "", "", "", "", ""]
+
+
+def test_items_in_running_text_end_with_their_paragraph():
+    """``"Qualified Users" means ...: (i) currently enrolled students; ... and (iv)
+    anyone performing academic ... research`` (GitHub's Educational Use Agreement):
+    item (iv) ran on to the end of clause 1, so the definitions after it were cut and
+    labelled as ``1 Definitions > (iv)``; the Marketplace Developer Agreement's
+    clauses after ``; and (b)`` stood under ``(b) > (c)``. An item in running text ends
+    with its paragraph; what follows is its clause's. The address in GPL-2.0's
+    appendix (``51 Franklin Street, ...``, after clause 12) is no clause 51."""
+    from chunkwise.strategies.legal import find_clauses
+
+    path = CONTRACTS / "github-educational-use-agreement.md"
+    text = path.read_text()
+    chunks = chunkwise.chunk(path)
+    service = next(c for c in chunks if '"_Service_" means' in c.text)
+    assert service.metadata["clause"] == "1"
+    assert service.context.startswith("1 Definitions\n")
+    for c in chunks:
+        if c.start > text.index('"_Request Effective Date_"') and c.end < text.index("## 2."):
+            assert "(iv)" not in c.context and c.metadata["clause"] == "1", c.text[:60]
+    clauses = find_clauses(text)
+    four = next(c for c in clauses if c.number == "1(iv)")
+    assert text[four.start:four.end].rstrip().endswith("Education Partner .")
+    market = CONTRACTS / "github-marketplace-developer-agreement.md"
+    for c in chunkwise.chunk(market):
+        assert "> (b) > (c)" not in c.context and "> (vi)\n“Marketplace" not in c.context
+    gpl = (ROOT / "tests/data/licenses/GPL-2.0.txt").read_text()
+    assert "51" not in {c.number for c in find_clauses(gpl)}
+
+
+def test_no_piece_ends_at_a_list_items_marker():
+    """sentencex ends a "sentence" at a bullet (``... must notify GitHub
+    immediately.\n*``, the Marketplace Developer Agreement; ``.\n *`` in a JSDoc
+    comment): a cut there left the marker at the end of one chunk and its item in the
+    next. A cut is no longer made after a line's marker alone (the token level,
+    fixed's windows, aside)."""
+    market = CONTRACTS / "github-marketplace-developer-agreement.md"
+    marker = re.compile(r"(?:^|\n)[ \t]*(?:[*+-]|[0-9]{1,3}[.)])$")
+    chunks = chunkwise.chunk(market)
+    assert_invariants(market.read_text(), chunks, 160, COUNT)
+    assert [c.text[-40:] for c in chunks if marker.search(c.text)] == []
+    for strategy in ("recursive", "sentence"):
+        chunks = chunkwise.chunk(market, strategy=strategy, size=96)
+        assert [c.text[-40:] for c in chunks if marker.search(c.text)] == []
+
+
 def test_a_contract_numbered_throughout_keeps_its_clause_cut():
     """Where each number heads one clause (the samples' supply agreement, MPL-2.0 read
     as text), the numbers make the tree: no heading clauses, the clause cut as before."""

@@ -158,6 +158,29 @@ _PROSE = st.lists(st.from_regex(r"[A-Z][a-z]{1,6}( [a-z]{1,7}){0,14}[.!?]", full
                   min_size=1, max_size=40).map(" ".join)
 
 
+#: Markdown of paragraphs and lists whose items are sentences (bullets and numbers)
+_LISTED = st.lists(st.one_of(
+    _PROSE,
+    st.tuples(st.sampled_from(["* ", "- ", "+ ", "1. ", "2) ", "  * "]),
+              st.lists(_PROSE, min_size=1, max_size=6)).map(
+        lambda m: "\n".join(m[0] + item for item in m[1]))),
+    min_size=1, max_size=8).map("\n\n".join)
+_MARKER_END = re.compile(r"(?:^|\n)[ \t]*(?:[*+-]|[0-9]{1,3}[.)])$")
+
+
+@pytest.mark.parametrize("strategy", ["sentence", "recursive", "section"])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_LISTED, size=st.integers(24, 160))
+def test_no_chunk_ends_at_a_list_items_marker(strategy, text, size):
+    """A cut is never made after a line's list marker alone (``...\n*``, ``...\n2.``):
+    sentencex ends "sentences" there; the marker goes with its item."""
+    chunker = chunkwise.get_chunker(strategy, size=size)
+    chunks = chunker.chunk_document(parse(text.encode(), "d.md", fmt="markdown"))
+    assert_invariants(text, chunks, chunker.limit, independent_minilm_count())
+    assert [c.text[-30:] for c in chunks if _MARKER_END.search(c.text)] == []
+
+
 @pytest.mark.parametrize("strategy", ["fixed", "sentence", "recursive"])
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -200,6 +223,9 @@ _TRAIL = st.lists(st.from_regex(r"[A-Z][a-z]{2,9}( [a-z]{2,9}){0,4}", fullmatch=
 @given(trail=_TRAIL, text=_PROSE, size=st.integers(48, 160), frac=st.integers(3, 16))
 @example(trail=["Configuration", "General configuration", "Options for the nitpicky mode",
                 "Nitpicky"], text="Ab " * 40 + "Ab.", size=48, frac=3).via("a tail of a few words")
+@example(trail=["Aaaa", "Aabd", "Aacf aab aab", "Aab"],
+         text="Aa? Aabp a a df? Aa? Aa? Aa a a? Aa a a? Aa a a a? Aab a? Aq?", size=48,
+         frac=3).via("one cut leaves both min_tokens: the first ends before a space")
 def test_a_last_chunk_is_small_by_its_own_text_not_its_trail(strategy, trail, text, size, frac):
     """A section's last piece under ``min_tokens`` tokens of its own text goes with the
     one before (or the cut between them moves back, to a word where no higher

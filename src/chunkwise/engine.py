@@ -586,6 +586,10 @@ INTRO_LEVELS = frozenset(("block", "paragraph"))
 INTRO_SHARE = 4
 
 
+#: a line holding a list item's marker alone (``*``, ``-``, ``+``, ``3.``, ``2)``)
+_MARKER_LINE = re.compile(r"[ \t]*(?:[*+-]|[0-9]{1,3}[.)])")
+
+
 class Packer:
     """Packs spans of one document under a hard token limit and a character cap."""
 
@@ -703,7 +707,10 @@ class Packer:
         starts, cum = tokens.starts, tokens.cum
         count = cum.dtype.type  # searched in the array's own type (no copy of it)
         j = int(cum.searchsorted(count(total - (self.limit - ctx_tokens)), side="left"))
-        floor = max(keep, int(starts[j]) - 1 if j < len(starts) else b.end)
+        # (the first must hold every token before starts[x]: end where the text before
+        # it ends, the space before that token aside)
+        floor = max(keep, index.trim_end(a.start, int(starts[j])) - 1 if j < len(starts)
+                    else b.end)
         k = int(cum.searchsorted(count(total - self.min_size), side="right")) - 1
         if k < 0 and not bare:
             return [a, b]
@@ -711,7 +718,8 @@ class Packer:
         if self.min_size:  # the first keeps min_size tokens of text too
             m = int(cum.searchsorted(count(int(index.before(a.start)) + self.min_size),
                                      side="left"))
-            floor = max(floor, int(starts[m]) - 1 if m < len(starts) else b.end)
+            floor = max(floor, index.trim_end(a.start, int(starts[m])) - 1 if m < len(starts)
+                        else b.end)
         first_end, worded = self._word_bounds(a.start, a.end, b.end)
         if worded > a.start:  # a word on each side of the cut (where there are words)
             cap = min(cap, worded)
@@ -829,6 +837,7 @@ class Packer:
         tried_end = min(hi, char_end)
         additive = self._additive_from(cur, context)
         small = base + self.min_fill - ctx_tokens  # candidates below this are too small
+        finest = len(levels.levels) - 1
         while budget >= 1:
             end = None
             for i, (pos, cpos) in enumerate(levels):
@@ -837,6 +846,9 @@ class Packer:
                            int(pos.searchsorted(char_end, side="right"))) - 1
                 if self.min_fill and last >= first and int(pos[last]) != hi:
                     first = max(first, int(cpos.searchsorted(small, side="left")))
+                # (the finest level, tokens, cuts where it must: fixed's windows)
+                while last >= first and i < finest and self._after_marker(cur, int(pos[last])):
+                    last -= 1
                 if last >= first:
                     if last > first and cap is None and self._intro_levels[i] and \
                             self._introduced(pos, cpos, last, cur, context, ctx_tokens):
@@ -856,6 +868,16 @@ class Packer:
         if must_pass > cur:
             return None
         return self._by_characters(cur, tried_end, context, hi)
+
+    def _after_marker(self, cur: int, end: int) -> bool:
+        """Whether a cut at ``end`` leaves a list item's marker alone at the end of its
+        piece (``... notify GitHub immediately.\n*``: sentencex ends a sentence at a
+        bullet), its item in the next."""
+        text = self.index.text
+        end = self.index.trim_end(cur, end)
+        if end <= cur or text[end - 1] not in "*+-.)":
+            return False
+        return _MARKER_LINE.fullmatch(text, text.rfind("\n", cur, end) + 1 or cur, end) is not None
 
     def _introduced(self, pos: np.ndarray, cpos: np.ndarray, last: int, cur: int, context: str,
                     ctx_tokens: int) -> bool:

@@ -74,9 +74,14 @@ class Clause:
 
     @property
     def heading(self) -> str:
-        """The clause's heading when its first line is one (short, not a sentence)."""
+        """The clause's heading when its first line is one (short, not a sentence), or
+        opens with one run in before its text (``Termination for Convenience. Either
+        Party may ...``, ``DEFINITIONS. As used ...``, ``Payment.``)."""
         t = self.title.strip()
-        return t.rstrip(":") if t and len(t) <= 80 and not t.endswith((".", ";", ",")) else ""
+        run_in = run_in_heading(t)
+        if run_in or not t or len(t) > 80 or t.endswith((".", ";", ",")):
+            return run_in
+        return t.rstrip(":")
 
     @property
     def label(self) -> str:
@@ -134,6 +139,37 @@ class Definition:
     end: int
 
 
+#: words a title leaves in lower case ("Termination for Convenience", "Use of Data")
+_SMALL_WORDS = frozenset(
+    "a an and as at but by for from in into nor of on or per the to under upon via with "
+    "without".split())
+_RUN_IN = re.compile(r"([^.:!?\n]{1,80}?)[.:](?=\s|$)")
+_WORDS = re.compile(r"[^\W\d_][\w'’/&-]*")
+
+
+def run_in_heading(line: str) -> str:
+    """The heading a clause's first line opens with, ended by a full stop or a colon:
+    up to ten words, each capitalised but the small ones (``Waiver; Reps and
+    Warranties; Indemnification.``, ``GRANT OF LICENSE.``); "" where the line opens
+    with a sentence (``The Licensee shall pay ...``, ``You agree.``, ``THE SOFTWARE
+    IS PROVIDED "AS IS" WITHOUT ...``)."""
+    m = _RUN_IN.match(line)
+    if m is None:
+        return ""
+    phrase = m.group(1).strip()
+    words = _WORDS.findall(phrase)
+    if not phrase or not phrase[0].isupper() or not words or len(words) > 10:
+        return ""
+    if phrase.isupper() and len(words) > 6:  # a disclaimer in capitals: a sentence
+        return ""
+    if all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words):
+        return phrase
+    return ""
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
 def _roman(item: str) -> bool:
     return bool(_ROMAN.match(item))
 
@@ -166,20 +202,29 @@ def find_clauses(text: str) -> list[Clause]:
     for m in _LETTERED.finditer(text):
         marks.append((m.start("item") - 1, "letter", m.group("item"), m.group("title")))
     for m in _INLINE.finditer(text):
-        marks.append((m.start("item") - 1, "letter", m.group("item"), ""))
+        marks.append((m.start("item") - 1, "inline", m.group("item"), ""))
     marks.sort()
     clauses: list[Clause] = []
+    inline: list[int] = []  # clauses that are items in running text
     stack: list[int] = []  # open clauses, outermost first
 
     def item_of(c: Clause) -> str:
         return c.number.rsplit("(", 1)[-1].rstrip(")") if c.number.endswith(")") else ""
 
-    for start, kind, item, title in marks:
+    # a top-level number far from both numbers around it is no clause: an address
+    # ("51 Franklin Street, ..." before GPL-2.0's clause 0 and after its clause 12)
+    tops = [k for k, (_, kind, item, title) in enumerate(marks)
+            if kind == "num" and "." not in item and title.strip()]
+    isolated = {k for j, k in enumerate(tops) if len(tops) > 1 and all(
+        abs(int(marks[k][2]) - int(marks[o][2])) > 9
+        for o in (tops[j - 1] if j else None, tops[j + 1] if j + 1 < len(tops) else None)
+        if o is not None)}
+    for n, (start, kind, item, title) in enumerate(marks):
         word = kind[5:] if kind.startswith("word:") else ""
         if kind == "num" or word:
             depth = item.count(".") + 1 if kind == "num" else 1
-            if kind == "num" and depth == 1 and not title.strip():
-                continue  # a bare number on a line (a page number, an amount)
+            if kind == "num" and depth == 1 and (not title.strip() or n in isolated):
+                continue  # a bare number on a line (a page number, an amount), an address
             while stack and (clauses[stack[-1]].level >= depth or
                              clauses[stack[-1]].number.endswith(")")):
                 stack.pop()
@@ -201,6 +246,8 @@ def find_clauses(text: str) -> list[Clause]:
             number = f"{parent_clause.number if parent_clause else ''}({item})"
             level = parent_clause.level + 1 if parent_clause else 1
         parent = stack[-1] if stack else None
+        if kind == "inline":
+            inline.append(len(clauses))
         clauses.append(Clause(number, title, start, level, parent, prefix=word))
         if parent is not None:
             clauses[parent].children.append(len(clauses) - 1)
@@ -213,6 +260,16 @@ def find_clauses(text: str) -> list[Clause]:
         open_.append(i)
     for i in open_:
         clauses[i].end = len(text)
+    # an item in running text ends with its paragraph at the latest: the definitions
+    # after "... means: (i) students; ... and (iv) researchers." are not item (iv)'s
+    for i in inline:
+        c = clauses[i]
+        blank = _BLANK_LINE.search(text, c.start, c.end)
+        # (an item whose own items follow in the next paragraphs goes on with them)
+        if blank is not None and all(clauses[k].start < blank.start() for k in c.children):
+            c.end = blank.start()
+            for k in c.children:
+                clauses[k].end = min(clauses[k].end, c.end)
     return clauses
 
 
@@ -551,16 +608,20 @@ class LegalChunker(Chunker):
                 continue
             carry = None
             out.extend(self._cut(index, packer, clauses, i, lo, hi, span.context))
+        owners = []
         for p in out:
             j = bisect_right(starts, p.start) - 1
+            while j >= 0 and clauses[j].end <= p.start:  # after an item that ended
+                j = _parent(clauses, j)
+            owners.append(j)
             if j < 0 and starts and starts[0] < p.end:  # a title line, then the first clause
                 j = 0
             p.kind = "clause"
             if j >= 0:
                 p.metadata["clause"] = clauses[j].number
             p.headings = tuple(self._trail(clauses, j))
-        return [self._with_references(index, p, clauses, definitions,
-                                      bisect_right(starts, p.start) - 1) for p in out]
+        return [self._with_references(index, p, clauses, definitions, j)
+                for p, j in zip(out, owners)]
 
     def _split_headed(self, doc: Document, index: DocumentIndex, span: Span,
                       section: Chunker) -> list[Piece]:
@@ -648,10 +709,22 @@ class LegalChunker(Chunker):
         if lead_text and not with_first:
             groups.append(packer.pack(lead[0], lead[1], ctx,
                                       first_floor=_heading_lines_end(text, lead[0], lead[1])))
+        carried: int | None = None  # a title line after an item, for the next one
         for m, k in enumerate(kids):
             s = lo if m == 0 and with_first else clauses[k].start
-            e = clauses[kids[m + 1]].start if m + 1 < len(kids) else hi
+            if carried is not None:
+                s, carried = carried, None
+            following = clauses[kids[m + 1]].start if m + 1 < len(kids) else hi
+            e = min(following, clauses[k].end) if clauses[k].end > s else following
             groups.append(self._cut(index, packer, clauses, k, s, e, inherited))
+            gap = text[e:following].strip()
+            if gap:  # this clause's own text after an item that ended with its paragraph
+                g = index.skip_space(e, following)
+                if m + 1 < len(kids) and "\n" not in gap and len(gap) <= 120:
+                    carried = g  # a title line (``**A1-4. Data Protection**``) goes on
+                else:
+                    groups.append(packer.pack(g, following, ctx, first_floor=_heading_lines_end(
+                        text, g, following)))
         # whole sub-clauses (single pieces) joined while they fit under this trail
         out: list[Piece] = []
         run: Piece | None = None
