@@ -140,9 +140,9 @@ class Definition:
 
 
 #: words a title leaves in lower case ("Termination for Convenience", "Use of Data")
-_SMALL_WORDS = frozenset(
-    "a an and as at but by for from in into nor of on or per the to under upon via with "
-    "without".split())
+_SMALL_WORDS = frozenset((
+    "a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "nor", "of",
+    "on", "or", "per", "the", "to", "under", "upon", "via", "with", "without"))
 _RUN_IN = re.compile(r"([^.:!?\n]{1,80}?)[.:](?=\s|$)")
 _WORDS = re.compile(r"[^\W\d_][\w'’/&-]*")
 
@@ -725,13 +725,17 @@ class LegalChunker(Chunker):
                 else:
                     groups.append(packer.pack(g, following, ctx, first_floor=_heading_lines_end(
                         text, g, following)))
-        # whole sub-clauses (single pieces) joined while they fit under this trail
+        return self._joined(text, groups, ctx, budget)
+
+    def _joined(self, text: str, groups: list[list[Piece]], ctx: str, budget: int) -> list[Piece]:
+        """Whole sub-clauses (groups of one piece) joined while they fit under the
+        clause's trail ``ctx``."""
         out: list[Piece] = []
         run: Piece | None = None
         for g in groups:
             if len(g) == 1 and run is not None:
                 e = g[0].end
-                n = count(ctx + text[run.start:e])
+                n = self.tokenizer.count(ctx + text[run.start:e])
                 if n <= budget and e - run.start + len(ctx) <= self.max_chars:
                     run = Piece(run.start, e, n, ctx, kind="clause")
                     continue
