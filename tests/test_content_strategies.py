@@ -1285,6 +1285,24 @@ def test_items_in_running_text_end_with_their_paragraph():
     assert "51" not in {c.number for c in find_clauses(gpl)}
 
 
+def test_letters_that_are_roman_numerals_after_the_letter_before_are_letters():
+    """GitHub's Secret Scanning Partner Program Agreement (site-policy, CC0): item
+    ``(c)`` after ``(b)`` was read as roman numeral c, one level down (``15.4(b)(c)``,
+    ``16.3(b)(c)``), as were ``(v)`` after ``(u)`` and ``(x)`` after ``(w)``; only
+    ``(i)`` after ``(h)`` was known. And ``Section 15.2 does not apply to:``, a
+    paragraph opening with a reference, was a clause 15.2 of its own."""
+    from chunkwise.strategies.legal import find_clauses
+
+    made = find_clauses("15.4 Exclusions from Cap\n\nSection 15.2 does not apply to:\n\n"
+                        "(a) one;\n(b) two;\n(c) three;\n(d) four.\n\n"
+                        "16. Term\n(u) u;\n(v) v;\n(w) w;\n(x) x;\n(y) y.\n"
+                        "17. Fees\n(a) the fees:\n(i) one;\n(ii) two;\n(b) taxes.\n")
+    assert [c.number for c in made] == [
+        "15.4", "15.4(a)", "15.4(b)", "15.4(c)", "15.4(d)",
+        "16", "16(u)", "16(v)", "16(w)", "16(x)", "16(y)",
+        "17", "17(a)", "17(a)(i)", "17(a)(ii)", "17(b)"]
+
+
 def test_no_piece_ends_at_a_list_items_marker():
     """sentencex ends a "sentence" at a bullet (``... must notify GitHub
     immediately.\n*``, the Marketplace Developer Agreement; ``.\n *`` in a JSDoc

@@ -195,6 +195,10 @@ def find_clauses(text: str) -> list[Clause]:
         # the clause starts at its line (Markdown markers included), after indentation
         start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(" \t"))
         if m.group("word"):
+            said = m.group("title").split()
+            if said and said[0][0].islower() and (
+                    len(said) > 3 or _wrapped(text, start, m.group("title"))):
+                continue  # a sentence opening with a reference: "Section 15.2 does not apply to:"
             marks.append((start, "word:" + m.group("word").capitalize(), m.group("wnum"),
                           m.group("title")))
         elif not _wrapped(text, start, m.group("title")):
@@ -234,8 +238,9 @@ def find_clauses(text: str) -> list[Clause]:
             top_item = item_of(top) if top is not None else ""
             letter_top = bool(top_item) and not _roman(top_item)
             roman_top = bool(top_item) and _roman(top_item)
-            if _roman(item) and letter_top and not (item == "i" and top_item == "h"):
-                pass  # (i) under (a): one level down
+            if _roman(item) and letter_top and not (
+                    len(item) == len(top_item) == 1 and ord(item) == ord(top_item) + 1):
+                pass  # (i) under (a): one level down; (i) after (h), (c) after (b): letters
             elif _roman(item) and roman_top and not (len(item) == 1 and item != "i" and
                                                       item == chr(ord(top_item[-1]) + 1)):
                 stack.pop()  # (ii) after (i): a sibling
