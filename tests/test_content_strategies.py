@@ -1243,6 +1243,12 @@ def test_run_in_clause_titles_are_in_the_trail():
     notice = next(c for c in chunks if "Either Party may terminate this Agreement" in c.text)
     assert notice.context.startswith(
         "5 Term and Termination > 5.2 Termination for Convenience\n"), notice.context
+    # numbers in bold (``**4.2**\tGitHub Review and Takedowns. GitHub may ...``) are
+    # sub-clauses too: they were text of clause 4
+    market = CONTRACTS / "github-marketplace-developer-agreement.md"
+    review = next(c for c in chunkwise.chunk(market) if c.text.startswith("**4.2**"))
+    assert review.context.startswith("4 TAKEDOWNS > 4.2 GitHub Review and Takedowns\n")
+    assert review.metadata["clause"] == "4.2"
     apache = ROOT / "tests/data/licenses/Apache-2.0.txt"
     grant = next(c for c in chunkwise.chunk(apache)
                  if "Contributor hereby grants to You a perpetual," in c.text)
@@ -1261,7 +1267,8 @@ def test_items_in_running_text_end_with_their_paragraph():
     anyone performing academic ... research`` (GitHub's Educational Use Agreement):
     item (iv) ran on to the end of clause 1, so the definitions after it were cut and
     labelled as ``1 Definitions > (iv)``; the Marketplace Developer Agreement's
-    clauses after ``; and (b)`` stood under ``(b) > (c)``. An item in running text ends
+    clauses after ``; and (b)`` and ``; and (vi)`` stood under them (its
+    sub-clauses, written ``**5.5**``, now read as such). An item in running text ends
     with its paragraph; what follows is its clause's. The address in GPL-2.0's
     appendix (``51 Franklin Street, ...``, after clause 12) is no clause 51."""
     from chunkwise.strategies.legal import find_clauses
@@ -1279,8 +1286,11 @@ def test_items_in_running_text_end_with_their_paragraph():
     four = next(c for c in clauses if c.number == "1(iv)")
     assert text[four.start:four.end].rstrip().endswith("Education Partner .")
     market = CONTRACTS / "github-marketplace-developer-agreement.md"
-    for c in chunkwise.chunk(market):
-        assert "> (b) > (c)" not in c.context and "> (vi)\n“Marketplace" not in c.context
+    after = [c for c in chunkwise.chunk(market) if c.text.startswith(("**5.5**", "**3.2**"))]
+    assert len(after) == 2
+    for c in after:  # after "...; and (vi) any images ..." and "...; and (b) ..."
+        assert "(vi)" not in c.context and "(b)" not in c.context, c.context
+        assert c.metadata["clause"] in ("5.5", "3.2")
     gpl = (ROOT / "tests/data/licenses/GPL-2.0.txt").read_text()
     assert "51" not in {c.number for c in find_clauses(gpl)}
 

@@ -35,7 +35,7 @@ _ROMAN = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _NUMBERED = re.compile(
     r"^[ \t>#*]*(?:(?P<word>(?:Article|Section|Clause|Schedule|Part)\b|§)\s*"
     r"(?P<wnum>[0-9]+[A-Za-z]?(?:\.[0-9]+)*|[IVXLC]+\b)\.?"
-    r"|(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,4})(?:\.(?=\s)|(?=\s)))"
+    r"|(?P<num>[0-9]{1,3}(?:\.[0-9]{1,3}){0,4})\.?(?:\*\*)?(?=\s))"
     r"[ \t]*[-–—:.]?[ \t]*(?P<title>[^\n]*)$", re.MULTILINE | re.IGNORECASE)
 _LETTERED = re.compile(r"^[ \t]*\((?P<item>[a-z]{1,4})\)[ \t]+(?P<title>[^\n]*)$",
                        re.MULTILINE)
@@ -77,7 +77,7 @@ class Clause:
         """The clause's heading when its first line is one (short, not a sentence), or
         opens with one run in before its text (``Termination for Convenience. Either
         Party may ...``, ``DEFINITIONS. As used ...``, ``Payment.``)."""
-        t = self.title.strip()
+        t = self.title.replace("**", "").strip()  # (Markdown's bold: ``**Fees.** ...``)
         run_in = run_in_heading(t)
         if run_in or not t or len(t) > 80 or t.endswith((".", ";", ",")):
             return run_in
