@@ -1,6 +1,7 @@
 import atexit
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -19,6 +20,12 @@ SHARED = Path(os.environ.get("CHUNKWISE_SHARED", ROOT.parent / "shared"))
 CHROMA = SHARED / "eval" / "chroma"
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+# A suite started in the background by a shell (`make test &`, `nohup ... &`) inherits
+# SIGINT ignored, and so would every program the tests start: the tests of Ctrl-C need
+# it delivered, as a terminal delivers it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
@@ -74,3 +81,4 @@ def docs_index(tmp_path_factory, static_embedder):
         index.sync(tmp / "docs" / "pydantic", embedder=static_embedder,
                    metadata={"project": "pydantic"})
     return tmp
+

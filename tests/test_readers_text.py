@@ -1,6 +1,7 @@
 """Structure: readers, section chunking with heading trails, tables kept whole."""
 
 import dataclasses
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -793,3 +794,42 @@ def test_a_sphinx_program_directive_is_no_text_of_its_own():
                                         ".. c:namespace:: NULL", ".. js:module:: app"))
     assert not any(markup_only(d) for d in (".. option:: -a", ".. py:function:: f()",
                                             ".. programs:: x"))
+
+
+_TARGET_LINE = re.compile(r"^(?:\.\. _[^\n]*?:|__)[ \t]+\S+$")
+
+
+def test_hyperlink_targets_go_with_the_text_that_uses_them():
+    """Sphinx's docs end a paragraph with its link targets (``.. _Read the Docs:
+    https://readthedocs.org/``, the anonymous ``.. __: https://...``): with the
+    paragraph before them too big to take them they were a chunk of addresses alone
+    (19 of Sphinx's docs' chunks). A target with an address is markup (it points a
+    link's words somewhere, it says nothing): the cut moves back to a paragraph
+    boundary so they go with the paragraph they serve; a list of targets too long for
+    that stays as it is rather than be cut inside a sentence or a target (pip's). A
+    cut is not made after a directive's first line over its indented body
+    (``.. note::``)."""
+    from chunkwise.engine import wordless
+
+    assert wordless(".. _Read the Docs: https://readthedocs.org/\n"
+                    ".. _Google:\n   https://google.github.io/styleguide/pyguide.html\n"
+                    "__ https://pygments.org/docs/lexers\n.. __: https://gitlab.com/")
+    assert not wordless(".. _label:\n") and not wordless("See __ https://x.org/ too")
+    for name in ("sphinx-deploying.rst", "sphinx-imgconverter.rst", "pip-ux_research_design.rst"):
+        path = DATA / name
+        text = path.read_text(encoding="utf-8")
+        chunks = chunkwise.chunk(path)
+        assert_invariants(text, chunks, 254)
+        for c in chunks:
+            lines = [x.strip() for x in c.text.splitlines() if x.strip()]
+            if name.startswith("sphinx"):  # (pip's list of targets is longer than a chunk)
+                assert not all(_TARGET_LINE.match(x) for x in lines), c.text[:80]
+            # no cut inside a target (its name in one chunk, its address in the next)
+            assert not re.match(r"https?://", c.text), c.text[:80]
+            assert not re.search(r"(?:^|\n)\.\. _[^\n]*:$", c.text), c.text[-80:]
+            assert not re.search(r"\n[ \t]*\.\.(?: [\w:-]+::)?$", c.text), c.text[-80:]
+    deploying = chunkwise.chunk(DATA / "sphinx-deploying.rst")
+    rtd = by_text(deploying, ".. _Read the Docs: https://readthedocs.org/")[0]
+    assert "All these options have zero cost" in rtd.text
+    note = by_text(chunkwise.chunk(DATA / "sphinx-imgconverter.rst"), ".. note::")[0]
+    assert "ImageMagick rasterizes a SVG image" in note.text

@@ -72,6 +72,12 @@ _SENTENCE_LOOK_BEHIND = 1 << 14
 #: how far past a window its sentences are found to, at most, for its paragraph's end
 _SENTENCE_LOOK_AHEAD = 1 << 16
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
+#: reStructuredText's hyperlink targets with an address (``.. _Flask:
+#: https://flask.palletsprojects.com/``, the anonymous ``__ https://pygments.org/``,
+#: the address on an indented line of its own too): where a link's words point, no
+#: words of the text
+RST_TARGET = (r"^[ \t]*(?:\.\. _[^\n]*?:|__)(?:[ \t]+|[ \t]*\n[ \t]+)(?:https?|ftp|mailto):"
+              r"[^\s]+[ \t]*$")
 #: what carries no words: HTML comments and tags, code fence lines (with their info
 #: string), Org's block lines (``#+BEGIN_SRC python``, ``#+END_SRC``), Liquid's tags
 #: and kramdown's attribute lists (Jekyll: ``{% endraw %}``, ``{: .note }``), Hugo's
@@ -81,10 +87,11 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\r?\n")
 #: ``</tr></table>``, ``<!-- lint disable -->``) is no chunk where it can be joined
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]*$"
                      rf"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|{TEMPLATE_TAGS}|{KRAMDOWN_ATTRIBUTES}"
-                     rf"|{ASCIIDOC_MARKUP}",
+                     rf"|{ASCIIDOC_MARKUP}|{RST_TARGET}",
                      re.DOTALL | re.MULTILINE)
 #: where a match of :data:`_MARKUP` may start: none starts before the next of these
-_MARKUP_START = re.compile(r"[<`~{/:]|#\+|^(?:" + "|".join(map(re.escape, ASCIIDOC_LETTERED)) + ")",
+_MARKUP_START = re.compile(r"[<`~{/:]|#\+|^[ \t]*(?:\.\. _|__ )|^(?:"
+                           + "|".join(map(re.escape, ASCIIDOC_LETTERED)) + ")",
                            re.MULTILINE)
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 
@@ -106,6 +113,7 @@ def wordless(text: str) -> bool:
     head = text[:at]
     if "<" not in head and "`" not in head and "~" not in head and "#+" not in head \
             and "{" not in head and "/" not in head and ":" not in head \
+            and ".. _" not in head and "__ " not in head \
             and not text.startswith(ASCIIDOC_LETTERED, at):
         return False  # (most texts: their first letter is outside any markup)
     # a letter between the markup (what :func:`_masked` leaves), looked for from the
@@ -588,6 +596,11 @@ INTRO_SHARE = 4
 
 #: a line holding a list item's marker alone (``*``, ``-``, ``+``, ``3.``, ``2)``)
 _MARKER_LINE = re.compile(r"[ \t]*(?:[*+-]|[0-9]{1,3}[.)])")
+#: reStructuredText's explicit markup opening its block: ``..`` alone, ``.. note::``,
+#: ``.. code-block:: python``
+_DIRECTIVE_LINE = re.compile(r"[ \t]*\.\.(?:[ \t]+[\w:.+-]+::[^\n]*)?")
+#: the text after a cut: on its line (group 1 None), or the next line's indentation
+_NEXT_TEXT = re.compile(r"[ \t]*(?=[^\s])|[ \t]*\n(?:[ \t]*\n)*([ \t]*)(?=[^\s])")
 
 
 class Packer:
@@ -660,8 +673,12 @@ class Packer:
                 assert piece is not None
             if piece.end < hi_content and self._bare(piece):
                 # markup or punctuation alone: it goes with what follows, where that fits
+                # and brings a word (not the `..` that opens the next of a list of targets)
                 past = index.skip_space(piece.end, hi)  # (a cut in the space is trimmed back)
-                piece = self._next(cur, hi, levels, context, ctx_tokens, past) or piece
+                joined = self._next(cur, hi, levels, context, ctx_tokens, past)
+                if joined is not None and not self._bare(joined) and \
+                        not self._inside_markup(joined.end):
+                    piece = joined
             pieces.append(piece)
             prev_end = piece.end
             if piece.end >= hi_content:
@@ -728,7 +745,16 @@ class Packer:
             return [a, b]
         if cap <= floor:
             return [a, b]
-        first = self._next(a.start, hi, levels, context, ctx_tokens, floor, cap=cap)
+        moved = levels
+        if bare and b.token_count - ctx_tokens >= self.min_size:
+            # a block of markup of its own size (a list of link targets) gets a word
+            # only where a block or paragraph boundary gives it one, not by a cut inside
+            # a sentence or a hard-wrapped paragraph
+            coarse = [lv for lv in self._levels
+                      if lv.name not in ("line", "sentence", "clause", "word", "token")]
+            if len(coarse) < len(self._levels):
+                moved = _LazyLevels(self, coarse, levels.lo, levels.hi)
+        first = self._next(a.start, hi, moved, context, ctx_tokens, floor, cap=cap)
         if first is None or first.end <= a.start or first.end >= b.start:
             return [a, b]
         nxt = self._start(first.end, index.skip_space(first.end, hi), a.start)
@@ -837,7 +863,7 @@ class Packer:
         tried_end = min(hi, char_end)
         additive = self._additive_from(cur, context)
         small = base + self.min_fill - ctx_tokens  # candidates below this are too small
-        finest = len(levels.levels) - 1
+        finest = len(self._levels) - 1  # (the packer's finest: a caller may pass fewer)
         while budget >= 1:
             end = None
             for i, (pos, cpos) in enumerate(levels):
@@ -869,15 +895,37 @@ class Packer:
             return None
         return self._by_characters(cur, tried_end, context, hi)
 
+    def _inside_markup(self, pos: int) -> bool:
+        """Whether ``pos`` falls inside markup of its line or the line before (a cut
+        in a hyperlink target, between its name and its address)."""
+        text = self.index.text
+        line = text.rfind("\n", 0, max(0, text.rfind("\n", 0, pos))) + 1
+        end = text.find("\n", pos)
+        for m in _MARKUP.finditer(text, line, len(text) if end < 0 else end):
+            if m.start() < pos < m.end():
+                return True
+        return False
+
     def _after_marker(self, cur: int, end: int) -> bool:
         """Whether a cut at ``end`` leaves a list item's marker alone at the end of its
         piece (``... notify GitHub immediately.\n*``: sentencex ends a sentence at a
-        bullet), its item in the next."""
+        bullet), its item in the next, or a reStructuredText directive's first line
+        (``.. note::``) without its body."""
         text = self.index.text
         end = self.index.trim_end(cur, end)
-        if end <= cur or text[end - 1] not in "*+-.)":
+        if end <= cur:
             return False
-        return _MARKER_LINE.fullmatch(text, text.rfind("\n", cur, end) + 1 or cur, end) is not None
+        line = text.rfind("\n", cur, end) + 1 or cur
+        if "." in text[line:line + 8] and _DIRECTIVE_LINE.fullmatch(text, line, end):
+            # reStructuredText's `..` with the rest of its line after the cut, or a
+            # directive's first line (`.. note::`) over its indented body
+            after = _NEXT_TEXT.match(text, end)
+            if after is not None and (after.group(1) is None or len(after.group(1)) >
+                                      len(text[line:end]) - len(text[line:end].lstrip())):
+                return True
+        if text[end - 1] not in "*+-.)":
+            return False
+        return _MARKER_LINE.fullmatch(text, line, end) is not None
 
     def _introduced(self, pos: np.ndarray, cpos: np.ndarray, last: int, cur: int, context: str,
                     ctx_tokens: int) -> bool:
