@@ -1152,6 +1152,16 @@ def test_a_wrapped_line_starting_with_parties_is_no_part():
 CONTRACTS = DATA / "contracts"
 
 
+def _contract(name: str) -> tuple[str, list[chunkwise.Chunk]]:
+    """A committed contract's text and default chunks, all cut by ``legal`` and valid."""
+    path = CONTRACTS / name
+    text = path.read_text()
+    chunks = chunkwise.chunk(path)
+    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
+    assert_invariants(text, chunks, 160, COUNT)
+    return text, chunks
+
+
 def test_a_contract_written_with_headings_keeps_its_parts_in_the_trail():
     """GitHub's Terms of Service (Markdown, CC0): its lettered parts number their
     articles from 1 again (``B. Account Terms > 1. Account Controls``). Cut at its
@@ -1160,10 +1170,7 @@ def test_a_contract_written_with_headings_keeps_its_parts_in_the_trail():
     Us``, part C's text went under ``5 Additional Terms`` (part B's), and the summary
     table was cut inside its rows. Its headings are now its clause tree."""
     path = CONTRACTS / "github-terms-of-service.md"
-    text = path.read_text()
-    chunks = chunkwise.chunk(path)
-    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
-    assert_invariants(text, chunks, 160, COUNT)
+    text, chunks = _contract(path.name)
     grant = next(c for c in chunks if "You grant us and our legal successors" in c.text)
     assert grant.context.startswith("GitHub Terms of Service > D. User-Generated Content > "
                                     "4. License Grant to Us\n")
@@ -1210,10 +1217,7 @@ def test_a_number_that_heads_two_parts_is_no_reference_target():
     from chunkwise.strategies.legal import find_definitions
 
     path = CONTRACTS / "github-sponsors-additional-terms.md"
-    text = path.read_text()
-    chunks = chunkwise.chunk(path)
-    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
-    assert_invariants(text, chunks, 160, COUNT)
+    text, chunks = _contract(path.name)
     pay = next(c for c in chunks if "Sponsor will pay the Fees set forth in each invoice" in c.text)
     assert pay.context.startswith("GitHub Sponsors Additional Terms > Terms for Sponsors > "
                                   "2. Payment. > 2.1. Payment.\n")
@@ -1236,10 +1240,7 @@ def test_run_in_clause_titles_are_in_the_trail():
     from chunkwise.strategies.legal import run_in_heading
 
     path = CONTRACTS / "github-educational-use-agreement.md"
-    text = path.read_text()
-    chunks = chunkwise.chunk(path)
-    assert {c.metadata["strategy"] for c in chunks} == {"legal"}
-    assert_invariants(text, chunks, 160, COUNT)
+    text, chunks = _contract(path.name)
     notice = next(c for c in chunks if "Either Party may terminate this Agreement" in c.text)
     assert notice.context.startswith(
         "5 Term and Termination > 5.2 Termination for Convenience\n"), notice.context

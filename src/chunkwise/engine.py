@@ -672,13 +672,7 @@ class Packer:
                 piece = self._next(cur, hi, levels, context, ctx_tokens, prev_end)
                 assert piece is not None
             if piece.end < hi_content and self._bare(piece):
-                # markup or punctuation alone: it goes with what follows, where that fits
-                # and brings a word (not the `..` that opens the next of a list of targets)
-                past = index.skip_space(piece.end, hi)  # (a cut in the space is trimmed back)
-                joined = self._next(cur, hi, levels, context, ctx_tokens, past)
-                if joined is not None and not self._bare(joined) and \
-                        not self._inside_markup(joined.end):
-                    piece = joined
+                piece = self._with_next(piece, hi, levels, context, ctx_tokens)
             pieces.append(piece)
             prev_end = piece.end
             if piece.end >= hi_content:
@@ -745,15 +739,8 @@ class Packer:
             return [a, b]
         if cap <= floor:
             return [a, b]
-        moved = levels
-        if bare and b.token_count - ctx_tokens >= self.min_size:
-            # a block of markup of its own size (a list of link targets) gets a word
-            # only where a block or paragraph boundary gives it one, not by a cut inside
-            # a sentence or a hard-wrapped paragraph
-            coarse = [lv for lv in self._levels
-                      if lv.name not in ("line", "sentence", "clause", "word", "token")]
-            if len(coarse) < len(self._levels):
-                moved = _LazyLevels(self, coarse, levels.lo, levels.hi)
+        moved = self._coarse(levels) if bare and b.token_count - ctx_tokens >= self.min_size \
+            else levels
         first = self._next(a.start, hi, moved, context, ctx_tokens, floor, cap=cap)
         if first is None or first.end <= a.start or first.end >= b.start:
             return [a, b]
@@ -894,6 +881,28 @@ class Packer:
         if must_pass > cur:
             return None
         return self._by_characters(cur, tried_end, context, hi)
+
+    def _with_next(self, piece: Piece, hi: int, levels: _LazyLevels, context: str,
+                   ctx_tokens: int) -> Piece:
+        """A piece of markup or punctuation alone, joined to what follows where that
+        fits and brings a word (not the `..` that opens the next of a list of link
+        targets, nor a cut inside a target)."""
+        past = self.index.skip_space(piece.end, hi)  # (a cut in the space is trimmed back)
+        joined = self._next(piece.start, hi, levels, context, ctx_tokens, past)
+        if joined is not None and not self._bare(joined) and not self._inside_markup(joined.end):
+            return joined
+        return piece
+
+    def _coarse(self, levels: _LazyLevels) -> _LazyLevels:
+        """The levels above lines and sentences: a block of markup of its own size (a
+        list of link targets) at the end of a span gets a word only where a block or
+        paragraph boundary gives it one, not by a cut inside a sentence or a
+        hard-wrapped paragraph."""
+        coarse = [lv for lv in self._levels
+                  if lv.name not in ("line", "sentence", "clause", "word", "token")]
+        if len(coarse) == len(self._levels):
+            return levels
+        return _LazyLevels(self, coarse, levels.lo, levels.hi)
 
     def _inside_markup(self, pos: int) -> bool:
         """Whether ``pos`` falls inside markup of its line or the line before (a cut
