@@ -594,11 +594,13 @@ INTRO_LEVELS = frozenset(("block", "paragraph"))
 INTRO_SHARE = 4
 
 
+#: the levels that cut inside a paragraph
+_IN_PARAGRAPH_LEVELS = frozenset(("line", "sentence", "clause", "word", "token"))
 #: a line holding a list item's marker alone (``*``, ``-``, ``+``, ``3.``, ``2)``)
 _MARKER_LINE = re.compile(r"[ \t]*(?:[*+-]|[0-9]{1,3}[.)])")
 #: reStructuredText's explicit markup opening its block: ``..`` alone, ``.. note::``,
 #: ``.. code-block:: python``
-_DIRECTIVE_LINE = re.compile(r"[ \t]*\.\.(?:[ \t]+[\w:.+-]+::[^\n]*)?")
+_DIRECTIVE_LINE = re.compile(r"([ \t]*)\.\.(?:[ \t]+[\w:.+-]+::[^\n]*)?")
 #: the text after a cut: on its line (group 1 None), or the next line's indentation
 _NEXT_TEXT = re.compile(r"[ \t]*(?=[^\s])|[ \t]*\n(?:[ \t]*\n)*([ \t]*)(?=[^\s])")
 
@@ -898,8 +900,7 @@ class Packer:
         list of link targets) at the end of a span gets a word only where a block or
         paragraph boundary gives it one, not by a cut inside a sentence or a
         hard-wrapped paragraph."""
-        coarse = [lv for lv in self._levels
-                  if lv.name not in ("line", "sentence", "clause", "word", "token")]
+        coarse = [lv for lv in self._levels if lv.name not in _IN_PARAGRAPH_LEVELS]
         if len(coarse) == len(self._levels):
             return levels
         return _LazyLevels(self, coarse, levels.lo, levels.hi)
@@ -925,12 +926,14 @@ class Packer:
         if end <= cur:
             return False
         line = text.rfind("\n", cur, end) + 1 or cur
-        if "." in text[line:line + 8] and _DIRECTIVE_LINE.fullmatch(text, line, end):
+        directive = _DIRECTIVE_LINE.fullmatch(text, line, end) if "." in text[line:line + 8] \
+            else None
+        if directive is not None:
             # reStructuredText's `..` with the rest of its line after the cut, or a
             # directive's first line (`.. note::`) over its indented body
             after = _NEXT_TEXT.match(text, end)
-            if after is not None and (after.group(1) is None or len(after.group(1)) >
-                                      len(text[line:end]) - len(text[line:end].lstrip())):
+            if after is not None and (after.group(1) is None or
+                                      len(after.group(1)) > len(directive.group(1))):
                 return True
         if text[end - 1] not in "*+-.)":
             return False

@@ -489,6 +489,21 @@ def _parent(clauses: list[Clause], i: int) -> int:
     return -1 if parent is None else parent
 
 
+def _owner(clauses: list[Clause], starts: list[int], pos: int) -> int:
+    """The innermost clause still open at ``pos`` (-1: none): the last to start before
+    it, or its parent where it ended before (an item that ended with its paragraph, a
+    part before the next heading)."""
+    j = bisect_right(starts, pos) - 1
+    while j >= 0 and clauses[j].end <= pos:
+        j = _parent(clauses, j)
+    return j
+
+
+def _title_line(text: str) -> bool:
+    """Whether stripped text is one short line: a title that goes with what follows."""
+    return bool(text) and "\n" not in text and len(text) <= 120
+
+
 @register("legal")
 class LegalChunker(Chunker):
     """Clauses as the hierarchy, their trail in context, references and defined
@@ -593,7 +608,7 @@ class LegalChunker(Chunker):
         lead_end = clauses[tops[0]].start if tops else span.hi
         lead = text[span.lo:lead_end].strip()
         first_lo = None
-        if tops and lead and "\n" not in lead and len(lead) <= 120:
+        if tops and _title_line(lead):
             first_lo = span.lo  # a title line goes with the first clause
         elif lead:
             first = index.skip_space(span.lo, lead_end)
@@ -615,9 +630,7 @@ class LegalChunker(Chunker):
             out.extend(self._cut(index, packer, clauses, i, lo, hi, span.context))
         owners = []
         for p in out:
-            j = bisect_right(starts, p.start) - 1
-            while j >= 0 and clauses[j].end <= p.start:  # after an item that ended
-                j = _parent(clauses, j)
+            j = _owner(clauses, starts, p.start)
             owners.append(j)
             if j < 0 and starts and starts[0] < p.end:  # a title line, then the first clause
                 j = 0
@@ -645,9 +658,7 @@ class LegalChunker(Chunker):
         starts, _ = self._starts(index, clauses)
         out = []
         for p in section.split(doc, index, span):
-            j = bisect_right(starts, p.start) - 1
-            while j >= 0 and clauses[j].end <= p.start:  # (a part before the next heading)
-                j = _parent(clauses, j)
+            j = _owner(clauses, starts, p.start)
             # headings over headings alone (``## B. Account Terms`` over ``### 1. ...``):
             # the clause is the last of them, the one whose text the piece holds
             while j + 1 < len(clauses) and (j < 0 or clauses[j].start >= p.start) and \
@@ -710,7 +721,7 @@ class LegalChunker(Chunker):
         groups: list[list[Piece]] = []  # per sub-clause (the lead text first)
         lead = (lo, clauses[kids[0]].start)
         lead_text = text[lead[0]:lead[1]].strip()
-        with_first = bool(lead_text) and "\n" not in lead_text and len(lead_text) <= 120
+        with_first = _title_line(lead_text)
         if lead_text and not with_first:
             groups.append(packer.pack(lead[0], lead[1], ctx,
                                       first_floor=_heading_lines_end(text, lead[0], lead[1])))
@@ -720,12 +731,12 @@ class LegalChunker(Chunker):
             if carried is not None:
                 s, carried = carried, None
             following = clauses[kids[m + 1]].start if m + 1 < len(kids) else hi
-            e = min(following, clauses[k].end) if clauses[k].end > s else following
+            e = min(following, clauses[k].end)  # (an item may end with its paragraph)
             groups.append(self._cut(index, packer, clauses, k, s, e, inherited))
             gap = text[e:following].strip()
             if gap:  # this clause's own text after an item that ended with its paragraph
                 g = index.skip_space(e, following)
-                if m + 1 < len(kids) and "\n" not in gap and len(gap) <= 120:
+                if m + 1 < len(kids) and _title_line(gap):
                     carried = g  # a title line (``**A1-4. Data Protection**``) goes on
                 else:
                     groups.append(packer.pack(g, following, ctx, first_floor=_heading_lines_end(
