@@ -158,14 +158,22 @@ _PROSE = st.lists(st.from_regex(r"[A-Z][a-z]{1,6}( [a-z]{1,7}){0,14}[.!?]", full
                   min_size=1, max_size=40).map(" ".join)
 
 
-#: Markdown of paragraphs and lists whose items are sentences (bullets and numbers)
+#: Markdown of paragraphs and lists whose items are sentences (bullets and numbers), and
+#: DocFX's zones around them (``:::zone pivot="cli"`` ... ``:::zone-end``)
 _LISTED = st.lists(st.one_of(
     _PROSE,
     st.tuples(st.sampled_from(["* ", "- ", "+ ", "1. ", "2) ", "  * "]),
               st.lists(_PROSE, min_size=1, max_size=6)).map(
-        lambda m: "\n".join(m[0] + item for item in m[1]))),
+        lambda m: "\n".join(m[0] + item for item in m[1])),
+    st.tuples(st.sampled_from([(':::zone pivot="cli"', ":::zone-end"),
+                               (':::zone target="docs" pivot="portal"', ":::zone-end"),
+                               ('::: moniker range=">= v2"', "::: moniker-end"),
+                               (":::column:::", ":::column-end:::")]),
+              st.lists(_PROSE, min_size=1, max_size=4)).map(
+        lambda m: "\n\n".join([m[0][0], *m[1], m[0][1]]))),
     min_size=1, max_size=8).map("\n\n".join)
-_MARKER_END = re.compile(r"(?:^|\n)[ \t]*(?:[*+-]|[0-9]{1,3}[.)])$")
+_MARKER_END = re.compile(r"(?:^|\n)[ \t]*(?:[*+-]|[0-9]{1,3}[.)]"
+                         r"|:::[ \t]*(?:zone|moniker|row|column)(?!-end)[^\n]*)$")
 
 
 @pytest.mark.parametrize("strategy", ["sentence", "recursive", "section"])
@@ -174,7 +182,8 @@ _MARKER_END = re.compile(r"(?:^|\n)[ \t]*(?:[*+-]|[0-9]{1,3}[.)])$")
 @given(text=_LISTED, size=st.integers(24, 160))
 def test_no_chunk_ends_at_a_list_items_marker(strategy, text, size):
     """A cut is never made after a line's list marker alone (``...\n*``, ``...\n2.``):
-    sentencex ends "sentences" there; the marker goes with its item."""
+    sentencex ends "sentences" there; the marker goes with its item; nor after a line
+    opening a DocFX zone (``:::zone pivot="cli"``): it goes with what it shows."""
     chunker = chunkwise.get_chunker(strategy, size=size)
     chunks = chunker.chunk_document(parse(text.encode(), "d.md", fmt="markdown"))
     assert_invariants(text, chunks, chunker.limit, independent_minilm_count())

@@ -885,3 +885,32 @@ def test_myst_directive_fences_are_text_or_objects_not_code(slow):
     assert heading.level == 2 and body.headings == ("Installing", "connect(host, port=5432)")
     assert after.headings == ("Installing",)
     assert doc.blocks[6].metadata["language"] == "{r}"
+
+
+DOCFX = ROOT / "tests" / "data" / "docfx"
+#: DocFX's lines that only structure a page (a zone, a version range, a row, a column)
+_DOCFX_LINE = re.compile(r"^[ \t]*:::[ \t]*(?:zone|moniker|row|column)(-end)?\b[^\n]*$", re.M)
+
+
+@pytest.mark.parametrize("name", ["agentic-cli-for-aks-install.md",
+                                  "workload-identity-deploy-cluster.md"])
+def test_docfx_zones_open_with_what_they_show_and_close_with_what_they_held(name):
+    """Found chunking Microsoft's AKS documentation (687 pages) with the defaults: 306
+    chunks ended with a zone's opening line (``:::zone pivot="cluster-mode"``), its text
+    in the next chunk (above a heading, above a paragraph introducing a long code
+    block, or a paragraph cut), and 27 chunks were zone lines alone. Every opening line
+    now starts the chunk of what it shows; a closing line stays with the text before it
+    unless that chunk is full."""
+    path = DOCFX / name
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert len(_DOCFX_LINE.findall(text)) > 10
+    lines = [[line for line in c.text.splitlines() if line.strip()] for c in chunks]
+    assert [c.text[-60:] for c, ls in zip(chunks, lines)
+            if (m := _DOCFX_LINE.fullmatch(ls[-1])) and not m.group(1)] == []
+    assert [c.text for c, ls in zip(chunks, lines) if all(_DOCFX_LINE.fullmatch(x) for x in ls)] == []
+    for before, c, ls in zip(chunks, chunks[1:], lines[1:]):
+        if (m := _DOCFX_LINE.fullmatch(ls[0])) and m.group(1):  # a closing line first
+            closing = text[c.start:c.start + len(ls[0].strip()) + 1]
+            assert chunkwise.get_tokenizer().count(before.embed_text + "\n\n" + closing) > 224

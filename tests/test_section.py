@@ -632,3 +632,30 @@ def test_a_cut_code_blocks_first_piece_is_no_import_line_alone():
     assert_invariants(md, chunks, 160)
     assert chunks[0].kind == "code" and "export default function App()" in chunks[0].text
     assert chunks[0].token_count > 120
+
+
+@pytest.mark.parametrize("title, heading, both", [
+    ("Install and Use the Agentic CLI (Preview)", "Install and use the agentic CLI (preview)", False),
+    ("Projects in AKS Desktop", "Overview of Projects in AKS desktop", False),
+    ("GitHub Terms of Service", "The GitHub Terms of Service", False),
+    ("Deploy an App", "Deploy an application", True),  # (not the same words)
+    ("Configure and deploy Airflow on AKS", "Configure and deploy Airflow", True),
+])
+def test_a_title_is_left_out_of_a_trail_whose_first_heading_restates_it(title, heading, both):
+    """Microsoft Learn titles a page in its front matter in title case and restates it in
+    sentence case as its first heading: 4,365 of 20,610 chunks of the AKS documentation
+    embedded the title twice (``Access a Private ... Cluster > Access a private ...
+    cluster``). A heading holding the title's words in a row, case and punctuation
+    aside, now stands for it; one that says less keeps the title above it."""
+    text = f"---\ntitle: {title}\n---\n\n# {heading}\n\n" + "Words about the page. " * 8
+    chunk = chunkwise.chunk(text, strategy="section", doc_id="t.md", format="markdown")[0]
+    assert chunk.context == (f"{title} > {heading}\n\n" if both else f"{heading}\n\n")
+
+
+def test_a_docfx_page_titled_twice_embeds_its_title_once():
+    path = ROOT / "tests" / "data" / "docfx" / "agentic-cli-for-aks-install.md"
+    chunks = chunkwise.chunk(path)
+    assert len(chunks) > 10
+    assert all(c.context.startswith("Install and use the agentic CLI for Azure Kubernetes "
+                                    "Service (AKS) (preview)") for c in chunks)
+    assert not [c.context for c in chunks if "Install and Use" in c.context]

@@ -29,7 +29,8 @@ from .config import Budget, ChunkConfig
 from .errors import ConfigError
 from .levels import Level, Paragraphs, Pattern, Sentences, Separator
 from .levels import Tokens as TokenLevel
-from .readers.structure import ASCIIDOC_LETTERED, ASCIIDOC_MARKUP, KRAMDOWN_ATTRIBUTES, TEMPLATE_TAGS
+from .readers.structure import (ASCIIDOC_LETTERED, ASCIIDOC_MARKUP, DOCFX_MARKUP, DOCFX_OPENER,
+                                KRAMDOWN_ATTRIBUTES, TEMPLATE_TAGS)
 from .tokens import TokenCounter, Tokens, position_dtype
 from .types import Block, ChunkKind, Document
 
@@ -87,7 +88,7 @@ RST_TARGET = (r"^[ \t]*(?:\.\. _[^\n]*?:|__)(?:[ \t]+|[ \t]*\n[ \t]+)(?:https?|f
 #: ``</tr></table>``, ``<!-- lint disable -->``) is no chunk where it can be joined
 _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]*$"
                      rf"|^[ \t]*#\+(?i:begin|end)(?:_\w+|:)[^\n]*$|{TEMPLATE_TAGS}|{KRAMDOWN_ATTRIBUTES}"
-                     rf"|{ASCIIDOC_MARKUP}|{RST_TARGET}",
+                     rf"|{ASCIIDOC_MARKUP}|{RST_TARGET}|{DOCFX_MARKUP}",
                      re.DOTALL | re.MULTILINE)
 #: where a match of :data:`_MARKUP` may start: none starts before the next of these
 _MARKUP_START = re.compile(r"[<`~{/:]|#\+|^[ \t]*(?:\.\. _|__ )|^(?:"
@@ -601,6 +602,9 @@ _MARKER_LINE = re.compile(r"[ \t]*(?:[*+-]|[0-9]{1,3}[.)])")
 #: reStructuredText's explicit markup opening its block: ``..`` alone, ``.. note::``,
 #: ``.. code-block:: python``
 _DIRECTIVE_LINE = re.compile(r"([ \t]*)\.\.(?:[ \t]+[\w:.+-]+::[^\n]*)?")
+#: DocFX's line that opens a zone, a version range, a row or a column (``:::zone
+#: pivot="cluster-mode"``): what follows it is its content
+_OPENER_LINE = re.compile(DOCFX_OPENER)
 #: the text after a cut: on its line (group 1 None), or the next line's indentation
 _NEXT_TEXT = re.compile(r"[ \t]*(?=[^\s])|[ \t]*\n(?:[ \t]*\n)*([ \t]*)(?=[^\s])")
 
@@ -867,7 +871,13 @@ class Packer:
                 if last >= first:
                     if last > first and cap is None and self._intro_levels[i] and \
                             self._introduced(pos, cpos, last, cur, context, ctx_tokens):
-                        last -= 1
+                        # (the paragraph introducing what follows starts the next
+                        # piece, and so does a line opening a zone above it)
+                        back = last - 1
+                        while back > first and i < finest and self._after_marker(cur, int(pos[back])):
+                            back -= 1
+                        if i == finest or not self._after_marker(cur, int(pos[back])):
+                            last = back
                     end = int(pos[last])
                     break
             if end is None:
@@ -920,7 +930,8 @@ class Packer:
         """Whether a cut at ``end`` leaves a list item's marker alone at the end of its
         piece (``... notify GitHub immediately.\n*``: sentencex ends a sentence at a
         bullet), its item in the next, or a reStructuredText directive's first line
-        (``.. note::``) without its body."""
+        (``.. note::``) without its body, or DocFX's line opening a zone (``:::zone
+        pivot="cluster-mode"``) without what it shows."""
         text = self.index.text
         end = self.index.trim_end(cur, end)
         if end <= cur:
@@ -936,7 +947,7 @@ class Packer:
                                       len(after.group(1)) > len(directive.group(1))):
                 return True
         if text[end - 1] not in "*+-.)":
-            return False
+            return text[end - 1] in "\":" and _OPENER_LINE.fullmatch(text, line, end) is not None
         return _MARKER_LINE.fullmatch(text, line, end) is not None
 
     def _introduced(self, pos: np.ndarray, cpos: np.ndarray, last: int, cur: int, context: str,

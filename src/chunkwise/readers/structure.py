@@ -30,6 +30,16 @@ ASCIIDOC_MARKUP = (r"^[ \t]*//[ \t]*(?:tag|end)::[^\[\n]*\[\][ \t]*$"
                    r"|^(?P<adoc_comment>/{4,})[ \t]*$.*?^(?P=adoc_comment)[ \t]*$"
                    rf"|^{ASCIIDOC_DIRECTIVE}$"
                    r"|^:!?[A-Za-z0-9_][\w-]*!?:(?:[ \t]+\S*)?[ \t]*$")
+#: DocFX's (Microsoft Learn's) lines that structure a page but render no words: a zone
+#: shown for one choice of a pivot (``:::zone pivot="client-mode"`` ... ``:::zone-end``),
+#: a version range (``::: moniker range=">= aspnetcore-8.0"`` ... ``::: moniker-end``),
+#: rows and columns (``:::row:::``, ``:::column span="2":::``, ``:::column-end:::``);
+#: compile with ``re.MULTILINE``
+DOCFX_MARKUP = r"^[ \t]*:::[ \t]*(?:zone|moniker|row|column)(?:-end)?(?:[ \t][^\n]*?)?(?::::)?[ \t]*$"
+#: one of them that closes what came before
+DOCFX_CLOSER = re.compile(r"^[ \t]*:::[ \t]*(?:zone|moniker|row|column)-end", re.MULTILINE)
+#: one of them that opens what follows (no ``-end``)
+DOCFX_OPENER = r"[ \t]*:::[ \t]*(?:zone|moniker|row|column)(?:[ \t][^\n]*?)?(?::::)?[ \t]*"
 #: where a line of :data:`ASCIIDOC_MARKUP` starting with a letter starts (a directive)
 ASCIIDOC_LETTERED = ("include::", "ifdef::", "ifndef::", "ifeval::", "endif::")
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
@@ -153,7 +163,7 @@ _MARKUP = re.compile(r"<!--(?:(?!<!--).)*?-->|(?i:<(script|style)\b[^<>]*>(?:(?!
                      r"|^\.\. (?![\[_|])(?![\w.:+-]+::)[^\n]*(?:\n[ \t]+\S[^\n]*)*$"
                      r"|^\([^()\n]+\)=[ \t]*$"
                      r"|^\.\. \|[^|\n]+\| [\w:-]+::[^\n]*$"
-                     rf"|{ASCIIDOC_MARKUP}",
+                     rf"|{ASCIIDOC_MARKUP}|{DOCFX_MARKUP}",
                      re.DOTALL | re.MULTILINE)
 
 
@@ -238,14 +248,16 @@ def anchors_to_headings(blocks: list[Block], text: str) -> list[Block]:
     block, so they start its section instead of ending the one before as a chunk of
     markup; so too before a list item or a quote (an admonition with an anchor above
     it, ``[](){#id}``, too long for one chunk: the anchor alone was one); offsets
-    unchanged, nothing dropped."""
+    unchanged, nothing dropped. A block that closes something (DocFX's ``:::zone-end``)
+    stays with the text before it."""
     out: list[Block] = []
     for block in blocks:
         if block.kind in _ANCHORED:
             start = block.start
             while (out and out[-1].kind in ("html", "paragraph") and out[-1].end <= start
                    and not text[out[-1].end:start].strip()
-                   and markup_only(text[out[-1].start:out[-1].end])):
+                   and markup_only(text[out[-1].start:out[-1].end])
+                   and not DOCFX_CLOSER.search(text, out[-1].start, out[-1].end)):
                 start = out.pop().start
             if start != block.start:
                 block = dataclasses.replace(block, start=start)

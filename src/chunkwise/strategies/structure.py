@@ -20,7 +20,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Packer, PackPolicy, Piece, Span, wordless
 from ..errors import ConfigError
 from ..levels import TOKEN, WORD, Pattern, Positions
-from ..readers.structure import links_as_text, markup_between
+from ..readers.structure import DOCFX_CLOSER, links_as_text, markup_between
 from ..types import Block, ChunkKind
 from .base import blank_between
 
@@ -30,6 +30,19 @@ STRUCTURE_OPTIONS = ("context_template", "trail_separator", "title", "table_max"
 
 _NON_SPACE = re.compile(r"\S")
 _BLANK_LINE = re.compile(r"\r?\n[ \t]*\r?\n")
+#: what a title and a heading are compared by: their words, case aside
+_NON_WORDS = re.compile(r"[\W_]+")
+
+
+def restates(heading: str, title: str) -> bool:
+    """Whether ``heading`` says all that ``title`` says: the same words, case and
+    punctuation aside (Microsoft Learn's front matter titles a page ``Access a Private
+    ... Cluster``, its first heading reads ``Access a private ... cluster``), or the
+    title's words in a row within the heading's (``Projects in AKS Desktop`` under
+    ``Overview of Projects in AKS desktop``)."""
+    h = " " + _NON_WORDS.sub(" ", heading.casefold()).strip() + " "
+    t = " " + _NON_WORDS.sub(" ", title.casefold()).strip() + " "
+    return bool(t.strip()) and t in h
 
 
 def _block_ends(index: DocumentIndex) -> list[int]:
@@ -232,7 +245,7 @@ class StructuredPacking:
 
     def trail(self, headings: tuple[str, ...]) -> tuple[str, ...]:
         title = self.doc.title if self.options.title else None
-        if title and (not headings or headings[0] != title):
+        if title and (not headings or not restates(headings[0], title)):
             return (title,) + headings
         return headings
 
@@ -393,8 +406,8 @@ class StructuredPacking:
         (starting at ``start``) starts when what is before it goes with it: headings
         alone (and markup: ``cur``), what would be a piece under ``min_tokens`` alone
         (``cur``: "On Windows" between two code blocks), or a short paragraph ending in
-        a colon that introduces it (its start, or ``cur`` when only headings are above
-        it); None: nothing goes with it."""
+        a colon that introduces it (its start, or that of the markup right above it, or
+        ``cur`` when only headings are above it); None: nothing goes with it."""
         end = self.index.trim_end(cur, start)
         if small and cur < end and self.prose.min_size and \
                 self.span_count("", cur, end) < self.prose.min_size:
@@ -410,7 +423,17 @@ class StructuredPacking:
         above = pending[:-1] if intro is not None else pending
         if pending and all(self._heading_like(b) for b in above):
             return cur
-        return intro.start if intro is not None else None
+        if intro is None:
+            return None
+        # markup right above the introduction goes with it (DocFX's ``:::zone
+        # pivot="cluster-mode"``, an anchor), but what closes the text before it
+        lead = intro.start
+        for b in reversed(above):
+            if b.kind == "heading" or not self._heading_like(b) or \
+                    DOCFX_CLOSER.search(self.doc.text, b.start, b.end):
+                break
+            lead = b.start
+        return lead
 
     def _before(self, cur: int, lead: int | None, start: int, ctx: str,
                 pending: list[Block]) -> list[Piece]:
