@@ -29,8 +29,14 @@ from .config import Budget, ChunkConfig
 from .errors import ConfigError
 from .levels import Level, Paragraphs, Pattern, Sentences, Separator
 from .levels import Tokens as TokenLevel
-from .readers.structure import (ASCIIDOC_LETTERED, ASCIIDOC_MARKUP, DOCFX_MARKUP, DOCFX_OPENER,
-                                KRAMDOWN_ATTRIBUTES, TEMPLATE_TAGS)
+from .readers.structure import (
+    ASCIIDOC_LETTERED,
+    ASCIIDOC_MARKUP,
+    DOCFX_MARKUP,
+    DOCFX_OPENER,
+    KRAMDOWN_ATTRIBUTES,
+    TEMPLATE_TAGS,
+)
 from .tokens import TokenCounter, Tokens, position_dtype
 from .types import Block, ChunkKind, Document
 
