@@ -914,3 +914,23 @@ def test_docfx_zones_open_with_what_they_show_and_close_with_what_they_held(name
         if (m := _DOCFX_LINE.fullmatch(ls[0])) and m.group(1):  # a closing line first
             closing = text[c.start:c.start + len(ls[0].strip()) + 1]
             assert chunkwise.get_tokenizer().count(before.embed_text + "\n\n" + closing) > 224
+
+
+@pytest.mark.parametrize("name", ["cluster-container-registry-integration.md",
+                                  "azure-container-linux-overview.md", "agentic-cli-for-aks-install.md",
+                                  "workload-identity-deploy-cluster.md"])
+def test_docfx_alerts_keep_their_text_and_includes_are_markup(name):
+    """In the AKS documentation 5 chunks ended with an alert's first line (``>
+    [!IMPORTANT]``), one of them that line alone, and 29 were an include alone
+    (``[!INCLUDE [open source disclaimer](./includes/open-source-disclaimer.md)]``: the
+    text is another file's, as with Hugo's ``{{% include %}}``), with a heading trail
+    that ranked them for the heading's words."""
+    path = DOCFX / name
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert [c.text[-40:] for c in chunks
+            if re.search(r"^[ \t]*>[ \t]*\[!\w+\][ \t]*\Z", c.text, re.M)] == []
+    markup = re.compile(r"\[!INCLUDE[ \t]*\[[^\]\n]*\]\([^)\n]*\)\]|^>? ?\[!div[^\]\n]*\]", re.M)
+    assert [c.text for c in chunks if c.kind != "code" and not re.search(
+        r"[^\W_]", _DOCFX_LINE.sub("", markup.sub("", c.text)))] == []

@@ -97,10 +97,11 @@ _MARKUP = re.compile(r"<!--.*?-->|<[A-Za-z/!][^<>]*>|^[ \t]*(?:`{3,}|~{3,})[^\n]
                      rf"|{ASCIIDOC_MARKUP}|{RST_TARGET}|{DOCFX_MARKUP}",
                      re.DOTALL | re.MULTILINE)
 #: where a match of :data:`_MARKUP` may start: none starts before the next of these
-_MARKUP_START = re.compile(r"[<`~{/:]|#\+|^[ \t]*(?:\.\. _|__ )|^(?:"
+_MARKUP_START = re.compile(r"[<`~{/:]|#\+|\[!|^[ \t]*(?:\.\. _|__ )|^(?:"
                            + "|".join(map(re.escape, ASCIIDOC_LETTERED)) + ")",
                            re.MULTILINE)
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
+_NON_SPACE = re.compile(r"\S")
 
 
 def _masked(text: str) -> str:
@@ -120,7 +121,7 @@ def wordless(text: str) -> bool:
     head = text[:at]
     if "<" not in head and "`" not in head and "~" not in head and "#+" not in head \
             and "{" not in head and "/" not in head and ":" not in head \
-            and ".. _" not in head and "__ " not in head \
+            and ".. _" not in head and "__ " not in head and "[!" not in head \
             and not text.startswith(ASCIIDOC_LETTERED, at):
         return False  # (most texts: their first letter is outside any markup)
     # a letter between the markup (what :func:`_masked` leaves), looked for from the
@@ -611,6 +612,9 @@ _DIRECTIVE_LINE = re.compile(r"([ \t]*)\.\.(?:[ \t]+[\w:.+-]+::[^\n]*)?")
 #: DocFX's line that opens a zone, a version range, a row or a column (``:::zone
 #: pivot="cluster-mode"``): what follows it is its content
 _OPENER_LINE = re.compile(DOCFX_OPENER)
+#: an alert's first line (GitHub's and DocFX's ``> [!NOTE]``, ``> [!WARNING]``): the
+#: quote's text follows it
+_ALERT_LINE = re.compile(r"[ \t]*>[ \t]*\[!(?i:note|tip|important|warning|caution)\][ \t]*")
 #: the text after a cut: on its line (group 1 None), or the next line's indentation
 _NEXT_TEXT = re.compile(r"[ \t]*(?=[^\s])|[ \t]*\n(?:[ \t]*\n)*([ \t]*)(?=[^\s])")
 
@@ -937,10 +941,11 @@ class Packer:
         piece (``... notify GitHub immediately.\n*``: sentencex ends a sentence at a
         bullet), its item in the next, or a reStructuredText directive's first line
         (``.. note::``) without its body, or DocFX's line opening a zone (``:::zone
-        pivot="cluster-mode"``) without what it shows."""
+        pivot="cluster-mode"``) without what it shows, or an alert's first line (``>
+        [!IMPORTANT]``) without its text."""
         text = self.index.text
         end = self.index.trim_end(cur, end)
-        if end <= cur:
+        if end <= cur or _NON_SPACE.search(text, end) is None:  # (the text's end: no cut)
             return False
         line = text.rfind("\n", cur, end) + 1 or cur
         directive = _DIRECTIVE_LINE.fullmatch(text, line, end) if "." in text[line:line + 8] \
@@ -953,6 +958,8 @@ class Packer:
                                       len(after.group(1)) > len(directive.group(1))):
                 return True
         if text[end - 1] not in "*+-.)":
+            if text[end - 1] == "]":
+                return _ALERT_LINE.fullmatch(text, line, end) is not None
             return text[end - 1] in "\":" and _OPENER_LINE.fullmatch(text, line, end) is not None
         return _MARKER_LINE.fullmatch(text, line, end) is not None
 

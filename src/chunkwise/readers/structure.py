@@ -33,9 +33,13 @@ ASCIIDOC_MARKUP = (r"^[ \t]*//[ \t]*(?:tag|end)::[^\[\n]*\[\][ \t]*$"
 #: DocFX's (Microsoft Learn's) lines that structure a page but render no words: a zone
 #: shown for one choice of a pivot (``:::zone pivot="client-mode"`` ... ``:::zone-end``),
 #: a version range (``::: moniker range=">= aspnetcore-8.0"`` ... ``::: moniker-end``),
-#: rows and columns (``:::row:::``, ``:::column span="2":::``, ``:::column-end:::``);
-#: compile with ``re.MULTILINE``
-DOCFX_MARKUP = r"^[ \t]*:::[ \t]*(?:zone|moniker|row|column)(?:-end)?(?:[ \t][^\n]*?)?(?::::)?[ \t]*$"
+#: rows and columns (``:::row:::``, ``:::column span="2":::``, ``:::column-end:::``),
+#: an include (``[!INCLUDE [preview features callout](~/includes/preview.md)]``: the
+#: text is another file's, as Hugo's ``{{% include %}}``) and a styled division
+#: (``> [!div class="nextstepaction"]``); compile with ``re.MULTILINE``
+DOCFX_MARKUP = (r"^[ \t]*:::[ \t]*(?:zone|moniker|row|column)(?:-end)?(?:[ \t][^\n]*?)?(?::::)?[ \t]*$"
+                r"|^[ \t]*(?:>[ \t]*)?\[!(?:INCLUDE|include)[ \t]*\[[^\]\n]*\]\([^)\n]*\)\][ \t]*$"
+                r"|^[ \t]*(?:>[ \t]*)?\[!div(?:[ \t][^\]\n]*)?\][ \t]*$")
 #: one of them that closes what came before
 DOCFX_CLOSER = re.compile(r"^[ \t]*:::[ \t]*(?:zone|moniker|row|column)-end", re.MULTILINE)
 #: one of them that opens what follows (no ``-end``)
