@@ -7,7 +7,9 @@ A chunk is "bare" when, once its heading lines, HTML tags and comments, Liquid t
 attribute lists (``{: ...}``), a table of contents' place
 (``1. TOC``), rules (``---``) and AsciiDoc's titles (``== Install``), comment lines
 and ``////`` blocks, attribute entries (``:toc: left``) and preprocessor directives
-(``include::x.adoc[]``, ``ifdef::x[]``, ``endif::[]``) are taken out, no letter or digit is left: what a
+(``include::x.adoc[]``, ``ifdef::x[]``, ``endif::[]``), and DocFX's (Microsoft Learn's)
+zone, version range, row and column lines (``:::zone pivot="cli"``, ``:::zone-end``),
+includes (``[!INCLUDE [x](x.md)]``) and divisions (``> [!div class="x"]``) are taken out, no letter or digit is left: what a
 retriever would rank by its heading trail alone. Code chunks are not counted (a
 closing ``{% endraw %}`` inside a code block is code). The markup is matched here
 independently of the readers, so the figure checks them rather than repeats them.
@@ -25,7 +27,9 @@ import chunkwise
 _MARKUP = re.compile(r"\{\{<[\s\S]*?>\}\}|\{\{%[\s\S]*?%\}\}|\{%[^\n]*?%\}|\{:[^{}\n]*\}|<!--[\s\S]*?-->"
                      r"|<[^<>]*>|^[ \t]*#{1,6} [^\n]*$|^(?:[*+-]|\d+\.)[ \t]+TOC[ \t]*$|^-{3,}[ \t]*$"
                      r"|^={1,6} [^\n]*$|^////+\n[\s\S]*?^////+$|^//[^\n]*$|^:!?[\w-]+!?:[^\n]*$"
-                     r"|^(?:include|ifn?def|ifeval|endif)::[^\n]*\]$",
+                     r"|^(?:include|ifn?def|ifeval|endif)::[^\n]*\]$"
+                     r"|^[ \t]*:::[ \t]*(?:zone|moniker|row|column)[^\n]*$|^[ \t]*\[!INCLUDE[^\n]*\]$"
+                     r"|^[ \t]*>?[ \t]*\[!div[^\n]*\]$",
                      re.M)
 _WORD = re.compile(r"[^\W_]")
 
