@@ -634,22 +634,26 @@ def test_a_cut_code_blocks_first_piece_is_no_import_line_alone():
     assert chunks[0].token_count > 120
 
 
-@pytest.mark.parametrize("title, heading, both", [
-    ("Install and Use the Agentic CLI (Preview)", "Install and use the agentic CLI (preview)", False),
-    ("Projects in AKS Desktop", "Overview of Projects in AKS desktop", False),
-    ("GitHub Terms of Service", "The GitHub Terms of Service", False),
-    ("Deploy an App", "Deploy an application", True),  # (not the same words)
-    ("Configure and deploy Airflow on AKS", "Configure and deploy Airflow", True),
+@pytest.mark.parametrize("title, heading, shown", [
+    ("Install and Use the Agentic CLI (Preview)", "Install and use the agentic CLI (preview)", "{h}"),
+    ("Projects in AKS Desktop", "Overview of Projects in AKS desktop", "{h}"),
+    ("GitHub Terms of Service", "The GitHub Terms of Service", "{h}"),
+    ("Configure and deploy Airflow on AKS", "Configure and deploy Airflow", "{t}"),
+    ("GitHub Cookies", "Cookies", "{t}"),
+    ("Deploy an App", "Deploy an application", "{t} > {h}"),  # (not the same words)
+    ("Document Title (Level 0)", "Title", "{t} > {h}"),  # (a word of four)
 ])
-def test_a_title_is_left_out_of_a_trail_whose_first_heading_restates_it(title, heading, both):
+def test_a_title_and_a_first_heading_saying_the_same_are_one_in_the_trail(title, heading, shown):
     """Microsoft Learn titles a page in its front matter in title case and restates it in
     sentence case as its first heading: 4,365 of 20,610 chunks of the AKS documentation
     embedded the title twice (``Access a Private ... Cluster > Access a private ...
     cluster``). A heading holding the title's words in a row, case and punctuation
-    aside, now stands for it; one that says less keeps the title above it."""
+    aside, now stands for it; a title holding the heading's (and at least twice as few
+    words) stands for the heading; one that says otherwise keeps both."""
     text = f"---\ntitle: {title}\n---\n\n# {heading}\n\n" + "Words about the page. " * 8
     chunk = chunkwise.chunk(text, strategy="section", doc_id="t.md", format="markdown")[0]
-    assert chunk.context == (f"{title} > {heading}\n\n" if both else f"{heading}\n\n")
+    assert chunk.context == shown.format(t=title, h=heading) + "\n\n"
+    assert chunk.headings == (heading,)
 
 
 def test_a_docfx_page_titled_twice_embeds_its_title_once():

@@ -245,9 +245,14 @@ class StructuredPacking:
 
     def trail(self, headings: tuple[str, ...]) -> tuple[str, ...]:
         title = self.doc.title if self.options.title else None
-        if title and (not headings or not restates(headings[0], title)):
-            return (title,) + headings
-        return headings
+        if not title or (headings and restates(headings[0], title)):
+            return headings
+        if headings and restates(title, headings[0]) and \
+                2 * len(_NON_WORDS.sub(" ", headings[0]).split()) >= len(_NON_WORDS.sub(" ", title).split()):
+            # (the title says more, and the heading at least half of it: the title stands
+            # for both; a section "Title" under "Document Title (Level 0)" stays)
+            return (title,) + headings[1:]
+        return (title,) + headings
 
     def context(self, headings: tuple[str, ...]) -> str:
         """The rendered trail; outer headings are dropped while it would take more than
