@@ -921,7 +921,7 @@ def test_docfx_zones_open_with_what_they_show_and_close_with_what_they_held(name
                                   "workload-identity-deploy-cluster.md"])
 def test_docfx_alerts_keep_their_text_and_includes_are_markup(name):
     """In the AKS documentation 5 chunks ended with an alert's first line (``>
-    [!IMPORTANT]``), one of them that line alone, and 29 were an include alone
+    [!IMPORTANT]``), one of them that line alone, and 34 were an include alone
     (``[!INCLUDE [open source disclaimer](./includes/open-source-disclaimer.md)]``: the
     text is another file's, as with Hugo's ``{{% include %}}``), with a heading trail
     that ranked them for the heading's words."""
