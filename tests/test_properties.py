@@ -741,6 +741,51 @@ def test_a_data_uris_payload_is_in_no_chunk_and_the_text_around_it_is(kind, data
                and c.kind != "table")
 
 
+#: an inline SVG: a path's data of some length, maybe with a title (words), in an MDX
+#: card, alone, or shown as code in a fence
+_SVG = st.tuples(st.integers(1, 120), st.booleans(), st.integers(1, 3)).map(
+    lambda t: '<svg viewBox="0 0 24 24">' + ("<title>Gear icon</title>" if t[1] else "")
+    + "".join(f'<path fill="#fff" d="M{i} 0.5C1.25 {t[0]}' + " 3.5 1.75L4 5" * t[0] + 'z"/>'
+              for i in range(t[2])) + "</svg>")
+_SVG_PLACES = [
+    lambda svg: f'<Card title="Gear" icon={{{svg}}}\n/>',
+    lambda svg: svg,
+    lambda svg: f"```html\n{svg}\n```",
+    lambda svg: f"> ```jsx\n> {svg}\n> ```",
+]
+
+
+@pytest.mark.parametrize("strategy", ["auto", "section", "recursive", "hierarchical"])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_MARKDOWN, size=st.integers(32, 200),
+       svgs=st.lists(st.tuples(_SVG, st.integers(0, 3), st.integers(0, 99)), min_size=1, max_size=3))
+def test_an_inline_svgs_drawing_is_in_no_chunk_but_where_shown_as_code(strategy, size, text, svgs):
+    """An inline SVG without words (an icon drawn in an MDX card: Mintlify's page of
+    analytics platforms was six chunks of coordinates) forms no chunk and sits in
+    none, nor does a path's data of 256 characters or more; every other character
+    does, an SVG in a fenced code block is code (kept), and the budget holds."""
+    parts = text.split("\n\n")
+    for svg, place, at in svgs:
+        parts.insert(at % (len(parts) + 1), _SVG_PLACES[place](svg))
+    text = "\n\n".join(parts)
+    options: dict[str, Any] = {"sizes": (3 * size, size)} if strategy == "hierarchical" \
+        else {"size": size}
+    chunker = chunkwise.get_chunker(strategy, **options)
+    chunks = chunker.chunk_document(parse(text, "page.mdx", "markdown"))
+    deepest = max(c.level for c in chunks)
+    leaves = [c for c in chunks if c.level == deepest]
+    assert_invariants(text, leaves, chunker.max_tokens, independent_minilm_count())
+    # (what is kept is in a chunk: assert_invariants; what it reads as drawn, apart
+    # from the library, in none)
+    from helpers import _svg_payloads
+
+    drawn = _svg_payloads(text)
+    assert [(a, b) for a, b in drawn for c in leaves if c.start < b and a < c.end] == []
+    if any(place < 2 and len(svg) >= 256 and "<title>" not in svg for svg, place, _ in svgs):
+        assert drawn
+
+
 @pytest.mark.parametrize("size", [16, 64])
 @pytest.mark.parametrize("strategy", ["auto", "section", "hierarchical"])
 def test_a_table_rows_pasted_image_leaves_the_rest_of_the_row_in_a_chunk(strategy, size):

@@ -934,3 +934,19 @@ def test_docfx_alerts_keep_their_text_and_includes_are_markup(name):
     markup = re.compile(r"\[!INCLUDE[ \t]*\[[^\]\n]*\]\([^)\n]*\)\]|^>? ?\[!div[^\]\n]*\]", re.M)
     assert [c.text for c in chunks if c.kind != "code" and not re.search(
         r"[^\W_]", _DOCFX_LINE.sub("", markup.sub("", c.text)))] == []
+
+
+def test_an_mdx_pages_inline_logos_are_no_chunk_and_its_cards_are():
+    """Mintlify's page of analytics platforms draws each platform's logo inline in its
+    card (``icon={<svg ...><path d="M15.5988 8.04494C15.4989 ..."/></svg>}``): 6 of its
+    chunks were coordinates alone and the cards' titles shared chunks with them. The
+    drawings are in no chunk now, as a pasted image's base64 is; every card's title is."""
+    path = MDX / "mintlify-analytics-overview.mdx"
+    text = path.read_text(encoding="utf-8")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert len(re.findall(r"<path\b", text)) > 40
+    assert [c.text[:60] for c in chunks if re.search(r"[\d.]+[ ,][\d.]+[CLHVMZclhvmz][\d.]", c.text)] == []
+    titles = re.findall(r'^  <Card\n    title="([^"]+)"', text, re.M)
+    assert len(titles) > 15
+    assert all(any(f'title="{t}"' in c.text for c in chunks) for t in titles)

@@ -224,6 +224,9 @@ def body_start(doc: Document) -> int:
 #: a data URI's base64 payload (an image pasted into Markdown, a font inlined in a page's
 #: style) of at least :data:`PAYLOAD_CHARS` characters: data, not text
 _DATA_URI = re.compile(r"data:[\w.+-]+/[\w.+-]+(?:;[\w.+=-]+)*;base64,([A-Za-z0-9+/=_-]+)")
+#: an inline SVG's shape: a path's data or a polygon's points (``<path d="M15.59
+#: 8.04C15.49 7.91 ...">``: an icon drawn in an MDX page), in quotes after a space
+_SVG_SHAPE = re.compile(r"""\s(?:d|points)[ \t]*=[ \t]*(["'])([MmZzLlHhVvCcSsQqTtAa0-9eE.,+\s-]+)\1""")
 PAYLOAD_CHARS = 256
 
 
@@ -231,12 +234,74 @@ def payloads(text: str, lo: int = 0, hi: int | None = None) -> list[tuple[int, i
     """The spans of ``text[lo:hi]`` that hold a data URI's base64 payload of at least
     :data:`PAYLOAD_CHARS` characters (the ``data:image/png;base64,`` before it is kept):
     no chunk holds one (a 40 kB image pasted into a Markdown file was 166 chunks of
-    base64, each embedded). A payload running past ``hi`` ends there."""
+    base64, each embedded); nor an inline SVG's path data or points of as many (the
+    ``d="`` around it kept: a page of analytics platforms' cards, each with its logo
+    drawn inline, was 6 chunks of coordinates). A payload running past ``hi`` ends
+    there."""
     hi = len(text) if hi is None else hi
-    if text.find(";base64,", lo, hi) == -1:  # (the common case, without a regex scan)
-        return []
-    return [m.span(1) for m in _DATA_URI.finditer(text, lo, hi)
-            if m.end(1) - m.start(1) >= PAYLOAD_CHARS]
+    found: list[tuple[int, int]] = []
+    if text.find(";base64,", lo, hi) != -1:  # (the common case, without a regex scan)
+        found = [m.span(1) for m in _DATA_URI.finditer(text, lo, hi)
+                 if m.end(1) - m.start(1) >= PAYLOAD_CHARS]
+    if text.find("<svg", lo, hi) != -1 or text.find("<path", lo, hi) != -1:
+        fenced = _fenced(text, hi)
+        images = [(a, b) for a, b in _svg_images(text, lo, hi) if not _inside(fenced, a)]
+        shapes = [m.span(2) for m in _SVG_SHAPE.finditer(text, lo, hi)
+                  if m.end(2) - m.start(2) >= PAYLOAD_CHARS and not _inside(fenced, m.start(2))
+                  and not _inside(images, m.start(2))]
+        found = sorted(found + images + shapes)
+    return found
+
+
+#: a Markdown code fence's line (in a block quote or a list item too)
+_FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
+
+
+def _fenced(text: str, hi: int) -> list[tuple[int, int]]:
+    """The spans of fenced code blocks that start before ``hi`` (an SVG shown as code
+    to copy is code, not an image)."""
+    out: list[tuple[int, int]] = []
+    opened: re.Match[str] | None = None
+    for m in _FENCE_LINE.finditer(text):
+        if opened is None:
+            if m.start() >= hi:
+                break
+            opened = m
+        elif m.group(1)[0] == opened.group(1)[0] and len(m.group(1)) >= len(opened.group(1)) \
+                and not m.group(2).strip():
+            out.append((opened.start(), m.end()))
+            opened = None
+    if opened is not None:
+        out.append((opened.start(), len(text)))
+    return out
+
+
+def _inside(spans: list[tuple[int, int]], pos: int) -> bool:
+    return any(a <= pos < b for a, b in spans)
+
+
+#: an SVG element's start and end
+_SVG_OPEN = re.compile(r"<svg\b", re.IGNORECASE)
+_SVG_CLOSE = re.compile(r"</svg\s*>", re.IGNORECASE)
+#: what gives an SVG words a reader sees or hears: they keep it text
+_SVG_WORDS = re.compile(r"<(?:text|title|desc|foreignObject)\b", re.IGNORECASE)
+
+
+def _svg_images(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Inline SVG elements (``<svg ...>`` to ``</svg>``) of at least
+    :data:`PAYLOAD_CHARS` characters that hold no words (no ``<text>``, ``<title>``,
+    ``<desc>``): a logo drawn in an MDX card's ``icon={<svg ...>}``, tags and all."""
+    out: list[tuple[int, int]] = []
+    at = lo
+    while (m := _SVG_OPEN.search(text, at, hi)) is not None:
+        close = _SVG_CLOSE.search(text, m.end(), hi)
+        if close is None:
+            break
+        if close.end() - m.start() >= PAYLOAD_CHARS and \
+                _SVG_WORDS.search(text, m.start(), close.start()) is None:
+            out.append((m.start(), close.end()))
+        at = close.end()
+    return out
 
 
 def split_around_payloads(chunker: Chunker, doc: Document, index: DocumentIndex,
