@@ -560,3 +560,18 @@ def test_a_line_too_long_beside_the_signature_stays_whole_with_the_trail_alone()
     usort = by_text(chunks, "usort($items")[0]
     assert usort.context == source + " > cheapest\n"
     assert "    usort($items, fn($a, $b) => $a->price() <=> $b->price());" in usort.text
+
+
+def test_an_svg_in_source_code_is_code_not_an_image_left_out(tmp_path):
+    """An inline SVG drawing is data in no chunk in a document (an MDX card's logo), but
+    a component's SVG in a source file is its code: every character is in a chunk."""
+    path = "M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2z" * 6
+    text = ('import React from "react";\n\n/** The gear icon of the settings menu. */\n'
+            "export function GearIcon() {\n  return (\n    <svg viewBox=\"0 0 24 24\">\n"
+            f'      <path d="{path}" />\n    </svg>\n  );\n}}\n')
+    (tmp_path / "icon.tsx").write_text(text, encoding="utf-8")
+    chunks = chunkwise.chunk(tmp_path / "icon.tsx")
+    assert {c.metadata["strategy"] for c in chunks} == {"code"}
+    assert_invariants(text, chunks, 254)
+    covered = "".join(text[c.start:c.end] for c in chunks)
+    assert path[100:200] in covered and "<svg" in covered and "</svg>" in covered

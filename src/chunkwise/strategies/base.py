@@ -230,20 +230,20 @@ _SVG_SHAPE = re.compile(r"""\s(?:d|points)[ \t]*=[ \t]*(["'])([MmZzLlHhVvCcSsQqT
 PAYLOAD_CHARS = 256
 
 
-def payloads(text: str, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
+def payloads(text: str, lo: int = 0, hi: int | None = None, svg: bool = True) -> list[tuple[int, int]]:
     """The spans of ``text[lo:hi]`` that hold a data URI's base64 payload of at least
     :data:`PAYLOAD_CHARS` characters (the ``data:image/png;base64,`` before it is kept):
     no chunk holds one (a 40 kB image pasted into a Markdown file was 166 chunks of
     base64, each embedded); nor an inline SVG's path data or points of as many (the
     ``d="`` around it kept: a page of analytics platforms' cards, each with its logo
-    drawn inline, was 6 chunks of coordinates). A payload running past ``hi`` ends
-    there."""
+    drawn inline, was 6 chunks of coordinates; not in source code, ``svg=False``: a
+    component's SVG is its code). A payload running past ``hi`` ends there."""
     hi = len(text) if hi is None else hi
     found: list[tuple[int, int]] = []
     if text.find(";base64,", lo, hi) != -1:  # (the common case, without a regex scan)
         found = [m.span(1) for m in _DATA_URI.finditer(text, lo, hi)
                  if m.end(1) - m.start(1) >= PAYLOAD_CHARS]
-    if text.find("<svg", lo, hi) != -1 or text.find("<path", lo, hi) != -1:
+    if svg and (text.find("<svg", lo, hi) != -1 or text.find("<path", lo, hi) != -1):
         fenced = _fenced(text, hi)
         images = [(a, b) for a, b in _svg_images(text, lo, hi) if not _inside(fenced, a)]
         shapes = [m.span(2) for m in _SVG_SHAPE.finditer(text, lo, hi)
@@ -308,7 +308,8 @@ def split_around_payloads(chunker: Chunker, doc: Document, index: DocumentIndex,
                           span: Span) -> list[Piece]:
     """``chunker.split`` of the parts of ``span`` between data URIs' payloads
     (:func:`payloads`), each cut as a span of its own (a part holding no text is none)."""
-    gaps = payloads(doc.text, span.lo, span.hi)
+    gaps = payloads(doc.text, span.lo, span.hi,
+                    svg=chunker.kind != "code" and doc.metadata.get("format") != "code")
     if not gaps:
         return chunker.split(doc, index, span)
     pieces: list[Piece] = []
