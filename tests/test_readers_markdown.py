@@ -56,6 +56,9 @@ def _real_markdown():
     files = sorted(SAMPLES.rglob("*.md")) + sorted(
         (ROOT / "benchmarks" / "structured_eval").rglob("*.md"))
     files += sorted((ROOT.parent / "shared" / "eval" / "chroma").glob("*.md"))
+    # (not MDX, which reads no indented code: markdown-it-py then keeps CommonMark's
+    # four-column limit on every block's start, markdown-it-pyrs lifts it, as MDX's
+    # parser does; the Python reader is the fallback for a panic of the Rust one)
     return [f for f in files if f.is_file()]
 
 
@@ -950,3 +953,24 @@ def test_an_mdx_pages_inline_logos_are_no_chunk_and_its_cards_are():
     titles = re.findall(r'^  <Card\n    title="([^"]+)"', text, re.M)
     assert len(titles) > 15
     assert all(any(f'title="{t}"' in c.text for c in chunks) for t in titles)
+
+
+def test_mdx_reads_no_indented_code():
+    """MDX turns CommonMark's indented code off (JSX nests by indenting): the text of
+    Mintlify's steps, indented eight columns under ``<Step title="...">``, was read as
+    code blocks, and chunked as code (55 chunks of its documentation, none fenced).
+    The same text in a ``.md`` file stays CommonMark's."""
+    path = MDX / "mintlify-quickstart.mdx"
+    text = path.read_text(encoding="utf-8")
+    said = "See [Install the CLI](/cli/install) for full details"
+    assert f"        {said}" in text
+    blocks = parse(text.encode(), path.name, "markdown").blocks
+    (holder,) = [b for b in blocks if b.start <= text.index(said) < b.end]
+    assert holder.kind == "paragraph"
+    assert all(text[b.start:b.end].lstrip().startswith(("```", "~~~")) for b in blocks
+               if b.kind == "code")
+    chunks = chunkwise.chunk(path)
+    assert_invariants(text, chunks, 254)
+    assert [c.text[:60] for c in chunks if c.kind == "code" and "```" not in c.text + c.context] == []
+    as_md = parse(text.encode(), "quickstart.md", "markdown").blocks
+    assert [b.kind for b in as_md if b.start <= text.index(said) < b.end] == ["code"]

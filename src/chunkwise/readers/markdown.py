@@ -28,6 +28,7 @@ from .structure import (
     heading_text,
     html_heading,
     indented_blocks_as_items,
+    is_mdx,
     table_block,
 )
 
@@ -145,15 +146,17 @@ BLOCK_RULES: tuple[Any, ...] = ("blockquote", "code", "fence", "heading", "hr", 
                                 "list", "paragraph", "reference", "html_block", "table")
 
 
-def _parser() -> Any:
+def _parser(mdx: bool = False) -> Any:
     from markdown_it_pyrs import MarkdownIt
 
     md = MarkdownIt("zero")
-    md.enable_many(list(BLOCK_RULES))
+    md.enable_many([r for r in BLOCK_RULES if not (mdx and r == "code")])
     return md
 
 
 _PARSER: Any = None
+#: MDX's: no indented code (JSX nests by indenting: :func:`~.structure.is_mdx`)
+_MDX_PARSER: Any = None
 
 #: characters of Markdown parsed at once: the parser's tree takes ~10x its text, so a
 #: long document is parsed in segments, cut where no block can continue across
@@ -273,9 +276,15 @@ def _opened(line: str, blank: bool) -> tuple[_State, ...]:
 
 
 def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Document:
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = _parser()
+    global _PARSER, _MDX_PARSER
+    if is_mdx(source or doc_id):
+        if _MDX_PARSER is None:
+            _MDX_PARSER = _parser(mdx=True)
+        parser = _MDX_PARSER
+    else:
+        if _PARSER is None:
+            _PARSER = _parser()
+        parser = _PARSER
     meta, fm_end, held = front_matter(text)
     blocks: list[Block] = []
     if fm_end:
@@ -361,7 +370,7 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     for lo, hi in segments(body, SEGMENT_CHARS):
         part = body[lo:hi]
         try:
-            tree = _PARSER.tree(part)
+            tree = parser.tree(part)
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException:  # a panic in the Rust parser (pyo3 raises a BaseException)

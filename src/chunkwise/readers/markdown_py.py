@@ -62,7 +62,10 @@ def parse_markdown(text: str, doc_id: str, source: str | None = None) -> Documen
     body = st.indented_blocks_as_items(body)
     # block structure only: inline content (emphasis, links) is never needed, and
     # skipping the inline rules saves a third of the time
-    tokens = MarkdownIt("commonmark").enable("table").disable("inline").parse(body)
+    md = MarkdownIt("commonmark").enable("table").disable("inline")
+    if st.is_mdx(source or doc_id):  # (MDX has no indented code: JSX nests by indenting)
+        md.disable("code")
+    tokens = md.parse(body)
 
     trail = st.HeadingTrail()
     depth = 0  # nesting inside list items / blockquotes: only outermost blocks are emitted

@@ -738,6 +738,13 @@ def containers_as_quotes(blocks: list[Block], text: str) -> list[Block]:
     return out
 
 
+def is_mdx(name: str | None) -> bool:
+    """Whether a document named so is MDX (``.mdx``), where indenting is JSX's nesting,
+    not a code block: MDX reads no indented code (its ``<Step>``'s text, indented eight
+    columns in Mintlify's pages, was code)."""
+    return bool(name) and str(name).lower().endswith(".mdx")
+
+
 def _container_end(blocks: list[Block], first: int, text: str, marker: str) -> int | None:
     """The index of the block whose last line closes the container opened by
     ``blocks[first]`` with ``marker`` (``:::``, ``////``); None when none does before a
