@@ -10,8 +10,9 @@ and ``////`` blocks, attribute entries (``:toc: left``) and preprocessor directi
 (``include::x.adoc[]``, ``ifdef::x[]``, ``endif::[]``), and DocFX's (Microsoft Learn's)
 zone, version range, row and column lines (``:::zone pivot="cli"``, ``:::zone-end``),
 includes (``[!INCLUDE [x](x.md)]``) and divisions (``> [!div class="x"]``) are taken
-out, no letter or digit is left: what a retriever would rank by its heading trail alone. Code chunks are not counted (a
-closing ``{% endraw %}`` inside a code block is code). The markup is matched here
+out, no letter or digit is left: what a retriever would rank by its heading trail
+alone. Code chunks are not counted (a closing ``{% endraw %}`` inside a code block is
+code). The markup is matched here
 independently of the readers, so the figure checks them rather than repeats them.
 """
 
