@@ -876,18 +876,16 @@ class Packer:
                 if self.min_fill and last >= first and int(pos[last]) != hi:
                     first = max(first, int(cpos.searchsorted(small, side="left")))
                 # (the finest level, tokens, cuts where it must: fixed's windows)
-                while last >= first and i < finest and self._after_marker(cur, int(pos[last])):
-                    last -= 1
+                if i < finest:
+                    last = self._clear_of_markers(cur, pos, first, last)
                 if last >= first:
                     if last > first and cap is None and self._intro_levels[i] and \
                             self._introduced(pos, cpos, last, cur, context, ctx_tokens):
                         # (the paragraph introducing what follows starts the next
                         # piece, and so does a line opening a zone above it)
-                        back = last - 1
-                        while back > first and i < finest and self._after_marker(cur, int(pos[back])):
-                            back -= 1
-                        if i == finest or not self._after_marker(cur, int(pos[back])):
-                            last = back
+                        back = self._clear_of_markers(cur, pos, first, last - 1) \
+                            if i < finest else last - 1
+                        last = back if back >= first else last
                     end = int(pos[last])
                     break
             if end is None:
@@ -903,6 +901,13 @@ class Packer:
         if must_pass > cur:
             return None
         return self._by_characters(cur, tried_end, context, hi)
+
+    def _clear_of_markers(self, cur: int, pos: np.ndarray, first: int, last: int) -> int:
+        """The last of the candidates ``pos[first:last + 1]`` whose cut leaves no marker
+        behind (:meth:`_after_marker`), or ``first - 1``."""
+        while last >= first and self._after_marker(cur, int(pos[last])):
+            last -= 1
+        return last
 
     def _with_next(self, piece: Piece, hi: int, levels: _LazyLevels, context: str,
                    ctx_tokens: int) -> Piece:

@@ -37,13 +37,14 @@ ASCIIDOC_MARKUP = (r"^[ \t]*//[ \t]*(?:tag|end)::[^\[\n]*\[\][ \t]*$"
 #: an include (``[!INCLUDE [preview features callout](~/includes/preview.md)]``: the
 #: text is another file's, as Hugo's ``{{% include %}}``) and a styled division
 #: (``> [!div class="nextstepaction"]``); compile with ``re.MULTILINE``
-DOCFX_MARKUP = (r"^[ \t]*:::[ \t]*(?:zone|moniker|row|column)(?:-end)?(?:[ \t][^\n]*?)?(?::::)?[ \t]*$"
+_DOCFX_LINE = r"[ \t]*:::[ \t]*(?:zone|moniker|row|column)"
+DOCFX_MARKUP = (rf"^{_DOCFX_LINE}(?:-end)?(?:[ \t][^\n]*?)?(?::::)?[ \t]*$"
                 r"|^[ \t]*(?:>[ \t]*)?\[!(?:INCLUDE|include)[ \t]*\[[^\]\n]*\]\([^)\n]*\)\][ \t]*$"
                 r"|^[ \t]*(?:>[ \t]*)?\[!div(?:[ \t][^\]\n]*)?\][ \t]*$")
 #: one of them that closes what came before
-DOCFX_CLOSER = re.compile(r"^[ \t]*:::[ \t]*(?:zone|moniker|row|column)-end", re.MULTILINE)
+DOCFX_CLOSER = re.compile(rf"^{_DOCFX_LINE}-end", re.MULTILINE)
 #: one of them that opens what follows (no ``-end``)
-DOCFX_OPENER = r"[ \t]*:::[ \t]*(?:zone|moniker|row|column)(?:[ \t][^\n]*?)?(?::::)?[ \t]*"
+DOCFX_OPENER = rf"{_DOCFX_LINE}(?:[ \t][^\n]*?)?(?::::)?[ \t]*"
 #: where a line of :data:`ASCIIDOC_MARKUP` starting with a letter starts (a directive)
 ASCIIDOC_LETTERED = ("include::", "ifdef::", "ifndef::", "ifeval::", "endif::")
 #: a heading's attribute list (``{#id}``, ``{ #id .class }``: MkDocs, Docusaurus, Pandoc)
@@ -639,16 +640,15 @@ def indented_blocks_as_items(body: str) -> str:
                for m in _MARKER.finditer(body)):  # (faster than the line pattern's search)
         return body
     lines = body.split("\n")
-    fence: tuple[str, int] | None = None
+    fence: str | None = None
     for i, line in enumerate(lines):
         f = _FENCE_LINE.match(line)
         if fence is not None:
-            if f and f.group(1)[0] == fence[0] and len(f.group(1)) >= fence[1] \
-                    and not line[f.end():].strip():
+            if f and closes_fence(fence, f.group(1), line[f.end():]):
                 fence = None
             continue
         if f:
-            fence = (f.group(1)[0], len(f.group(1)))
+            fence = f.group(1)
             continue
         m = _INDENTED_BLOCK.match(line)
         if m is None:
@@ -660,6 +660,35 @@ def indented_blocks_as_items(body: str) -> str:
         end = len(line.rstrip("\r"))
         lines[i] = m.group(1) + "- " + "x" * (end - len(m.group(1)) - 2) + line[end:]
     return "\n".join(lines)
+
+
+def closes_fence(opening: str, marker: str, rest: str) -> bool:
+    """Whether a fence line of ``marker`` (````` ``` `````, ``~~~~``) followed by ``rest``
+    closes the code block ``opening`` opened: the same character, as many or more,
+    nothing after it."""
+    return marker[0] == opening[0] and len(marker) >= len(opening) and not rest.strip()
+
+
+#: a Markdown code fence's line, in a block quote or a list item too
+_QUOTED_FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
+
+
+def fenced_spans(text: str, hi: int) -> list[tuple[int, int]]:
+    """The spans of the fenced code blocks of ``text`` that open before ``hi`` (one
+    never closed runs to the end)."""
+    out: list[tuple[int, int]] = []
+    opened: re.Match[str] | None = None
+    for m in _QUOTED_FENCE_LINE.finditer(text):
+        if opened is None:
+            if m.start() >= hi:
+                break
+            opened = m
+        elif closes_fence(opened.group(1), m.group(1), m.group(2)):
+            out.append((opened.start(), m.end()))
+            opened = None
+    if opened is not None:
+        out.append((opened.start(), len(text)))
+    return out
 
 
 def _columns(indent: str) -> int:

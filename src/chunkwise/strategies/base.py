@@ -23,6 +23,7 @@ from ..config import ChunkConfig
 from ..engine import DocumentIndex, Piece, Span
 from ..errors import ConfigError
 from ..ids import IdAssigner
+from ..readers.structure import fenced_spans
 from ..registry import RUNNERS, Registry
 from ..tokens import TokenCounter
 from ..types import Chunk, ChunkKind, Document, OnError, Source, TokenizerSpec
@@ -244,36 +245,13 @@ def payloads(text: str, lo: int = 0, hi: int | None = None, svg: bool = True) ->
         found = [m.span(1) for m in _DATA_URI.finditer(text, lo, hi)
                  if m.end(1) - m.start(1) >= PAYLOAD_CHARS]
     if svg and (text.find("<svg", lo, hi) != -1 or text.find("<path", lo, hi) != -1):
-        fenced = _fenced(text, hi)
-        images = [(a, b) for a, b in _svg_images(text, lo, hi) if not _inside(fenced, a)]
+        images = _svg_images(text, lo, hi)
         shapes = [m.span(2) for m in _SVG_SHAPE.finditer(text, lo, hi)
-                  if m.end(2) - m.start(2) >= PAYLOAD_CHARS and not _inside(fenced, m.start(2))
-                  and not _inside(images, m.start(2))]
-        found = sorted(found + images + shapes)
+                  if m.end(2) - m.start(2) >= PAYLOAD_CHARS and not _inside(images, m.start(2))]
+        if images or shapes:  # (an SVG shown as code to copy, in a fence, is code)
+            fenced = fenced_spans(text, hi)
+            found = sorted(found + [s for s in images + shapes if not _inside(fenced, s[0])])
     return found
-
-
-#: a Markdown code fence's line (in a block quote or a list item too)
-_FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
-
-
-def _fenced(text: str, hi: int) -> list[tuple[int, int]]:
-    """The spans of fenced code blocks that start before ``hi`` (an SVG shown as code
-    to copy is code, not an image)."""
-    out: list[tuple[int, int]] = []
-    opened: re.Match[str] | None = None
-    for m in _FENCE_LINE.finditer(text):
-        if opened is None:
-            if m.start() >= hi:
-                break
-            opened = m
-        elif m.group(1)[0] == opened.group(1)[0] and len(m.group(1)) >= len(opened.group(1)) \
-                and not m.group(2).strip():
-            out.append((opened.start(), m.end()))
-            opened = None
-    if opened is not None:
-        out.append((opened.start(), len(text)))
-    return out
 
 
 def _inside(spans: list[tuple[int, int]], pos: int) -> bool:

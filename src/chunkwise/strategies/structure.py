@@ -40,9 +40,13 @@ def restates(heading: str, title: str) -> bool:
     ... Cluster``, its first heading reads ``Access a private ... cluster``), or the
     title's words in a row within the heading's (``Projects in AKS Desktop`` under
     ``Overview of Projects in AKS desktop``)."""
-    h = " " + _NON_WORDS.sub(" ", heading.casefold()).strip() + " "
-    t = " " + _NON_WORDS.sub(" ", title.casefold()).strip() + " "
-    return bool(t.strip()) and t in h
+    t = _words(title)
+    return bool(t) and f" {' '.join(t)} " in f" {' '.join(_words(heading))} "
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words, case folded (what a title and a heading are compared by)."""
+    return _NON_WORDS.sub(" ", text.casefold()).split()
 
 
 def _block_ends(index: DocumentIndex) -> list[int]:
@@ -248,7 +252,7 @@ class StructuredPacking:
         if not title or (headings and restates(headings[0], title)):
             return headings
         if headings and restates(title, headings[0]) and \
-                2 * len(_NON_WORDS.sub(" ", headings[0]).split()) >= len(_NON_WORDS.sub(" ", title).split()):
+                2 * len(_words(headings[0])) >= len(_words(title)):
             # (the title says more, and the heading at least half of it: the title stands
             # for both; a section "Title" under "Document Title (Level 0)" stays)
             return (title,) + headings[1:]
