@@ -304,6 +304,10 @@ _MARKDOWN = st.lists(_MARKDOWN_PARTS, min_size=1, max_size=14).map(
 # (a zone's opening line ending a document: the span's end is a cut, not one after it)
 @example(text="# Title\n\nSome words first.\n\n" + "Aa:\n\n" * 9 + "Aa a:\n\n<!-- lint disable -->"
               '\n\n:::zone pivot="cli"', size=48)
+# (a zone's closing line kept by the section before, whose last part is full, over a
+# heading with no body: Hypothesis, 2026-12-08)
+@example(text="# Title\n\nSome words first.\n\nAa:\n\nAa:\n\nAab a:\n\nAa aaaaaa bdaaabj:\n\n"
+              "<!-- lint disable -->\n\n::: moniker-end\n:::row:::\n\n## Part", size=48)
 def test_no_chunk_of_markup_or_punctuation_alone_where_it_fits_beside_words(strategy, text,
                                                                              size):
     """A piece with no letter or digit outside markup (a closing fence, ``});``,

@@ -318,6 +318,15 @@ class StructuredPacking:
             section_pieces = self.section_pieces(section, span)
             for p in section_pieces:
                 p.headings = section.headings
+            if out and section_pieces and wordless(self.doc.text[out[-1].start:out[-1].end]):
+                # markup alone ending the section before (too much for its last part: a
+                # zone's closing line, kept there by the reader) opens this one where
+                # that fits
+                joined = self._joined(out[-1], section_pieces[0], section_pieces[0])
+                if joined is not None:
+                    joined.headings = section.headings
+                    out.pop()
+                    section_pieces[0] = joined
             if self.options.dedupe_headings and section.headings:
                 self._drop_repeated_headings(section, section_pieces)
             if len(section_pieces) == 1 and section_pieces[0].kind == "prose":
